@@ -1,0 +1,255 @@
+//! Moves, their notation, and the fixed-capacity move list.
+
+use std::fmt;
+use std::ops::Deref;
+use std::str::FromStr;
+
+use crate::Point;
+use crate::error::ParseMoveError;
+
+/// A move, without the side that plays it (the position knows whose turn it is).
+///
+/// Notation: a placement is its point (`c3`); a step or a jump is its two points (`a5b4`,
+/// `a5c3`). A two-point move whose points are two apart in a straight line parses as a jump,
+/// any other as a step; whether it is legal is for [`Board::check_move`](crate::Board::check_move)
+/// to say.
+///
+/// ```
+/// use tns_board::{Move, Point};
+///
+/// let m: Move = "a5c3".parse()?;
+/// assert!(m.is_jump());
+/// assert_eq!(m.captured(), Some("b4".parse::<Point>().unwrap()));
+/// assert_eq!("c3".parse::<Move>()?, Move::Place("c3".parse().unwrap()));
+/// # Ok::<(), tns_board::ParseMoveError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Move {
+    /// A sheep placed from the hand on an empty point.
+    Place(Point),
+    /// A sheep or a tiger moved one point along a line.
+    Step {
+        /// Where the piece starts.
+        from: Point,
+        /// Where it ends.
+        to: Point,
+    },
+    /// A tiger jumping over a sheep two points along a line, killing it.
+    Jump {
+        /// Where the tiger starts.
+        from: Point,
+        /// Where it lands.
+        to: Point,
+    },
+}
+
+impl Move {
+    /// The point the piece ends on.
+    pub const fn to(self) -> Point {
+        match self {
+            Move::Place(to) | Move::Step { to, .. } | Move::Jump { to, .. } => to,
+        }
+    }
+
+    /// The point the piece starts from, `None` for a placement.
+    pub const fn from(self) -> Option<Point> {
+        match self {
+            Move::Place(_) => None,
+            Move::Step { from, .. } | Move::Jump { from, .. } => Some(from),
+        }
+    }
+
+    /// Whether this is a jump (a kill).
+    pub const fn is_jump(self) -> bool {
+        matches!(self, Move::Jump { .. })
+    }
+
+    /// The point of the sheep a jump kills (halfway between its ends), `None` for other moves.
+    pub const fn captured(self) -> Option<Point> {
+        match self {
+            Move::Jump { from, to } => {
+                // Indices are x + 5y, so the midpoint of two points is the mean of their indices.
+                Some(Point::from_index_unchecked((from.index() + to.index()) as u8 / 2))
+            }
+            _ => None,
+        }
+    }
+
+    /// A compact 16-bit code (for transposition tables): `to` in bits 0-4, `from` in bits 5-9,
+    /// the kind in bits 10-11. [`Move::from_code`] inverts it.
+    pub const fn code(self) -> u16 {
+        match self {
+            Move::Place(to) => to.index() as u16 | 1 << 10,
+            Move::Step { from, to } => to.index() as u16 | (from.index() as u16) << 5 | 2 << 10,
+            Move::Jump { from, to } => to.index() as u16 | (from.index() as u16) << 5 | 3 << 10,
+        }
+    }
+
+    /// The move with the given [`code`](Move::code), or `None` if the code is not one.
+    pub const fn from_code(code: u16) -> Option<Move> {
+        let (Some(to), Some(from)) =
+            (Point::from_index((code & 31) as u8), Point::from_index((code >> 5 & 31) as u8))
+        else {
+            return None;
+        };
+        match code >> 10 {
+            1 if from.index() == 0 => Some(Move::Place(to)),
+            2 => Some(Move::Step { from, to }),
+            3 => Some(Move::Jump { from, to }),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Place(to) => write!(f, "{to}"),
+            Move::Step { from, to } | Move::Jump { from, to } => write!(f, "{from}{to}"),
+        }
+    }
+}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let point = |t: &str| {
+            t.parse::<Point>()
+                .map_err(|source| ParseMoveError::Point { text: s.to_owned(), source })
+        };
+        match s.len() {
+            2 => Ok(Move::Place(point(s)?)),
+            4 if s.is_char_boundary(2) => {
+                let (from, to) = (point(&s[..2])?, point(&s[2..])?);
+                if from == to {
+                    return Err(ParseMoveError::SamePoint(s.to_owned()));
+                }
+                let (dx, dy) = (from.x().abs_diff(to.x()), from.y().abs_diff(to.y()));
+                let straight_two = matches!((dx, dy), (0 | 2, 0 | 2));
+                Ok(if straight_two { Move::Jump { from, to } } else { Move::Step { from, to } })
+            }
+            _ => Err(ParseMoveError::Length(s.to_owned())),
+        }
+    }
+}
+
+/// The most moves any position can have.
+///
+/// Tigers have at most 4 × 8 moves (in each direction a tiger either steps or jumps). Sheep have at
+/// most 21 placements, and once all are placed at least 15 stand on the board, leaving at most 6
+/// empty points, each reachable from at most 8 neighbours: 48 steps.
+pub const MAX_MOVES: usize = 64;
+
+/// A list of moves with a fixed capacity of [`MAX_MOVES`], filled without heap allocation.
+///
+/// It dereferences to a slice of moves.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub const fn new() -> MoveList {
+        MoveList { moves: [Move::Place(Point::from_index_unchecked(0)); MAX_MOVES], len: 0 }
+    }
+
+    /// Appends a move. Move generation never fills the list (see [`MAX_MOVES`]).
+    ///
+    /// # Panics
+    /// If the list already holds [`MAX_MOVES`] moves.
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    /// Removes every move.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves as a mutable slice (to reorder them, say).
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Swaps the moves at positions `i` and `j`.
+    ///
+    /// # Panics
+    /// If either index is not below the length.
+    pub fn swap(&mut self, i: usize, j: usize) {
+        self.as_mut_slice().swap(i, j);
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn parse_kinds() {
+        assert_eq!("a5b4".parse(), Ok(Move::Step { from: p("a5"), to: p("b4") }));
+        assert_eq!("a5c5".parse(), Ok(Move::Jump { from: p("a5"), to: p("c5") }));
+        assert_eq!("a5e1".parse(), Ok(Move::Step { from: p("a5"), to: p("e1") }));
+        assert_eq!("a5a5".parse::<Move>(), Err(ParseMoveError::SamePoint("a5a5".into())));
+        assert_eq!("a5b".parse::<Move>(), Err(ParseMoveError::Length("a5b".into())));
+        assert!(matches!("a5z4".parse::<Move>(), Err(ParseMoveError::Point { .. })));
+        assert!("aé5".parse::<Move>().is_err());
+    }
+
+    #[test]
+    fn captured_is_midpoint() {
+        let m: Move = "a5c3".parse().unwrap();
+        assert_eq!(m.captured(), Some(p("b4")));
+        let m: Move = "e1e3".parse().unwrap();
+        assert_eq!(m.captured(), Some(p("e2")));
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for a in Point::all() {
+            assert_eq!(Move::from_code(Move::Place(a).code()), Some(Move::Place(a)));
+            for b in Point::all() {
+                for m in [Move::Step { from: a, to: b }, Move::Jump { from: a, to: b }] {
+                    assert_eq!(Move::from_code(m.code()), Some(m));
+                }
+            }
+        }
+        assert_eq!(Move::from_code(0), None);
+        assert_eq!(Move::from_code(25), None);
+    }
+}

@@ -1,0 +1,62 @@
+//! How a game ends.
+
+use std::fmt;
+
+use crate::board::KILLS_TO_WIN;
+use crate::{Board, Side};
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum EndReason {
+    /// The tigers killed five sheep.
+    FiveDead,
+    /// The side to move had no legal move (for sheep, this is trapping every tiger).
+    NoMoves,
+    /// The same position, with the same side to move, came up for the third time.
+    Repetition,
+}
+
+/// The end of a game: the winner (none for a draw) and why.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    /// The side that won, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// The result without repetition: five dead sheep, or a side to move with no legal move.
+    /// `None` while the game goes on (as far as the board alone can tell).
+    pub fn of_board(board: Board) -> Option<Outcome> {
+        if board.dead() >= KILLS_TO_WIN {
+            Some(Outcome { winner: Some(Side::Tiger), reason: EndReason::FiveDead })
+        } else if !board.has_moves() {
+            Some(Outcome { winner: Some(board.side_to_move().other()), reason: EndReason::NoMoves })
+        } else {
+            None
+        }
+    }
+
+    /// A draw by threefold repetition.
+    pub const DRAW_BY_REPETITION: Outcome = Outcome { winner: None, reason: EndReason::Repetition };
+
+    /// `+1` if the tigers won, `-1` if the sheep won, `0` for a draw.
+    pub const fn tiger_value(self) -> i32 {
+        match self.winner {
+            Some(side) => side.sign(),
+            None => 0,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match (self.reason, self.winner) {
+            (EndReason::Repetition, _) | (_, None) => "Draw by threefold repetition",
+            (EndReason::FiveDead, _) => "Tigers win: five sheep are dead",
+            (EndReason::NoMoves, Some(Side::Sheep)) => "Sheep win: the tigers cannot move",
+            (EndReason::NoMoves, Some(Side::Tiger)) => "Tigers win: the sheep cannot move",
+        })
+    }
+}

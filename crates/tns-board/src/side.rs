@@ -1,0 +1,63 @@
+//! The two sides.
+
+use std::fmt;
+use std::ops::Not;
+
+/// A side of the game, and the kind of piece it plays.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Side {
+    /// The twenty sheep, who move first.
+    Sheep,
+    /// The four tigers.
+    Tiger,
+}
+
+impl Side {
+    /// The other side.
+    pub const fn other(self) -> Side {
+        match self {
+            Side::Sheep => Side::Tiger,
+            Side::Tiger => Side::Sheep,
+        }
+    }
+
+    /// The letter used in position notation: `s` or `t`.
+    pub const fn letter(self) -> char {
+        match self {
+            Side::Sheep => 's',
+            Side::Tiger => 't',
+        }
+    }
+
+    /// `+1` for the tigers and `-1` for the sheep: the sign of a score from the tigers' view.
+    pub const fn sign(self) -> i32 {
+        match self {
+            Side::Sheep => -1,
+            Side::Tiger => 1,
+        }
+    }
+
+    /// The plural name, for messages ("Tigers", "Sheep").
+    pub const fn plural(self) -> &'static str {
+        match self {
+            Side::Sheep => "Sheep",
+            Side::Tiger => "Tigers",
+        }
+    }
+}
+
+impl Not for Side {
+    type Output = Side;
+    fn not(self) -> Side {
+        self.other()
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Sheep => "sheep",
+            Side::Tiger => "tiger",
+        })
+    }
+}
