@@ -274,7 +274,7 @@ impl Board {
             }
             Move::Jump { from, to } => {
                 tigers ^= from.bit() | to.bit();
-                sheep &= !(1 << ((from.index() + to.index()) / 2));
+                sheep &= !(1 << usize::midpoint(from.index(), to.index()));
             }
         }
         Board { tigers: tigers ^ TIGER_TO_MOVE, sheep }

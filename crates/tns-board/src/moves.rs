@@ -69,7 +69,7 @@ impl Move {
         match self {
             Move::Jump { from, to } => {
                 // Indices are x + 5y, so the midpoint of two points is the mean of their indices.
-                Some(Point::from_index_unchecked((from.index() + to.index()) as u8 / 2))
+                Some(Point::from_index_unchecked(usize::midpoint(from.index(), to.index()) as u8))
             }
             _ => None,
         }

@@ -69,7 +69,7 @@ impl Point {
 
     /// Whether diagonal lines pass through this point (`x + y` even).
     pub const fn has_diagonals(self) -> bool {
-        (self.x() + self.y()) % 2 == 0
+        (self.x() + self.y()).is_multiple_of(2)
     }
 
     /// The file letter, `'a'` to `'e'`.

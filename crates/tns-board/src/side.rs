@@ -14,6 +14,7 @@ pub enum Side {
 
 impl Side {
     /// The other side.
+    #[must_use]
     pub const fn other(self) -> Side {
         match self {
             Side::Sheep => Side::Tiger,

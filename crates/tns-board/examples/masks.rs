@@ -1,0 +1,31 @@
+//! Prints the move-generation masks as 5×5 diagrams: `cargo run -p tns-board --example masks`.
+
+use tns_board::masks::{DIRS, DIRECTIONS, JUMP_SOURCES, NEIGHBOURS, STEP_SOURCES};
+
+fn diagram(mask: u32) -> [String; 5] {
+    std::array::from_fn(|y| {
+        (0..5).map(|x| if mask >> (x + 5 * y) & 1 == 1 { "x" } else { "." }).collect::<Vec<_>>().join(" ")
+    })
+}
+
+fn print_row(title: &str, masks: &[(String, u32)]) {
+    println!("{title}");
+    let pictures: Vec<_> = masks.iter().map(|(_, m)| diagram(*m)).collect();
+    println!("{}", masks.iter().map(|(name, _)| format!("{name:<11}")).collect::<String>());
+    for y in 0..5 {
+        println!("{}", pictures.iter().map(|p| format!("{:<11}", p[y])).collect::<String>());
+    }
+    println!();
+}
+
+fn main() {
+    let name = |d: usize| format!("({:+},{:+})", DIRS[d].0, DIRS[d].1);
+    for (title, table) in [("STEP_SOURCES", STEP_SOURCES), ("JUMP_SOURCES", JUMP_SOURCES)] {
+        for half in [0..4, 4..DIRECTIONS] {
+            let row: Vec<_> = half.map(|d| (name(d), table[d])).collect();
+            print_row(title, &row);
+        }
+    }
+    let samples = [("a5", 0), ("b5", 1), ("c5", 2), ("b4", 6), ("c3", 12)];
+    print_row("NEIGHBOURS", &samples.map(|(n, i)| (n.to_string(), NEIGHBOURS[i])));
+}
