@@ -1,19 +1,28 @@
 //! Prints the move-generation masks as 5×5 diagrams: `cargo run -p tns-board --example masks`.
 
-use tns_board::masks::{DIRS, DIRECTIONS, JUMP_SOURCES, NEIGHBOURS, STEP_SOURCES};
+use tns_board::masks::{DIRECTIONS, DIRS, JUMP_SOURCES, NEIGHBOURS, STEP_SOURCES};
 
 fn diagram(mask: u32) -> [String; 5] {
     std::array::from_fn(|y| {
-        (0..5).map(|x| if mask >> (x + 5 * y) & 1 == 1 { "x" } else { "." }).collect::<Vec<_>>().join(" ")
+        (0..5)
+            .map(|x| if mask >> (x + 5 * y) & 1 == 1 { "x" } else { "." })
+            .collect::<Vec<_>>()
+            .join(" ")
     })
 }
 
 fn print_row(title: &str, masks: &[(String, u32)]) {
     println!("{title}");
     let pictures: Vec<_> = masks.iter().map(|(_, m)| diagram(*m)).collect();
-    println!("{}", masks.iter().map(|(name, _)| format!("{name:<11}")).collect::<String>());
+    for (name, _) in masks {
+        print!("{name:<11}");
+    }
+    println!();
     for y in 0..5 {
-        println!("{}", pictures.iter().map(|p| format!("{:<11}", p[y])).collect::<String>());
+        for p in &pictures {
+            print!("{:<11}", p[y]);
+        }
+        println!();
     }
     println!();
 }

@@ -335,7 +335,7 @@ mod tests {
             tiger_turn.check_move(mv("a5b3")),
             Err(MoveError::NotALine { from: mv("a5").to(), to: mv("b3").to() })
         );
-        // b4 has no diagonals, so b4d2 is two points along a line that is not drawn.
+        // b5 has no diagonals, so b5d3 is two points along a line that is not drawn.
         let t_on_b4 = pos("1T2T/5/2S2/5/T3T t 19");
         assert_eq!(
             t_on_b4.check_move(Move::Jump { from: mv("b5").to(), to: mv("d3").to() }),

@@ -1,0 +1,81 @@
+//! `tns-bench analyse`.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use tns_board::{Board, Game, Move};
+use tns_search::{Heuristic, Limits, Search, SearchConfig, describe};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The position to analyse, in position notation (e.g. "T3T/5/5/5/T3T s 20").
+    position: String,
+    /// Search to this depth in plies.
+    #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..=120))]
+    depth: Option<u32>,
+    /// Search for this many seconds (the default is 1 when no depth is given).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    tt_mb: u32,
+    /// Moves played from POSITION before the search, separated by spaces; the search starts
+    /// after them and treats their positions as the game's history (for repetitions).
+    #[arg(long, default_value = "")]
+    history: String,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let start: Board =
+        args.position.parse().map_err(|e| format!("bad position {:?}: {e}", args.position))?;
+    let mut game = Game::from_position(start);
+    for (i, text) in args.history.split_whitespace().enumerate() {
+        let m: Move = text.parse().map_err(|e| format!("bad history move {}: {e}", i + 1))?;
+        game.play(m).map_err(|e| format!("history move {} ({m}) cannot be played: {e}", i + 1))?;
+    }
+    let time = match (args.depth, args.time) {
+        (None, None) => Some(Duration::from_secs(1)),
+        (_, Some(t)) if !(t.is_finite() && t > 0.0 && t < 1e6) => {
+            return Err(format!("--time must be a positive number of seconds, not {t}"));
+        }
+        (_, t) => t.map(Duration::from_secs_f64),
+    };
+    let board = game.board();
+    if let Some(outcome) = game.outcome() {
+        return Err(format!("the game is over: {outcome}"));
+    }
+    let config = SearchConfig { threads: args.threads as usize, tt_mb: args.tt_mb as usize };
+    let mut search = Search::new(Heuristic::default(), config);
+    let limits = Limits { depth: args.depth, time, nodes: None };
+    let side = board.side_to_move();
+    let result = search.search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
+        let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+        println!(
+            "depth {} score {} nodes {} nps {} time {:.3} pv {}",
+            r.depth,
+            describe(r.score, side),
+            r.nodes,
+            r.nps,
+            r.time.as_secs_f64(),
+            pv.join(" ")
+        );
+    });
+    #[cfg(feature = "search-stats")]
+    {
+        let s = result.stats;
+        println!(
+            "stats tt_probes {} tt_hits {} tt_cutoffs {} cutoffs {} first_move_cutoff_rate {:.3}",
+            s.tt_probes,
+            s.tt_hits,
+            s.tt_cutoffs,
+            s.cutoffs,
+            s.first_move_cutoff_rate()
+        );
+    }
+    let best = result.best_move.ok_or("no legal move")?;
+    println!("bestmove {best} score {}", describe(result.score, side));
+    Ok(())
+}

@@ -1,0 +1,51 @@
+//! The evaluator trait: how a search scores a position it does not search further.
+
+use tns_board::Board;
+
+/// Scores positions for the search. The search is generic over it, so the hand-written
+/// heuristic, a neural network or a tablebase plug into the same search.
+///
+/// Implementations are shared between search threads, so they take `&self`; keep any scratch
+/// space on the stack.
+pub trait Evaluator: Send + Sync {
+    /// The score of `board` from the side to move's point of view, in hundredths of a sheep,
+    /// within `±`[`EVAL_LIMIT`](crate::EVAL_LIMIT) (the search clamps it). It is called only on
+    /// positions where the game goes on: fewer than five dead and a legal move to make.
+    fn evaluate(&self, board: Board) -> i32;
+
+    /// An exact result for `board`, if the evaluator knows one (a tablebase does): a score from
+    /// the side to move's view built with [`win_in`](crate::win_in) or
+    /// [`loss_in`](crate::loss_in) counted from `board` itself (ply 0), or
+    /// [`DRAW`](crate::DRAW). The default knows nothing.
+    fn exact(&self, board: Board) -> Option<i32> {
+        let _ = board;
+        None
+    }
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for &E {
+    fn evaluate(&self, board: Board) -> i32 {
+        (**self).evaluate(board)
+    }
+    fn exact(&self, board: Board) -> Option<i32> {
+        (**self).exact(board)
+    }
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
+    fn evaluate(&self, board: Board) -> i32 {
+        (**self).evaluate(board)
+    }
+    fn exact(&self, board: Board) -> Option<i32> {
+        (**self).exact(board)
+    }
+}
+
+impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
+    fn evaluate(&self, board: Board) -> i32 {
+        (**self).evaluate(board)
+    }
+    fn exact(&self, board: Board) -> Option<i32> {
+        (**self).exact(board)
+    }
+}

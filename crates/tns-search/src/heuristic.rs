@@ -1,0 +1,94 @@
+//! The hand-written evaluator.
+
+use tns_board::{Board, Side};
+
+use crate::Evaluator;
+
+/// Weights of the [`Heuristic`] evaluator's terms, in hundredths of a sheep, from the tigers'
+/// point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Each dead sheep.
+    pub dead: i32,
+    /// Each sheep a tiger could jump now, when the tigers are to move (a kill is at hand).
+    pub capturable_tiger_to_move: i32,
+    /// Each sheep a tiger could jump now, when the sheep are to move (they may still cover it).
+    pub capturable_sheep_to_move: i32,
+    /// Each tiger with no move at all.
+    pub trapped_tiger: i32,
+    /// Each empty point some tiger can step to.
+    pub tiger_mobility: i32,
+    /// Each sheep still in hand (the sheep's reserve; negative favours the sheep).
+    pub in_hand: i32,
+}
+
+impl Weights {
+    /// The weights the engine plays with.
+    pub const DEFAULT: Weights = Weights {
+        dead: 400,
+        capturable_tiger_to_move: 220,
+        capturable_sheep_to_move: 60,
+        trapped_tiger: -140,
+        tiger_mobility: 12,
+        in_hand: 0,
+    };
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::DEFAULT
+    }
+}
+
+/// The hand-written evaluation: dead sheep, sheep open to a jump, trapped tigers and tiger
+/// mobility, all counted from bitboard masks (no loop over points).
+///
+/// ```
+/// use tns_board::Board;
+/// use tns_search::{Evaluator, Heuristic};
+///
+/// let h = Heuristic::default();
+/// // A sheep open to a jump with the tigers to move is good for the tigers...
+/// let open: Board = "TS2T/5/5/5/T3T t 19".parse()?;
+/// assert!(h.evaluate(open) > 0);
+/// // ...and the same position is bad for the sheep when the tigers are to move.
+/// let safe: Board = "TSS1T/5/5/5/T3T t 18".parse()?;
+/// assert!(h.evaluate(open) > h.evaluate(safe));
+/// # Ok::<(), tns_board::ParsePositionError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Heuristic {
+    /// The weights used.
+    pub weights: Weights,
+}
+
+impl Heuristic {
+    /// A heuristic with the given weights.
+    pub const fn new(weights: Weights) -> Heuristic {
+        Heuristic { weights }
+    }
+
+    /// The evaluation from the tigers' point of view.
+    #[inline]
+    pub fn tiger_score(&self, board: Board) -> i32 {
+        let w = &self.weights;
+        let capturable = board.capturable_sheep().len() as i32;
+        let capture_weight = match board.side_to_move() {
+            Side::Tiger => w.capturable_tiger_to_move,
+            Side::Sheep => w.capturable_sheep_to_move,
+        };
+        let trapped = 4 - board.mobile_tigers().len() as i32;
+        w.dead * i32::from(board.dead())
+            + capture_weight * capturable
+            + w.trapped_tiger * trapped
+            + w.tiger_mobility * board.tiger_step_targets().len() as i32
+            + w.in_hand * i32::from(board.in_hand())
+    }
+}
+
+impl Evaluator for Heuristic {
+    #[inline]
+    fn evaluate(&self, board: Board) -> i32 {
+        self.tiger_score(board) * board.side_to_move().sign()
+    }
+}

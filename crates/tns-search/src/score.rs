@@ -1,0 +1,84 @@
+//! Scores: evaluations and wins or losses that encode their distance.
+//!
+//! A score is an `i32` from the side to move's point of view. A win `n` plies from the root of
+//! the search is [`WIN`]` - n`, a loss `-(WIN - n)`; evaluations stay within [`EVAL_LIMIT`]. So
+//! the engine prefers the fastest win and the slowest loss.
+
+use tns_board::Side;
+
+/// The score of a win at the root (never reached: a win is at least one ply away).
+pub const WIN: i32 = 30_000;
+/// The deepest ply the search can reach.
+pub const MAX_PLY: usize = 128;
+/// Scores at or beyond this magnitude are wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - MAX_PLY as i32;
+/// Evaluations are clamped to `±EVAL_LIMIT`, well inside the win scores.
+pub const EVAL_LIMIT: i32 = 20_000;
+/// A draw.
+pub const DRAW: i32 = 0;
+/// Beyond every score, for the search window.
+pub const INFINITY: i32 = 32_000;
+
+/// The score of a win `ply` plies from the root.
+pub const fn win_in(ply: usize) -> i32 {
+    WIN - ply as i32
+}
+
+/// The score of a loss `ply` plies from the root.
+pub const fn loss_in(ply: usize) -> i32 {
+    -WIN + ply as i32
+}
+
+/// Whether a score is a forced win or loss.
+pub const fn is_decisive(score: i32) -> bool {
+    score.abs() >= WIN_THRESHOLD
+}
+
+/// For a forced win or loss, the number of plies to the end; `None` for other scores.
+pub const fn plies_to_end(score: i32) -> Option<i32> {
+    if is_decisive(score) { Some(WIN - score.abs()) } else { None }
+}
+
+/// A score as a person reads it, given the side to move: `"T wins in 7"` (plies),
+/// `"S wins in 2"`, or the evaluation from the tigers' side such as `"+1.25"` (in sheep, where one
+/// dead sheep is about one point).
+///
+/// ```
+/// use tns_board::Side;
+/// use tns_search::{describe, win_in};
+///
+/// assert_eq!(describe(win_in(7), Side::Tiger), "T wins in 7");
+/// assert_eq!(describe(win_in(3), Side::Sheep), "S wins in 3");
+/// assert_eq!(describe(-win_in(4), Side::Sheep), "T wins in 4");
+/// assert_eq!(describe(-150, Side::Tiger), "-1.50");
+/// ```
+pub fn describe(score: i32, side_to_move: Side) -> String {
+    let tiger_view = score * side_to_move.sign();
+    match plies_to_end(score) {
+        Some(n) => format!("{} wins in {n}", if tiger_view > 0 { 'T' } else { 'S' }),
+        None => format!("{:+.2}", f64::from(tiger_view) / 100.0),
+    }
+}
+
+/// Converts a score relative to the root into one relative to the node at `ply`, for storing in
+/// the transposition table (wins count from the node, so they stay true wherever it recurs).
+pub(crate) const fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_table`].
+pub(crate) const fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}

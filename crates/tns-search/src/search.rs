@@ -1,0 +1,457 @@
+//! The search: negamax alpha-beta with iterative deepening, over `Copy` boards.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::time::{Duration, Instant};
+
+use tns_board::{Board, KILLS_TO_WIN, MAX_MOVES, Move, MoveList, Symmetry};
+
+use crate::Evaluator;
+use crate::limits::Limits;
+use crate::ordering::{Ordering, pick_next};
+use crate::score::{
+    DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, from_table, loss_in, plies_to_end, to_table,
+};
+use crate::stats::{Stats, count};
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// How often (in nodes) a thread publishes its node count and checks its limits.
+const CHECK_EVERY: u64 = 1024;
+
+/// Settings of a [`Search`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Threads searching together (lazy SMP); at least 1.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub tt_mb: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig { threads: 1, tt_mb: 64 }
+    }
+}
+
+/// What the search reports after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The root score from the side to move's view (see [`describe`](crate::describe)).
+    pub score: i32,
+    /// Nodes searched so far, over all threads.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The best move of the last completed iteration; `None` only when there is no legal move
+    /// (the game is over).
+    pub best_move: Option<Move>,
+    /// Its score from the side to move's view.
+    pub score: i32,
+    /// The depth of the last completed iteration (0 if none completed).
+    pub depth: u32,
+    /// Nodes searched, over all threads.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// The principal variation of the last completed iteration.
+    pub pv: Vec<Move>,
+    /// Counters, with the `search-stats` feature.
+    pub stats: Stats,
+}
+
+/// A searcher: an evaluator, a transposition table that lasts across searches, and per-thread
+/// ordering state.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tns_board::Board;
+/// use tns_search::{Heuristic, Limits, Search, SearchConfig, describe};
+///
+/// let mut search = Search::new(Heuristic::default(), SearchConfig { threads: 1, tt_mb: 4 });
+/// // Four sheep are dead and the tigers can jump a fifth.
+/// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
+/// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {});
+/// assert_eq!(result.best_move.unwrap().to_string(), "a5c5");
+/// assert_eq!(describe(result.score, board.side_to_move()), "T wins in 1");
+/// # Ok::<(), tns_board::ParsePositionError>(())
+/// ```
+#[derive(Debug)]
+pub struct Search<E> {
+    evaluator: E,
+    tt: TranspositionTable,
+    /// Ordering state of the main thread, then of each helper thread.
+    main_ordering: Ordering,
+    helper_orderings: Vec<Ordering>,
+}
+
+/// What all threads of one search share.
+struct Shared<'a, E> {
+    evaluator: &'a E,
+    tt: &'a TranspositionTable,
+    history: &'a [Board],
+    limits: Limits,
+    start: Instant,
+    stop: &'a AtomicBool,
+    /// Raised when any limit is reached, or when the main thread is done.
+    abort: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl<E> Shared<'_, E> {
+    fn out_of_limits(&self) -> bool {
+        self.stop.load(AtomicOrdering::Relaxed)
+            || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+            || self.limits.nodes.is_some_and(|n| self.nodes.load(AtomicOrdering::Relaxed) >= n)
+    }
+}
+
+/// One thread's search state.
+struct Worker<'a, 's, E> {
+    shared: &'s Shared<'a, E>,
+    ordering: &'s mut Ordering,
+    nodes: u64,
+    unpublished: u64,
+    aborted: bool,
+    /// `path[i]`: the position at ply `i` of the current line.
+    path: [Board; MAX_PLY + 1],
+    pv: Box<[[Option<Move>; MAX_PLY]]>,
+    pv_len: [usize; MAX_PLY + 1],
+    stats: Stats,
+}
+
+impl<E: Evaluator> Search<E> {
+    /// A searcher with `config.threads` threads and a table of `config.tt_mb` MiB.
+    pub fn new(evaluator: E, config: SearchConfig) -> Search<E> {
+        let threads = config.threads.max(1);
+        Search {
+            evaluator,
+            tt: TranspositionTable::new(config.tt_mb),
+            main_ordering: Ordering::new(),
+            helper_orderings: (1..threads).map(|_| Ordering::new()).collect(),
+        }
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    /// The number of threads.
+    pub fn threads(&self) -> usize {
+        1 + self.helper_orderings.len()
+    }
+
+    /// Forgets everything learnt in earlier searches (table, killers, history), so the next
+    /// search behaves as a fresh searcher's.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for o in self.orderings_mut() {
+            *o = Ordering::new();
+        }
+    }
+
+    fn orderings_mut(&mut self) -> impl Iterator<Item = &mut Ordering> {
+        std::iter::once(&mut self.main_ordering).chain(&mut self.helper_orderings)
+    }
+
+    /// Searches `board` within `limits`, or until `stop` is raised, and returns the best move of
+    /// the last completed iteration. `history` is the game's earlier positions, oldest first, so
+    /// repetitions are scored as draws. `on_iteration` is called after each completed iteration.
+    ///
+    /// A legal move is returned whenever one exists, even if the search is stopped before its
+    /// first iteration completes.
+    pub fn search(
+        &mut self,
+        board: Board,
+        history: &[Board],
+        limits: Limits,
+        stop: &AtomicBool,
+        mut on_iteration: impl FnMut(&Report),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        for o in self.orderings_mut() {
+            o.new_search();
+        }
+        let shared = Shared {
+            evaluator: &self.evaluator,
+            tt: &self.tt,
+            history,
+            limits,
+            start,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        };
+        let (main, helpers) = (&mut self.main_ordering, &mut self.helper_orderings);
+        let mut result = std::thread::scope(|scope| {
+            let helper_stats: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, ordering)| {
+                    let shared = &shared;
+                    scope.spawn(move || {
+                        let mut w = Worker::new(shared, ordering, board);
+                        // Half the helpers start one ply deeper, so threads spread over depths.
+                        w.iterate(board, 1 + (i as u32 + 1) % 2, |_| {});
+                        w.stats
+                    })
+                })
+                .collect();
+            let mut w = Worker::new(&shared, main, board);
+            let mut result = w.iterate(board, 1, &mut on_iteration);
+            shared.abort.store(true, AtomicOrdering::Relaxed);
+            result.stats = w.stats;
+            for h in helper_stats {
+                if let Ok(s) = h.join() {
+                    result.stats += s;
+                }
+            }
+            result
+        });
+        result.nodes = shared.nodes.load(AtomicOrdering::Relaxed);
+        result.time = start.elapsed();
+        result
+    }
+}
+
+impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
+    fn new(shared: &'s Shared<'a, E>, ordering: &'s mut Ordering, root: Board) -> Self {
+        Worker {
+            shared,
+            ordering,
+            nodes: 0,
+            unpublished: 0,
+            aborted: false,
+            path: [root; MAX_PLY + 1],
+            pv: vec![[None; MAX_PLY]; MAX_PLY].into_boxed_slice(),
+            pv_len: [0; MAX_PLY + 1],
+            stats: Stats::default(),
+        }
+    }
+
+    /// Iterative deepening from `first_depth`; `report` is called after each completed
+    /// iteration.
+    fn iterate(
+        &mut self,
+        root: Board,
+        first_depth: u32,
+        mut report: impl FnMut(&Report),
+    ) -> SearchResult {
+        let moves = root.legal_moves();
+        let mut result = SearchResult {
+            // Until an iteration completes, the first move in the usual order: a kill if any.
+            best_move: moves.first().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+            stats: Stats::default(),
+        };
+        if moves.is_empty() {
+            return result;
+        }
+        let max_depth =
+            self.shared.limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
+        for depth in first_depth..=max_depth.max(1) {
+            let score = self.negamax(root, depth, 0, -INFINITY, INFINITY);
+            if self.aborted {
+                break;
+            }
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+            if let Some(&best) = pv.first() {
+                result.best_move = Some(best);
+            }
+            result.score = score;
+            result.depth = depth;
+            result.pv = pv;
+            let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed) + self.unpublished;
+            let time = self.shared.start.elapsed();
+            let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+            report(&Report { depth, score, nodes, nps, time, pv: result.pv.clone() });
+            // A forced result within the horizon is exact: deeper iterations cannot change it.
+            let settled = plies_to_end(score).is_some_and(|n| n <= depth as i32);
+            let only_move = moves.len() == 1 && self.shared.limits.depth.is_none();
+            if settled || only_move {
+                break;
+            }
+        }
+        self.publish();
+        result
+    }
+
+    fn publish(&mut self) {
+        self.shared.nodes.fetch_add(self.unpublished, AtomicOrdering::Relaxed);
+        self.unpublished = 0;
+    }
+
+    /// Whether the search must stop now.
+    #[inline]
+    fn check_abort(&mut self) -> bool {
+        if self.unpublished >= CHECK_EVERY {
+            self.publish();
+            if self.shared.abort.load(AtomicOrdering::Relaxed) || self.shared.out_of_limits() {
+                self.shared.abort.store(true, AtomicOrdering::Relaxed);
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Whether the position at `ply` occurred earlier on the path or in the game, with the same
+    /// side to move. Only every second earlier position has the same side to move. Placements
+    /// and kills cannot be undone, so the scan stops at a change in the sheep count.
+    #[inline]
+    fn is_repetition(&self, board: Board, ply: usize) -> bool {
+        if board.in_hand() > 0 {
+            return false;
+        }
+        let sheep = board.sheep_on_board();
+        let history = self.shared.history;
+        // Plies counted from the root; negative ones index the game history from its end.
+        let mut at = ply as isize - 2;
+        while at >= -(history.len() as isize) {
+            let b = if at >= 0 {
+                self.path[at as usize]
+            } else {
+                history[(history.len() as isize + at) as usize]
+            };
+            if b.sheep_on_board() != sheep || b.in_hand() > 0 {
+                return false;
+            }
+            if b == board {
+                return true;
+            }
+            at -= 2;
+        }
+        false
+    }
+
+    fn negamax(&mut self, board: Board, depth: u32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        self.unpublished += 1;
+        self.pv_len[ply] = 0;
+        if self.check_abort() {
+            return 0;
+        }
+        self.path[ply] = board;
+        if board.dead() >= KILLS_TO_WIN {
+            return loss_in(ply);
+        }
+        if ply > 0 {
+            if self.is_repetition(board, ply) {
+                return DRAW;
+            }
+            if let Some(exact) = self.shared.evaluator.exact(board) {
+                return from_table(exact, ply);
+            }
+        }
+        if depth == 0 || ply >= MAX_PLY - 1 {
+            if !board.has_moves() {
+                return loss_in(ply);
+            }
+            return self.shared.evaluator.evaluate(board).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+
+        // At depth 1 the table saves less than the symmetry transform costs.
+        let use_tt = depth >= 2;
+        let (canonical, sym) = if use_tt { board.canonical() } else { (board, Symmetry::IDENTITY) };
+        let key = canonical.key();
+        count!(self.stats, tt_probes);
+        let mut tt_move = None;
+        if let Some(entry) = use_tt.then(|| self.shared.tt.probe(key)).flatten() {
+            count!(self.stats, tt_hits);
+            tt_move = entry.mv.map(|m| sym.inverse().apply_move(m));
+            let score = from_table(entry.score, ply);
+            if ply > 0 && u32::from(entry.depth) >= depth {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    count!(self.stats, tt_cutoffs);
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        board.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return loss_in(ply);
+        }
+        let side = board.side_to_move();
+        let mut scores = [0i32; MAX_MOVES];
+        self.ordering.score(side, &moves, tt_move, ply, &mut scores);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut scores, i);
+            let m = moves[i];
+            let score =
+                -self.negamax(board.after_move_unchecked(m), depth - 1, ply + 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        count!(self.stats, cutoffs);
+                        if i == 0 {
+                            count!(self.stats, first_move_cutoffs);
+                        }
+                        if !m.is_jump() {
+                            self.ordering.record_cutoff(side, m, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let entry = Entry {
+            score: to_table(best, ply),
+            depth: depth.min(255) as u8,
+            bound,
+            mv: best_move.map(|m| sym.apply_move(m)),
+        };
+        if use_tt {
+            self.shared.tt.store(key, entry);
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = if ply + 1 < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        self.pv[ply][0] = Some(m);
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = (child_len + 1).min(MAX_PLY);
+    }
+}

@@ -1,0 +1,251 @@
+//! Search tests: forced wins, a differential test against plain negamax, legality, symmetry and
+//! determinism.
+
+use std::sync::atomic::AtomicBool;
+
+use proptest::prelude::*;
+use tns_board::{Board, KILLS_TO_WIN, Move, Symmetry};
+use tns_search::{
+    DRAW, EVAL_LIMIT, Evaluator, Heuristic, Limits, Search, SearchConfig, SearchResult, loss_in,
+    win_in,
+};
+
+fn search_with(board: Board, history: &[Board], limits: Limits, threads: usize) -> SearchResult {
+    let mut s = Search::new(Heuristic::default(), SearchConfig { threads, tt_mb: 2 });
+    s.search(board, history, limits, &AtomicBool::new(false), |_| {})
+}
+
+fn pos(s: &str) -> Board {
+    s.parse().unwrap()
+}
+
+/// Plain negamax: no pruning, no table, no ordering, the same rules as the engine.
+fn reference(board: Board, depth: u32, path: &mut Vec<Board>, history: &[Board]) -> i32 {
+    let ply = path.len();
+    if board.dead() >= KILLS_TO_WIN {
+        return loss_in(ply);
+    }
+    if ply > 0 && is_repetition(board, path, history) {
+        return DRAW;
+    }
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        return loss_in(ply);
+    }
+    if depth == 0 {
+        return Heuristic::default().evaluate(board).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    }
+    path.push(board);
+    let best = moves
+        .iter()
+        .map(|&m| -reference(board.after_move_unchecked(m), depth - 1, path, history))
+        .max()
+        .unwrap();
+    path.pop();
+    best
+}
+
+fn is_repetition(board: Board, path: &[Board], history: &[Board]) -> bool {
+    board.in_hand() == 0
+        && path
+            .iter()
+            .rev()
+            .chain(history.iter().rev())
+            .take_while(|b| b.sheep_on_board() == board.sheep_on_board() && b.in_hand() == 0)
+            .any(|&b| b == board)
+}
+
+fn play_random(choices: &[u8]) -> Vec<Board> {
+    let mut boards = vec![Board::START];
+    for &c in choices {
+        let b = *boards.last().unwrap();
+        let moves = b.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        boards.push(b.after_move_unchecked(moves[c as usize % moves.len()]));
+    }
+    boards
+}
+
+#[test]
+fn tiger_takes_the_fifth_sheep() {
+    let board = pos("TS2T/5/S4/5/T3T t 14");
+    let r = search_with(board, &[], Limits::depth(5), 1);
+    assert_eq!(r.best_move, Some("a5c5".parse().unwrap()));
+    assert_eq!(r.score, win_in(1));
+    assert_eq!(r.depth, 1, "a win within the horizon ends the search");
+}
+
+#[test]
+fn sheep_trap_the_last_free_tiger() {
+    let board = pos("TTSSS/TTSSS/SSSSS/SSS1S/SSSSS s 0");
+    let r = search_with(board, &[], Limits::depth(4), 1);
+    assert_eq!(r.score, win_in(1));
+    let after = board.after_move(r.best_move.unwrap()).unwrap();
+    assert!(!after.has_moves(), "{after}");
+}
+
+/// Movement-phase positions, sheep to move, where the sheep win in exactly 3 plies (and not in
+/// 1), found by brute force with the reference search over seeded random placements of the
+/// tigers and 2 or 3 empty points.
+fn trap_in_three() -> Vec<Board> {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n) as u8
+    };
+    let mut found = Vec::new();
+    for _ in 0..200_000 {
+        let mut tigers = tns_board::Bitboard::EMPTY;
+        while tigers.len() < 4 {
+            tigers = tigers.with(tns_board::Point::from_index(next(25)).unwrap());
+        }
+        let mut sheep = !tigers;
+        let empties = 2 + next(2);
+        while sheep.len() > 21 - u32::from(empties) {
+            sheep = sheep.without(tns_board::Point::from_index(next(25)).unwrap());
+        }
+        let Ok(board) = Board::from_parts(tigers, sheep, 0, tns_board::Side::Sheep) else {
+            continue;
+        };
+        if reference(board, 3, &mut Vec::new(), &[]) == win_in(3) {
+            found.push(board);
+            if found.len() == 5 {
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn sheep_force_a_trap_in_three() {
+    let positions = trap_in_three();
+    assert!(!positions.is_empty(), "brute force found no trap in 3");
+    for board in positions {
+        let r = search_with(board, &[], Limits::depth(6), 1);
+        assert_eq!(r.score, win_in(3), "{board}");
+        // After the engine's move every tiger reply must lose at once.
+        let after = board.after_move(r.best_move.unwrap()).unwrap();
+        assert_eq!(reference(after, 2, &mut Vec::new(), &[]), loss_in(2), "{board}");
+    }
+}
+
+#[test]
+fn repetitions_in_the_game_history_count() {
+    // The tiger shuffles e1-d1 while the sheep shuffle c1-b1, so the game history holds the
+    // positions the search will meet again.
+    let start = pos("TSSST/SSSSS/SS1SS/SSSSS/T1S1T t 0");
+    let mut history = vec![start];
+    for m in ["e1d1", "c1b1", "d1e1"] {
+        let next = history.last().unwrap().after_move(m.parse().unwrap()).unwrap();
+        history.push(next);
+    }
+    let now = history.pop().unwrap();
+    let mut differs = false;
+    for depth in 1..=4 {
+        let with = reference(now, depth, &mut Vec::new(), &history);
+        let without = reference(now, depth, &mut Vec::new(), &[]);
+        differs |= with != without;
+        assert_eq!(
+            search_with(now, &history, Limits::depth(depth), 1).score,
+            with,
+            "depth {depth}"
+        );
+        assert_eq!(search_with(now, &[], Limits::depth(depth), 1).score, without, "depth {depth}");
+    }
+    assert!(differs, "the history never changed a value: the test position shows nothing");
+}
+
+#[test]
+fn fixed_depth_single_thread_is_deterministic() {
+    let boards = play_random(&[7, 3, 9, 1, 4, 4, 8, 2, 6, 5, 1, 3, 9, 9, 0, 2, 7, 1, 5, 5]);
+    let board = *boards.last().unwrap();
+    let a = search_with(board, &[], Limits::depth(6), 1);
+    let b = search_with(board, &[], Limits::depth(6), 1);
+    assert_eq!((a.best_move, a.score, a.nodes, &a.pv), (b.best_move, b.score, b.nodes, &b.pv));
+}
+
+#[test]
+fn stopped_at_once_still_moves() {
+    for board in [Board::START, pos("TSSST/SSSSS/SS1SS/SSSSS/T1S1T t 0")] {
+        let mut s = Search::new(Heuristic::default(), SearchConfig { threads: 2, tt_mb: 1 });
+        let r = s.search(board, &[], Limits::default(), &AtomicBool::new(true), |_| {});
+        assert!(board.check_move(r.best_move.unwrap()).is_ok());
+        let r = s.search(board, &[], Limits::nodes(1), &AtomicBool::new(false), |_| {});
+        assert!(board.check_move(r.best_move.unwrap()).is_ok());
+    }
+}
+
+#[test]
+fn no_move_when_the_game_is_over() {
+    let over = pos("T3T/5/2S2/5/T3T s 14");
+    assert_eq!(search_with(over, &[], Limits::depth(3), 1).best_move, None);
+}
+
+#[test]
+fn reports_every_iteration() {
+    let mut depths = Vec::new();
+    let mut s = Search::new(Heuristic::default(), SearchConfig::default());
+    let r = s.search(Board::START, &[], Limits::depth(5), &AtomicBool::new(false), |rep| {
+        assert!(!rep.pv.is_empty());
+        assert!(Board::START.check_move(rep.pv[0]).is_ok());
+        depths.push(rep.depth);
+    });
+    assert_eq!(depths, [1, 2, 3, 4, 5]);
+    assert_eq!(r.pv.first(), r.best_move.as_ref());
+}
+
+fn pv_is_legal(board: Board, pv: &[Move]) -> bool {
+    let mut b = board;
+    pv.iter().all(|&m| b.make_move(m).is_ok())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn root_value_matches_plain_negamax(
+        choices in prop::collection::vec(any::<u8>(), 0..70),
+        depth in 1u32..=4,
+    ) {
+        let boards = play_random(&choices);
+        let (board, history) = boards.split_last().unwrap();
+        prop_assume!(board.has_moves() && board.dead() < KILLS_TO_WIN);
+        let expected = reference(*board, depth, &mut Vec::new(), history);
+        let r = search_with(*board, history, Limits::depth(depth), 1);
+        prop_assert_eq!(r.score, expected, "{} depth {}", board, depth);
+        prop_assert!(pv_is_legal(*board, &r.pv));
+    }
+
+    #[test]
+    fn returned_move_is_legal(
+        choices in prop::collection::vec(any::<u8>(), 0..90),
+        depth in 1u32..6,
+        nodes in 1u64..20_000,
+        threads in 1usize..3,
+    ) {
+        let boards = play_random(&choices);
+        let board = *boards.last().unwrap();
+        let limits = Limits { depth: Some(depth), nodes: Some(nodes), time: None };
+        let r = search_with(board, &boards[..boards.len() - 1], limits, threads);
+        match r.best_move {
+            Some(m) => prop_assert!(board.check_move(m).is_ok()),
+            None => prop_assert!(board.legal_moves().is_empty()),
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_score_the_same(choices in prop::collection::vec(any::<u8>(), 0..70)) {
+        let board = *play_random(&choices).last().unwrap();
+        prop_assume!(board.has_moves());
+        let score = search_with(board, &[], Limits::depth(4), 1).score;
+        for s in Symmetry::ALL {
+            let image = board.transformed(s);
+            prop_assert_eq!(search_with(image, &[], Limits::depth(4), 1).score, score, "{}", s);
+        }
+    }
+}
