@@ -1,0 +1,376 @@
+//! The game's state and everything a player can ask of it.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tns_board::{Bitboard, Board, Game, GameRecord, Move, Point, Side};
+use tns_search::{Limits, Report, describe};
+
+use crate::engine::{Engine, Poll, Thinking, heuristic_engine, suggest};
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// A person, with mouse and keyboard.
+    Human,
+    /// The search with the hand-written evaluation.
+    Heuristic,
+}
+
+impl PlayerKind {
+    /// The name shown on screen and written into saved games.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PlayerKind::Human => "human",
+            PlayerKind::Heuristic => "heuristic",
+        }
+    }
+}
+
+/// What the last computer turn found, for the "last turn" panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnInfo {
+    /// The move played.
+    pub mv: Move,
+    /// Depth reached.
+    pub depth: u32,
+    /// The score, described for people.
+    pub score: String,
+}
+
+/// One player slot: its kind and, for a computer, its engine while it is not searching.
+#[derive(Debug)]
+struct Seat {
+    kind: PlayerKind,
+    engine: Option<Box<Engine>>,
+}
+
+/// The whole state of the program.
+#[derive(Debug)]
+pub struct App {
+    /// The game so far.
+    pub game: Game,
+    seats: [Seat; 2],
+    /// Thinking limit for computer players.
+    pub limits: Limits,
+    /// The keyboard cursor.
+    pub cursor: Point,
+    /// The piece the human has selected.
+    pub selected: Option<Point>,
+    /// Move text being typed.
+    pub typed: String,
+    /// Whether the help overlay is open.
+    pub show_help: bool,
+    /// A one-line message for the status bar.
+    pub message: String,
+    /// The engine's suggestion, after `h`.
+    pub hint: Option<Move>,
+    /// The search in progress, if a computer is thinking.
+    pub thinking: Option<Thinking>,
+    /// What each side's last computer turn found.
+    pub last_turn: [Option<TurnInfo>; 2],
+    /// Set when the user asks to quit.
+    pub quit: bool,
+}
+
+/// The centre point, c3, where the cursor starts.
+const CENTRE: Point = match Point::new(2, 2) {
+    Some(p) => p,
+    None => panic!("c3 is on the board"),
+};
+
+const fn seat_index(side: Side) -> usize {
+    match side {
+        Side::Sheep => 0,
+        Side::Tiger => 1,
+    }
+}
+
+impl App {
+    /// A new game between the two players.
+    pub fn new(game: Game, sheep: PlayerKind, tiger: PlayerKind, limits: Limits) -> App {
+        let seat = |kind: PlayerKind| {
+            let engine = (kind == PlayerKind::Heuristic).then(heuristic_engine);
+            Seat { kind, engine }
+        };
+        App {
+            game,
+            seats: [seat(sheep), seat(tiger)],
+            limits,
+            cursor: CENTRE,
+            selected: None,
+            typed: String::new(),
+            show_help: false,
+            message: "Press ? for help".into(),
+            hint: None,
+            thinking: None,
+            last_turn: [None, None],
+            quit: false,
+        }
+    }
+
+    /// The player of a side.
+    pub fn player(&self, side: Side) -> &PlayerKind {
+        &self.seats[seat_index(side)].kind
+    }
+
+    /// The current position.
+    pub fn board(&self) -> Board {
+        self.game.board()
+    }
+
+    /// Whether a person is to move (and the game goes on).
+    pub fn human_to_move(&self) -> bool {
+        self.game.outcome().is_none()
+            && *self.player(self.board().side_to_move()) == PlayerKind::Human
+    }
+
+    /// The live search report, while a computer thinks.
+    pub fn live_report(&self) -> Option<&Report> {
+        self.thinking.as_ref().and_then(|t| t.progress.as_ref())
+    }
+
+    /// Destinations of the selected piece.
+    pub fn targets(&self) -> Bitboard {
+        let Some(from) = self.selected else { return Bitboard::EMPTY };
+        self.game.legal_moves().iter().filter(|m| m.from() == Some(from)).map(|m| m.to()).collect()
+    }
+
+    /// Advances the computer players: starts a search when one is to move, and plays its move
+    /// when it is done.
+    pub fn tick(&mut self) {
+        if let Some(thinking) = &mut self.thinking {
+            match thinking.poll() {
+                Poll::Running => {}
+                Poll::Lost => {
+                    self.thinking = None;
+                    self.message = "the engine stopped unexpectedly".into();
+                }
+                Poll::Done(result, engine) => {
+                    let ply = thinking.ply;
+                    self.thinking = None;
+                    let side = self.board().side_to_move();
+                    self.seats[seat_index(side)].engine = Some(engine);
+                    if ply == self.game.len()
+                        && let Some(m) = result.best_move
+                        && self.game.play(m).is_ok()
+                    {
+                        self.last_turn[seat_index(side)] = Some(TurnInfo {
+                            mv: m,
+                            depth: result.depth,
+                            score: describe(result.score, side),
+                        });
+                        self.after_move();
+                    }
+                }
+            }
+            return;
+        }
+        if self.game.outcome().is_some() {
+            return;
+        }
+        let side = self.board().side_to_move();
+        if let Some(engine) = self.seats[seat_index(side)].engine.take() {
+            self.thinking = Some(Thinking::start(
+                engine,
+                self.board(),
+                self.game.previous().to_vec(),
+                self.limits,
+                self.game.len(),
+            ));
+        }
+    }
+
+    /// Stops a running search and returns its engine to its seat.
+    fn cancel_search(&mut self) {
+        if let Some(thinking) = self.thinking.take() {
+            let side =
+                self.game.positions().get(thinking.ply).map_or(self.board(), |b| *b).side_to_move();
+            if let Some(engine) = thinking.cancel() {
+                self.seats[seat_index(side)].engine = Some(engine);
+            }
+        }
+    }
+
+    fn after_move(&mut self) {
+        self.selected = None;
+        self.hint = None;
+        self.typed.clear();
+        if let Some(outcome) = self.game.outcome() {
+            self.message = format!("{outcome}. u: take back, n: new game, q: quit");
+        }
+    }
+
+    /// Plays a human's move, if it is a human's turn and the move is legal.
+    pub fn play(&mut self, m: Move) {
+        if !self.human_to_move() {
+            self.message = "it is not your turn".into();
+            return;
+        }
+        match self.game.play(m) {
+            Ok(()) => {
+                self.message = format!("played {m}");
+                self.after_move();
+            }
+            Err(e) => self.message = format!("{m}: {e}"),
+        }
+    }
+
+    /// A click or Enter on a point: place, select, or move the selected piece there.
+    pub fn activate(&mut self, p: Point) {
+        self.cursor = p;
+        if !self.human_to_move() {
+            return;
+        }
+        let board = self.board();
+        let side = board.side_to_move();
+        if let Some(from) = self.selected {
+            if from == p {
+                self.selected = None;
+                return;
+            }
+            if let Some(&m) =
+                self.game.legal_moves().iter().find(|m| m.from() == Some(from) && m.to() == p)
+            {
+                self.play(m);
+                return;
+            }
+        }
+        if board.piece_at(p) == Some(side) {
+            self.selected = Some(p);
+            if self.targets().is_empty() {
+                self.message = format!("the piece on {p} cannot move");
+            }
+        } else if side == Side::Sheep && board.in_hand() > 0 {
+            self.play(Move::Place(p));
+        } else {
+            self.selected = None;
+        }
+    }
+
+    /// Moves the keyboard cursor.
+    pub fn move_cursor(&mut self, dx: i8, dy: i8) {
+        let x = (self.cursor.x() as i8 + dx).clamp(0, 4) as u8;
+        let y = (self.cursor.y() as i8 + dy).clamp(0, 4) as u8;
+        if let Some(p) = Point::new(x, y) {
+            self.cursor = p;
+        }
+    }
+
+    /// A typed character of a move; the move is played as soon as it is complete.
+    pub fn type_char(&mut self, c: char) {
+        self.typed.push(c.to_ascii_lowercase());
+        let board = self.board();
+        let complete = match self.typed.len() {
+            2 => board.side_to_move() == Side::Sheep && board.in_hand() > 0,
+            4 => true,
+            _ => false,
+        };
+        if complete {
+            let text = std::mem::take(&mut self.typed);
+            match text.parse::<Move>() {
+                Ok(m) => self.play(m),
+                Err(e) => self.message = e.to_string(),
+            }
+        } else if self.typed.len() > 4 {
+            self.typed.clear();
+        }
+    }
+
+    /// Goes back to just before move `index` (0-based), stopping any search.
+    pub fn revert_to(&mut self, index: usize) {
+        self.cancel_search();
+        self.game.truncate(index);
+        self.selected = None;
+        self.hint = None;
+        self.typed.clear();
+        self.last_turn = [None, None];
+        self.message = format!("back to before move {}", index + 1);
+    }
+
+    /// Takes back the human's last move and the computer's reply.
+    pub fn undo(&mut self) {
+        self.cancel_search();
+        let mut target = self.game.len();
+        // Go back past computer moves to the last position where a human was to move.
+        while target > 0 {
+            target -= 1;
+            let side = self.game.positions()[target].side_to_move();
+            if *self.player(side) == PlayerKind::Human {
+                break;
+            }
+        }
+        self.revert_to(target);
+        self.message = "took back".into();
+    }
+
+    /// Starts a new game from the same start.
+    pub fn new_game(&mut self) {
+        self.revert_to(0);
+        self.message = "new game".into();
+    }
+
+    /// Shows the engine's suggested move for the side to move.
+    pub fn hint(&mut self) {
+        if self.game.outcome().is_some() {
+            return;
+        }
+        self.hint = suggest(self.board(), self.game.previous());
+        if let Some(m) = self.hint {
+            self.message = format!("hint: {m}");
+        }
+    }
+
+    /// The game as a record.
+    pub fn record(&self) -> GameRecord {
+        GameRecord::from_game(
+            &self.game,
+            self.player(Side::Sheep).name(),
+            self.player(Side::Tiger).name(),
+        )
+    }
+
+    /// Saves the game record in `dir`, written whole or not at all.
+    pub fn save(&mut self, dir: &Path) {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let path = dir.join(format!("tns-game-{secs}.txt"));
+        self.message = match write_atomically(&path, &self.record().to_string()) {
+            Ok(()) => format!("saved {}", path.display()),
+            Err(e) => format!("could not save {}: {e}", path.display()),
+        };
+    }
+
+    /// Asks to quit; a running search is told to stop.
+    pub fn request_quit(&mut self) {
+        if let Some(t) = &self.thinking {
+            t.stop();
+        }
+        self.quit = true;
+    }
+
+    /// How long a computer may think, for the status line.
+    pub fn limit_text(&self) -> String {
+        match (self.limits.depth, self.limits.time) {
+            (Some(d), _) => format!("depth {d}"),
+            (None, Some(t)) => format!("{:.1} s a move", t.as_secs_f64()),
+            (None, None) => "no limit".into(),
+        }
+    }
+}
+
+/// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a killed
+/// process leaves either the old file or the whole new one.
+///
+/// # Errors
+/// Any I/O error from writing or renaming.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut tmp = PathBuf::from(path);
+    tmp.as_mut_os_string().push(".tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// The default thinking time.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(2);

@@ -1,0 +1,203 @@
+//! The board widget, and the mapping from a screen cell back to a point.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::widgets::Widget;
+use tns_board::{Bitboard, Board, Point, Side};
+
+/// Columns and rows between neighbouring points at scale 1.
+const COL_STEP: u16 = 4;
+const ROW_STEP: u16 = 2;
+/// Room for the rank digits on the left and the file letters below.
+const LEFT_MARGIN: u16 = 2;
+const BOTTOM_MARGIN: u16 = 1;
+
+/// How the board is drawn: its scale and where its top-left point sits on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// 1, 2, 3...: points are `4 * scale` columns and `2 * scale` rows apart.
+    pub scale: u16,
+    /// Screen column of point a5.
+    pub x0: u16,
+    /// Screen row of point a5.
+    pub y0: u16,
+}
+
+impl Geometry {
+    /// Rows a piece reaches above and below its point: the boxes drawn from scale 3 on.
+    fn overhang(scale: u16) -> u16 {
+        u16::from(scale >= 3)
+    }
+
+    /// The size the board needs at `scale`, margins included.
+    pub fn size(scale: u16) -> (u16, u16) {
+        let pad = Geometry::overhang(scale);
+        (
+            LEFT_MARGIN + 1 + 4 * COL_STEP * scale + 2,
+            2 * pad + 4 * ROW_STEP * scale + 1 + BOTTOM_MARGIN,
+        )
+    }
+
+    /// The largest whole scale that fits `area`, centred in it; `None` if even scale 1 does not
+    /// fit.
+    pub fn fit(area: Rect) -> Option<Geometry> {
+        let scale = (1..=8).rev().find(|&s| {
+            let (w, h) = Geometry::size(s);
+            w <= area.width && h <= area.height
+        })?;
+        let (w, h) = Geometry::size(scale);
+        Some(Geometry {
+            scale,
+            x0: area.x + (area.width - w) / 2 + LEFT_MARGIN + 1,
+            y0: area.y + (area.height - h) / 2 + Geometry::overhang(scale),
+        })
+    }
+
+    /// The screen cell of a point's centre.
+    pub fn cell(self, p: Point) -> (u16, u16) {
+        (
+            self.x0 + u16::from(p.x()) * COL_STEP * self.scale,
+            self.y0 + u16::from(p.y()) * ROW_STEP * self.scale,
+        )
+    }
+
+    /// The point nearest to a screen cell, if the cell is within half a spacing of one.
+    pub fn point_at(self, col: u16, row: u16) -> Option<Point> {
+        let (cs, rs) = (i32::from(COL_STEP * self.scale), i32::from(ROW_STEP * self.scale));
+        let dx = i32::from(col) - i32::from(self.x0);
+        let dy = i32::from(row) - i32::from(self.y0);
+        let x = (dx + cs / 2).div_euclid(cs);
+        let y = (dy + rs / 2).div_euclid(rs);
+        if !(0..5).contains(&x) || !(0..5).contains(&y) {
+            return None;
+        }
+        Point::new(x as u8, y as u8)
+    }
+}
+
+/// Draws a position: lines, pieces, the cursor, the selected piece and its destinations.
+#[derive(Debug)]
+pub struct BoardView {
+    /// The position.
+    pub board: Board,
+    /// Where to draw it.
+    pub geometry: Geometry,
+    /// The keyboard cursor.
+    pub cursor: Option<Point>,
+    /// The selected piece.
+    pub selected: Option<Point>,
+    /// Points to highlight as destinations.
+    pub targets: Bitboard,
+    /// The last move's points, dimly highlighted.
+    pub last: Bitboard,
+}
+
+fn put(buf: &mut Buffer, x: u16, y: u16, s: &str, style: Style) {
+    if buf.area.contains((x, y).into()) {
+        buf.set_string(x, y, s, style);
+    }
+}
+
+impl Widget for BoardView {
+    fn render(self, _area: Rect, buf: &mut Buffer) {
+        let g = self.geometry;
+        let line = Style::default().fg(Color::DarkGray);
+        let (cs, rs) = (COL_STEP * g.scale, ROW_STEP * g.scale);
+        // Lines first, pieces on top.
+        for p in Point::all() {
+            let (x, y) = g.cell(p);
+            if p.x() < 4 {
+                for i in 1..cs {
+                    put(buf, x + i, y, "─", line);
+                }
+            }
+            if p.y() < 4 {
+                for i in 1..rs {
+                    put(buf, x, y + i, "│", line);
+                }
+            }
+            if p.has_diagonals() && p.y() < 4 {
+                for i in 1..rs {
+                    let step = i * cs / rs;
+                    if p.x() < 4 {
+                        put(buf, x + step, y + i, "╲", line);
+                    }
+                    if p.x() > 0 {
+                        put(buf, x - step, y + i, "╱", line);
+                    }
+                }
+            }
+        }
+        for p in Point::all() {
+            let (x, y) = g.cell(p);
+            put(buf, g.x0 - LEFT_MARGIN - 1, y, &p.rank_char().to_string(), Style::default());
+            if p.y() == 4 {
+                let below = y + 1 + Geometry::overhang(g.scale);
+                put(buf, x, below, &p.file_char().to_string(), Style::default());
+            }
+            let mut style = match self.board.piece_at(p) {
+                Some(Side::Tiger) => {
+                    Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD)
+                }
+                Some(Side::Sheep) => Style::default().fg(Color::White).add_modifier(Modifier::BOLD),
+                None => Style::default().fg(Color::Gray),
+            };
+            if self.last.contains(p) {
+                style = style.bg(Color::Rgb(40, 40, 70));
+            }
+            if self.targets.contains(p) {
+                style = style.bg(Color::Green).fg(Color::Black);
+            }
+            if self.selected == Some(p) {
+                style = style.bg(Color::Blue);
+            }
+            if self.cursor == Some(p) {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
+            let letter = match self.board.piece_at(p) {
+                Some(Side::Tiger) => "T",
+                Some(Side::Sheep) => "S",
+                None => "·",
+            };
+            match g.scale {
+                1 => put(buf, x, y, letter, style),
+                2 => put(buf, x - 1, y, &format!("[{letter}]"), style),
+                _ => {
+                    put(buf, x - 1, y - 1, "┌─┐", style);
+                    put(buf, x - 1, y, &format!("│{letter}│"), style);
+                    put(buf, x - 1, y + 1, "└─┘", style);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn clicking_a_points_cell_finds_it(
+            scale in 1u16..=4, x in 0u16..60, y in 0u16..30, index in 0u8..25
+        ) {
+            let g = Geometry { scale, x0: x + LEFT_MARGIN + 1, y0: y };
+            let p = Point::from_index(index).unwrap();
+            let (col, row) = g.cell(p);
+            prop_assert_eq!(g.point_at(col, row), Some(p));
+            // The piece drawn around the centre maps back too.
+            prop_assert_eq!(g.point_at(col + 1, row), Some(p));
+            prop_assert_eq!(g.point_at(col - 1, row), Some(p));
+        }
+    }
+
+    #[test]
+    fn fit_picks_largest_scale() {
+        let g = Geometry::fit(Rect::new(0, 0, 60, 30)).unwrap();
+        assert_eq!(g.scale, 3);
+        assert!(Geometry::fit(Rect::new(0, 0, 10, 5)).is_none());
+        assert_eq!(Geometry::fit(Rect::new(0, 0, 22, 10)).unwrap().scale, 1);
+    }
+}

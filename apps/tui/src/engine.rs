@@ -1,0 +1,119 @@
+//! Computer players, searching on their own thread so the screen keeps drawing.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::thread::JoinHandle;
+
+use tns_board::{Board, Move};
+use tns_search::{Heuristic, Limits, Report, Search, SearchConfig, SearchResult};
+
+/// The searcher a computer player keeps between moves.
+pub type Engine = Search<Heuristic>;
+
+/// A new heuristic engine.
+pub fn heuristic_engine() -> Box<Engine> {
+    Box::new(Search::new(Heuristic::default(), SearchConfig { threads: 1, tt_mb: 32 }))
+}
+
+/// What a search thread sends back.
+#[derive(Debug)]
+enum Message {
+    Progress(Report),
+    Done(SearchResult, Box<Engine>),
+}
+
+/// A search running on its own thread.
+#[derive(Debug)]
+pub struct Thinking {
+    stop: Arc<AtomicBool>,
+    messages: Receiver<Message>,
+    thread: Option<JoinHandle<()>>,
+    /// The latest completed iteration.
+    pub progress: Option<Report>,
+    /// The length of the game's history when the search started: a result for another
+    /// position is stale.
+    pub ply: usize,
+}
+
+/// How a poll of a search went.
+#[derive(Debug)]
+pub enum Poll {
+    /// Still searching.
+    Running,
+    /// Finished, with the move (if any) and the engine back for the next search.
+    Done(SearchResult, Box<Engine>),
+    /// The thread died without an answer (it panicked).
+    Lost,
+}
+
+impl Thinking {
+    /// Starts searching `board` on a new thread.
+    pub fn start(
+        mut engine: Box<Engine>,
+        board: Board,
+        history: Vec<Board>,
+        limits: Limits,
+        ply: usize,
+    ) -> Thinking {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, messages) = channel();
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let progress = tx.clone();
+            let result = engine.search(board, &history, limits, &flag, |r| {
+                let _ = progress.send(Message::Progress(r.clone()));
+            });
+            let _ = tx.send(Message::Done(result, engine));
+        });
+        Thinking { stop, messages, thread: Some(thread), progress: None, ply }
+    }
+
+    /// Asks the search to stop soon (it still answers with its best move so far).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Collects progress, and the result once there is one.
+    pub fn poll(&mut self) -> Poll {
+        loop {
+            match self.messages.try_recv() {
+                Ok(Message::Progress(r)) => self.progress = Some(r),
+                Ok(Message::Done(result, engine)) => {
+                    if let Some(t) = self.thread.take() {
+                        let _ = t.join();
+                    }
+                    return Poll::Done(result, engine);
+                }
+                Err(TryRecvError::Empty) => return Poll::Running,
+                Err(TryRecvError::Disconnected) => return Poll::Lost,
+            }
+        }
+    }
+
+    /// Stops the search and waits for its engine.
+    pub fn cancel(mut self) -> Option<Box<Engine>> {
+        self.stop();
+        loop {
+            match self.poll() {
+                Poll::Done(_, engine) => return Some(engine),
+                Poll::Lost => return None,
+                Poll::Running => std::thread::sleep(std::time::Duration::from_millis(1)),
+            }
+        }
+    }
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The suggested move for a hint: a short fixed search.
+pub fn suggest(board: Board, history: &[Board]) -> Option<Move> {
+    let mut s = Search::new(Heuristic::default(), SearchConfig { threads: 1, tt_mb: 8 });
+    let limits =
+        Limits { depth: Some(20), time: Some(std::time::Duration::from_millis(300)), nodes: None };
+    s.search(board, history, limits, &AtomicBool::new(false), |_| {}).best_move
+}

@@ -1,0 +1,96 @@
+//! Terminal events mapped to actions.
+
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+use tns_board::Point;
+
+use crate::board_view::Geometry;
+
+/// Something the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Quit the program.
+    Quit,
+    /// Place, select or move on a point (a click, or Enter/Space at the cursor).
+    Activate(Point),
+    /// Activate the point under the cursor.
+    ActivateCursor,
+    /// Move the cursor.
+    Cursor(i8, i8),
+    /// A character of a typed move.
+    Type(char),
+    /// Go back to just before move N (0-based), from a click in the history.
+    Revert(usize),
+    /// Take back the human's last move.
+    Undo,
+    /// Start again.
+    NewGame,
+    /// Show the engine's suggestion.
+    Hint,
+    /// Save the game record.
+    Save,
+    /// Open or close the help.
+    ToggleHelp,
+}
+
+/// Where things are on screen, from the last draw, to map clicks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hitmap {
+    /// The board's geometry, if it was drawn.
+    pub board: Option<Geometry>,
+    /// The history list's inner area, and the index of its first visible row.
+    pub history: Option<(Rect, usize)>,
+}
+
+/// The action for an event, if any.
+pub fn map_event(event: &Event, hit: &Hitmap, help_open: bool) -> Option<Action> {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, help_open),
+        Event::Mouse(mouse) => map_mouse(*mouse, hit),
+        _ => None,
+    }
+}
+
+fn map_key(key: KeyEvent, help_open: bool) -> Option<Action> {
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return (key.code == KeyCode::Char('c')).then_some(Action::Quit);
+    }
+    if help_open {
+        return Some(match key.code {
+            KeyCode::Char('q') => Action::Quit,
+            _ => Action::ToggleHelp,
+        });
+    }
+    Some(match key.code {
+        KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
+        KeyCode::Char('?') => Action::ToggleHelp,
+        // hjkl move the cursor like the arrows, so the hint is on H (Shift+h).
+        KeyCode::Left | KeyCode::Char('h') => Action::Cursor(-1, 0),
+        KeyCode::Right | KeyCode::Char('l') => Action::Cursor(1, 0),
+        KeyCode::Up | KeyCode::Char('k') => Action::Cursor(0, -1),
+        KeyCode::Down | KeyCode::Char('j') => Action::Cursor(0, 1),
+        KeyCode::Enter | KeyCode::Char(' ') => Action::ActivateCursor,
+        KeyCode::Char('u') => Action::Undo,
+        KeyCode::Char('n') => Action::NewGame,
+        KeyCode::Char('H') => Action::Hint,
+        KeyCode::Char('s') => Action::Save,
+        KeyCode::Char(c @ ('a'..='e' | 'A'..='E' | '1'..='5')) => Action::Type(c),
+        _ => return None,
+    })
+}
+
+fn map_mouse(mouse: MouseEvent, hit: &Hitmap) -> Option<Action> {
+    if mouse.kind != MouseEventKind::Down(MouseButton::Left) {
+        return None;
+    }
+    if let Some(g) = hit.board
+        && let Some(p) = g.point_at(mouse.column, mouse.row)
+    {
+        return Some(Action::Activate(p));
+    }
+    let (area, first) = hit.history?;
+    area.contains((mouse.column, mouse.row).into())
+        .then(|| Action::Revert(first + usize::from(mouse.row - area.y)))
+}

@@ -1,0 +1,61 @@
+//! The terminal game: state ([`App`]), input mapping, drawing, and the game loop.
+
+pub mod app;
+pub mod board_view;
+pub mod engine;
+pub mod input;
+pub mod ui;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use app::{App, PlayerKind};
+use ratatui::crossterm::event;
+
+use crate::input::{Action, Hitmap, map_event};
+
+/// Applies one action to the app.
+pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
+    if app.show_help && action != Action::Quit {
+        app.show_help = false;
+        return;
+    }
+    match action {
+        Action::Quit => app.request_quit(),
+        Action::Activate(p) => app.activate(p),
+        Action::ActivateCursor => app.activate(app.cursor),
+        Action::Cursor(dx, dy) => app.move_cursor(dx, dy),
+        Action::Type(c) => app.type_char(c),
+        Action::Revert(i) => {
+            if i < app.game.len() {
+                app.revert_to(i);
+            }
+        }
+        Action::Undo => app.undo(),
+        Action::NewGame => app.new_game(),
+        Action::Hint => app.hint(),
+        Action::Save => app.save(save_dir),
+        Action::ToggleHelp => app.show_help = !app.show_help,
+    }
+}
+
+/// Runs the game until the user quits: draw, advance computer players, handle input.
+///
+/// # Errors
+/// A terminal I/O error.
+pub fn run(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> std::io::Result<()> {
+    let save_dir = PathBuf::from(".");
+    let mut hit = Hitmap::default();
+    while !app.quit {
+        terminal.draw(|frame| hit = ui::draw(frame, app))?;
+        app.tick();
+        // Short polls keep the screen live while a computer thinks, and quitting quick.
+        if event::poll(Duration::from_millis(50))? {
+            let ev = event::read()?;
+            if let Some(action) = map_event(&ev, &hit, app.show_help) {
+                apply(app, action, &save_dir);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! `tigers-and-sheep`: the game in the terminal.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::execute;
+use tigers_and_sheep::app::DEFAULT_TIME;
+use tigers_and_sheep::{App, PlayerKind};
+use tns_board::{Board, Game, GameRecord};
+use tns_search::Limits;
+
+/// Tigers and Sheep (Bagh-Chal): four tigers against twenty sheep.
+///
+/// By default the computer plays both sides. Keys: ? in the game lists them all.
+#[derive(Parser, Debug)]
+#[command(name = "tigers-and-sheep", version)]
+struct Cli {
+    /// Who plays the sheep: human, heuristic, or a weights file for a neural player.
+    #[arg(short = 'S', long, default_value = "heuristic")]
+    sheep: String,
+    /// Who plays the tigers: human, heuristic, or a weights file for a neural player.
+    #[arg(short = 'T', long, default_value = "heuristic")]
+    tiger: String,
+    /// Seconds a computer player may think per move.
+    #[arg(short, long, conflicts_with = "depth")]
+    time: Option<f64>,
+    /// Search depth (plies) for computer players, instead of a time limit.
+    #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Start from this position (position notation, e.g. "T3T/5/5/5/T3T s 20").
+    #[arg(long, conflicts_with = "load")]
+    position: Option<String>,
+    /// Resume a saved game record.
+    #[arg(long)]
+    load: Option<PathBuf>,
+}
+
+fn player(text: &str) -> Result<PlayerKind, String> {
+    match text {
+        "human" => Ok(PlayerKind::Human),
+        "heuristic" => Ok(PlayerKind::Heuristic),
+        path if std::path::Path::new(path).exists() => Err(format!(
+            "{path}: neural players are not available yet (they arrive with the tns-nn crate)"
+        )),
+        other => Err(format!(
+            "unknown player {other:?}: use human, heuristic, or a weights file that exists"
+        )),
+    }
+}
+
+fn setup(cli: &Cli) -> Result<App, String> {
+    let sheep = player(&cli.sheep).map_err(|e| format!("--sheep: {e}"))?;
+    let tiger = player(&cli.tiger).map_err(|e| format!("--tiger: {e}"))?;
+    let time = match cli.time {
+        Some(t) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
+            return Err(format!("--time must be a number of seconds above 0, not {t}"));
+        }
+        Some(t) => Duration::from_secs_f64(t),
+        None => DEFAULT_TIME,
+    };
+    let limits = match cli.depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::time(time),
+    };
+    let game = if let Some(path) = &cli.load {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("--load {}: {e}", path.display()))?;
+        let record: GameRecord =
+            text.parse().map_err(|e| format!("--load {}: {e}", path.display()))?;
+        record.replay().map_err(|e| format!("--load {}: {e}", path.display()))?
+    } else if let Some(text) = &cli.position {
+        let board: Board = text.parse().map_err(|e| format!("--position {text:?}: {e}"))?;
+        Game::from_position(board)
+    } else {
+        Game::new()
+    };
+    Ok(App::new(game, sheep, tiger, limits))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut app = match setup(&cli) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("tigers-and-sheep: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // ratatui::init installs a panic hook that restores the terminal before the message.
+    let mut terminal = ratatui::init();
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let result = tigers_and_sheep::run(&mut terminal, &mut app);
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    if let Err(e) = result {
+        eprintln!("tigers-and-sheep: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(outcome) = app.game.outcome() {
+        println!("{outcome}");
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,175 @@
+//! Drawing the whole screen from the app's state.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use tns_board::{Bitboard, Side};
+
+use crate::app::{App, PlayerKind};
+use crate::board_view::{BoardView, Geometry};
+use crate::input::Hitmap;
+
+/// The smallest terminal the game draws in.
+pub const MIN_SIZE: (u16, u16) = (40, 15);
+const HISTORY_WIDTH: u16 = 18;
+const STATUS_HEIGHT: u16 = 5;
+
+/// Every key, for the help overlay.
+pub const KEYS: &[(&str, &str)] = &[
+    ("click", "place a sheep, select a piece, move it"),
+    ("arrows, hjkl", "move the cursor"),
+    ("Enter, Space", "place / select / move at the cursor"),
+    ("a5b4, c3", "type a move to play it"),
+    ("click a move", "go back to just before it"),
+    ("u", "take back your last move"),
+    ("n", "new game"),
+    ("H", "hint: the engine's suggestion"),
+    ("s", "save the game record"),
+    ("?", "this help"),
+    ("q, Esc, Ctrl+C", "quit"),
+];
+
+/// Draws everything and returns where the board and history landed, for mapping clicks.
+pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
+    let area = frame.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let text = format!("Enlarge the terminal to at least {}x{}", MIN_SIZE.0, MIN_SIZE.1);
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return Hitmap::default();
+    }
+    let [top, status] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(STATUS_HEIGHT)]).areas(area);
+    let [board_area, history_area] =
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(HISTORY_WIDTH)]).areas(top);
+    let mut hit = Hitmap::default();
+
+    let board_block =
+        Block::bordered().title(" Tigers and Sheep ").title_bottom(" ? help · q quit ");
+    let inner = board_block.inner(board_area);
+    frame.render_widget(board_block, board_area);
+    if let Some(geometry) = Geometry::fit(inner) {
+        hit.board = Some(geometry);
+        let last = app.game.moves().last().map_or(Bitboard::EMPTY, |m| {
+            m.from().map_or(Bitboard::EMPTY, Bitboard::from_point).with(m.to())
+        });
+        let hinted = app.hint.map_or(Bitboard::EMPTY, |m| Bitboard::from_point(m.to()));
+        let view = BoardView {
+            board: app.board(),
+            geometry,
+            cursor: app.human_to_move().then_some(app.cursor),
+            selected: app.selected.or(app.hint.and_then(tns_board::Move::from)),
+            targets: app.targets() | hinted,
+            last,
+        };
+        frame.render_widget(view, inner);
+    } else {
+        frame.render_widget(Paragraph::new("board too small"), inner);
+    }
+
+    hit.history = Some(draw_history(frame, app, history_area));
+    draw_status(frame, app, status);
+    if app.show_help {
+        draw_help(frame, area);
+    }
+    hit
+}
+
+fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> (Rect, usize) {
+    let block = Block::bordered().title(" Moves ");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let moves = app.game.moves();
+    let rows = usize::from(inner.height);
+    let first = moves.len().saturating_sub(rows);
+    let start_side = app.game.start().side_to_move();
+    let lines: Vec<Line> = moves[first..]
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let index = first + i;
+            let side = if index % 2 == 0 { start_side } else { start_side.other() };
+            let colour = if side == Side::Tiger { Color::Yellow } else { Color::White };
+            Line::from(vec![
+                Span::styled(format!("{:>3}. ", index + 1), Style::default().fg(Color::DarkGray)),
+                Span::styled(format!("{} {m}", side.letter()), Style::default().fg(colour)),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+    (inner, first)
+}
+
+fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+    let [now, last] =
+        Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+    let board = app.board();
+    let side = board.side_to_move();
+    let mut lines = vec![Line::from(format!(
+        "{} to move ({})   in hand {}   dead {}",
+        side.plural(),
+        app.player(side).name(),
+        board.in_hand(),
+        board.dead()
+    ))];
+    if let Some(outcome) = app.game.outcome() {
+        lines
+            .push(Line::styled(outcome.to_string(), Style::default().add_modifier(Modifier::BOLD)));
+    } else if *app.player(side) == PlayerKind::Human {
+        let typed =
+            if app.typed.is_empty() { String::new() } else { format!("   typed: {}", app.typed) };
+        lines.push(Line::from(format!("Your move: click, Enter at the cursor, or type it{typed}")));
+    } else if let Some(r) = app.live_report() {
+        lines.push(Line::from(format!(
+            "Thinking… depth {} score {} {:.1}M nodes/s",
+            r.depth,
+            tns_search::describe(r.score, side),
+            r.nps as f64 / 1e6
+        )));
+    } else {
+        lines.push(Line::from(format!("Thinking… ({})", app.limit_text())));
+    }
+    lines.push(Line::styled(app.message.clone(), Style::default().fg(Color::Cyan)));
+    let title = format!(" {}: {} ", side.plural(), app.player(side).name());
+    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), now);
+
+    let other = side.other();
+    let text = match &app.last_turn[usize::from(other == Side::Tiger)] {
+        Some(t) => vec![
+            Line::from(format!("played {}", t.mv)),
+            Line::from(format!("depth {}  {}", t.depth, t.score)),
+        ],
+        None => match app.game.moves().last() {
+            Some(m) => vec![Line::from(format!("played {m}"))],
+            None => vec![Line::from("—")],
+        },
+    };
+    let title = format!(" Last turn: {} ", other.plural());
+    frame.render_widget(Paragraph::new(text).block(Block::bordered().title(title)), last);
+}
+
+fn draw_help(frame: &mut Frame, area: Rect) {
+    let width = 56.min(area.width);
+    let height = (KEYS.len() as u16 + 2).min(area.height);
+    let popup = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let lines: Vec<Line> = KEYS
+        .iter()
+        .map(|(k, what)| {
+            Line::from(vec![
+                Span::styled(format!("{k:>15}  "), Style::default().fg(Color::Yellow)),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" Keys (any key closes) ")),
+        popup,
+    );
+}

@@ -1,0 +1,236 @@
+//! Rendering with `TestBackend`, and the game loop driven by scripted events.
+
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+use tigers_and_sheep::board_view::{BoardView, Geometry};
+use tigers_and_sheep::input::{Action, Hitmap, map_event};
+use tigers_and_sheep::{App, PlayerKind, apply, ui};
+use tns_board::{Bitboard, Board, Game, Point};
+use tns_search::Limits;
+
+fn p(s: &str) -> Point {
+    s.parse().unwrap()
+}
+
+fn row_text(buf: &Buffer, y: u16) -> String {
+    (0..buf.area.width).map(|x| buf[(x, y)].symbol().to_string()).collect()
+}
+
+fn screen_text(buf: &Buffer) -> String {
+    (0..buf.area.height).map(|y| row_text(buf, y) + "\n").collect()
+}
+
+fn render_board(scale: u16) -> (Buffer, Geometry) {
+    let (w, h) = Geometry::size(scale);
+    let area = Rect::new(0, 0, w, h);
+    let geometry = Geometry::fit(area).unwrap();
+    assert_eq!(geometry.scale, scale);
+    let mut buf = Buffer::empty(area);
+    let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
+    let view = BoardView {
+        board,
+        geometry,
+        cursor: None,
+        selected: None,
+        targets: Bitboard::EMPTY,
+        last: Bitboard::EMPTY,
+    };
+    ratatui::widgets::Widget::render(view, area, &mut buf);
+    (buf, geometry)
+}
+
+#[test]
+fn board_at_each_scale() {
+    for scale in 1..=3 {
+        let (buf, g) = render_board(scale);
+        let (x, y) = g.cell(p("a5"));
+        let (cx, cy) = g.cell(p("c3"));
+        match scale {
+            1 => {
+                assert_eq!(buf[(x, y)].symbol(), "T");
+                assert_eq!(buf[(cx, cy)].symbol(), "S");
+                assert_eq!(buf[(x + 1, y)].symbol(), "─");
+                assert_eq!(buf[(x + 2, y + 1)].symbol(), "╲", "diagonal from a5");
+                let (bx, by) = g.cell(p("b5"));
+                assert_eq!(buf[(bx, by + 1)].symbol(), "│");
+            }
+            2 => {
+                assert_eq!(row_text(&buf, y).split_whitespace().next(), Some("5"));
+                assert!(row_text(&buf, y).contains("[T]"));
+                assert!(row_text(&buf, cy).contains("[S]"));
+            }
+            _ => {
+                assert_eq!(buf[(x, y)].symbol(), "T");
+                assert_eq!(buf[(x - 1, y - 1)].symbol(), "┌");
+                assert_eq!(buf[(cx + 1, cy + 1)].symbol(), "┘");
+            }
+        }
+        // File letters under the bottom row, rank digits left of the first file.
+        let text = screen_text(&buf);
+        for c in ["a", "b", "c", "d", "e", "1", "5"] {
+            assert!(text.contains(c), "scale {scale}: {c} missing\n{text}");
+        }
+    }
+}
+
+fn human_game() -> App {
+    App::new(Game::new(), PlayerKind::Human, PlayerKind::Human, Limits::depth(2))
+}
+
+fn draw(app: &App, w: u16, h: u16) -> (Buffer, Hitmap) {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    let mut hit = Hitmap::default();
+    terminal.draw(|f| hit = ui::draw(f, app)).unwrap();
+    (terminal.backend().buffer().clone(), hit)
+}
+
+#[test]
+fn whole_screen_mid_game() {
+    let mut app = human_game();
+    for m in ["c3", "a5b4", "b5"] {
+        app.play(m.parse().unwrap());
+    }
+    let (buf, hit) = draw(&app, 100, 32);
+    let text = screen_text(&buf);
+    assert!(text.contains("Moves"), "{text}");
+    assert!(
+        text.contains("1. s c3") && text.contains("2. t a5b4") && text.contains("3. s b5"),
+        "{text}"
+    );
+    assert!(text.contains("Tigers to move (human)   in hand 18   dead 0"), "{text}");
+    assert!(text.contains("Last turn: Sheep"), "{text}");
+    let g = hit.board.unwrap();
+    let (x, y) = g.cell(p("b4"));
+    assert_eq!(buf[(x, y)].symbol(), "T");
+}
+
+#[test]
+fn every_size_draws_without_panic() {
+    let app = human_game();
+    for w in [1, 10, 39, 40, 41, 60, 100, 200] {
+        for h in [1, 5, 14, 15, 16, 30, 60] {
+            let (buf, _) = draw(&app, w, h);
+            if (w < ui::MIN_SIZE.0 || h < ui::MIN_SIZE.1) && w >= 10 && h >= 5 {
+                assert!(screen_text(&buf).contains("Enlarge"), "{w}x{h}");
+            }
+        }
+    }
+}
+
+fn click(hit: &Hitmap, point: Point) -> Action {
+    let (col, row) = hit.board.unwrap().cell(point);
+    let ev = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: col,
+        row,
+        modifiers: KeyModifiers::NONE,
+    });
+    map_event(&ev, hit, false).unwrap()
+}
+
+fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+#[test]
+fn clicks_and_keys_make_moves() {
+    let mut app = human_game();
+    let dir = std::env::temp_dir();
+    let (_, hit) = draw(&app, 100, 32);
+    // A click places a sheep.
+    apply(&mut app, click(&hit, p("c3")), &dir);
+    assert_eq!(app.game.moves().last().unwrap().to_string(), "c3");
+    // Tiger: click a5 to select, then b4 to move.
+    apply(&mut app, click(&hit, p("a5")), &dir);
+    assert_eq!(app.selected, Some(p("a5")));
+    assert!(app.targets().contains(p("b4")));
+    apply(&mut app, click(&hit, p("b4")), &dir);
+    assert_eq!(app.game.moves().last().unwrap().to_string(), "a5b4");
+    // Keyboard: the cursor is on b4, where the last click was; right to c4, up to c5, Enter.
+    assert_eq!(app.cursor, p("b4"));
+    for ev in [key(KeyCode::Right), key(KeyCode::Char('k')), key(KeyCode::Enter)] {
+        let action = map_event(&ev, &hit, false).unwrap();
+        apply(&mut app, action, &dir);
+    }
+    assert_eq!(app.game.moves().last().unwrap().to_string(), "c5");
+    // Typing a move plays it.
+    for c in "b4a5".chars() {
+        apply(&mut app, map_event(&key(KeyCode::Char(c)), &hit, false).unwrap(), &dir);
+    }
+    assert_eq!(app.game.moves().last().unwrap().to_string(), "b4a5");
+    assert_eq!(app.game.len(), 4);
+}
+
+#[test]
+fn revert_and_undo_truncate_history() {
+    let mut app = App::new(Game::new(), PlayerKind::Human, PlayerKind::Heuristic, Limits::depth(1));
+    let dir = std::env::temp_dir();
+    app.play("c3".parse().unwrap());
+    // Let the computer reply.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while app.game.len() < 2 && Instant::now() < deadline {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(app.game.len(), 2, "the computer replied");
+    app.play("b5".parse().unwrap());
+    assert_eq!(app.game.len(), 3);
+    // Undo takes back the human's move (the computer had not replied yet).
+    apply(&mut app, Action::Undo, &dir);
+    assert_eq!(app.game.len(), 2);
+    // Undo again takes back the computer's reply and the human's first move.
+    apply(&mut app, Action::Undo, &dir);
+    assert_eq!(app.game.len(), 0);
+    // Revert from a click in the history.
+    let mut app = human_game();
+    for m in ["c3", "a5b4", "b5", "b4a4"] {
+        app.play(m.parse().unwrap());
+    }
+    let (_, hit) = draw(&app, 100, 32);
+    let (area, first) = hit.history.unwrap();
+    let ev = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: area.x + 2,
+        row: area.y + 1,
+        modifiers: KeyModifiers::NONE,
+    });
+    let action = map_event(&ev, &hit, false).unwrap();
+    assert_eq!(action, Action::Revert(first + 1));
+    apply(&mut app, action, &dir);
+    assert_eq!(app.game.len(), 1);
+}
+
+#[test]
+fn quit_returns_while_a_search_runs() {
+    let mut app =
+        App::new(Game::new(), PlayerKind::Heuristic, PlayerKind::Heuristic, Limits::default());
+    app.tick();
+    assert!(app.thinking.is_some(), "the computer started thinking");
+    std::thread::sleep(Duration::from_millis(20));
+    let dir = std::env::temp_dir();
+    let started = Instant::now();
+    let quit = map_event(&key(KeyCode::Char('q')), &Hitmap::default(), false).unwrap();
+    apply(&mut app, quit, &dir);
+    assert!(app.quit);
+    drop(app); // stops the search thread
+    // Generous bound: this checks that quitting does not wait for an unlimited search.
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn help_lists_every_key() {
+    let mut app = human_game();
+    apply(&mut app, Action::ToggleHelp, &std::env::temp_dir());
+    let (buf, _) = draw(&app, 100, 32);
+    let text = screen_text(&buf);
+    for (k, _) in ui::KEYS {
+        assert!(text.contains(k), "{k}\n{text}");
+    }
+}
