@@ -40,8 +40,8 @@ pub const fn plies_to_end(score: i32) -> Option<i32> {
 }
 
 /// A score as a person reads it, given the side to move: `"T wins in 7"` (plies),
-/// `"S wins in 2"`, or the evaluation from the tigers' side such as `"+1.25"` (in sheep, where one
-/// dead sheep is about one point).
+/// `"S wins in 2"`, or the evaluation from the tigers' side divided by 100, such as `"+1.25"` (the
+/// heuristic weighs one dead sheep at 4.00).
 ///
 /// ```
 /// use tns_board::Side;
