@@ -149,7 +149,9 @@ impl App {
                 Poll::Done(result, engine) => {
                     let ply = thinking.ply;
                     self.thinking = None;
-                    let side = self.board().side_to_move();
+                    // The engine goes back to the seat that searched, even if the game moved on.
+                    let side =
+                        self.game.positions().get(ply).map_or(self.board(), |b| *b).side_to_move();
                     self.seats[seat_index(side)].engine = Some(engine);
                     if ply == self.game.len()
                         && let Some(m) = result.best_move
