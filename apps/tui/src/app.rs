@@ -1,6 +1,6 @@
 //! The game's state and everything a player can ask of it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use tns_board::{Bitboard, Board, Game, GameRecord, Move, Point, Side};
@@ -338,7 +338,7 @@ impl App {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let path = dir.join(format!("tns-game-{secs}.txt"));
-        self.message = match write_atomically(&path, &self.record().to_string()) {
+        self.message = match tns_board::write_atomically(&path, self.record().to_string().as_bytes()) {
             Ok(()) => format!("saved {}", path.display()),
             Err(e) => format!("could not save {}: {e}", path.display()),
         };
@@ -360,18 +360,6 @@ impl App {
             (None, None) => "no limit".into(),
         }
     }
-}
-
-/// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a killed
-/// process leaves either the old file or the whole new one.
-///
-/// # Errors
-/// Any I/O error from writing or renaming.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = PathBuf::from(path);
-    tmp.as_mut_os_string().push(".tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 /// The default thinking time.

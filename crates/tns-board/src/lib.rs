@@ -31,6 +31,7 @@
 mod bitboard;
 mod board;
 mod error;
+mod file;
 mod game;
 pub mod masks;
 mod movegen;
@@ -50,6 +51,7 @@ pub use error::{
     MoveError, ParseMoveError, ParsePointError, ParsePositionError, ParseRecordError, PlayError,
     PositionError, ReplayError,
 };
+pub use file::write_atomically;
 pub use game::Game;
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use outcome::{EndReason, Outcome};

@@ -215,58 +215,100 @@ impl FromStr for GameRecord {
     type Err = ParseRecordError;
 
     fn from_str(s: &str) -> Result<GameRecord, ParseRecordError> {
-        let mut record = GameRecord::default();
-        let mut lines = s.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-        let mut movetext = Vec::new();
-        for (line, text) in lines.by_ref() {
-            if text.is_empty() {
-                continue;
-            }
-            if !text.starts_with('[') {
-                movetext.push((line, text));
-                break;
-            }
-            let (name, value) = parse_tag(text)
-                .ok_or_else(|| ParseRecordError::BadTag { line, text: text.to_owned() })?;
-            match name.as_str() {
-                "Position" => {
-                    record.start = value
-                        .parse()
-                        .map_err(|source| ParseRecordError::Position { line, source })?;
-                }
-                "Result" => {
-                    record.result = match value.as_str() {
-                        "sheep" => RecordResult::SheepWin,
-                        "tiger" => RecordResult::TigerWin,
-                        "draw" => RecordResult::Draw,
-                        "*" => RecordResult::Unfinished,
-                        _ => return Err(ParseRecordError::BadResult { line, value }),
-                    };
-                }
-                _ => record.tags.push((name, value)),
-            }
-        }
-        movetext.extend(lines);
-        let mut game = Game::from_position(record.start);
-        for (line, text) in movetext {
-            for token in text.split_whitespace().map(strip_number).filter(|t| !t.is_empty()) {
-                let ply = game.len() + 1;
-                let m: Move = token.parse().map_err(|source| ParseRecordError::BadMove {
-                    line,
-                    ply,
-                    source,
-                })?;
-                game.play(m).map_err(|source| ParseRecordError::IllegalMove {
-                    line,
-                    ply,
-                    mv: m,
-                    source,
-                })?;
-            }
-        }
-        record.moves = game.moves().to_vec();
-        Ok(record)
+        parse_lines(s.lines().enumerate().map(|(i, l)| (i + 1, l.trim())))
     }
+}
+
+impl GameRecord {
+    /// Parses a text holding any number of records one after another, as a match writes them.
+    /// A record ends where a tag line follows its moves, or follows the blank line after its
+    /// header.
+    ///
+    /// ```
+    /// use tns_board::GameRecord;
+    ///
+    /// let text = "[Result \"*\"]\n\n1. c3\n\n[Result \"*\"]\n\n1. b2 a5b4\n";
+    /// let records = GameRecord::parse_all(text)?;
+    /// assert_eq!(records.len(), 2);
+    /// assert_eq!(records[1].moves.len(), 2);
+    /// # Ok::<(), tns_board::ParseRecordError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The first record's [`ParseRecordError`], with line numbers counted in the whole text.
+    pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, ParseRecordError> {
+        let mut records = Vec::new();
+        let mut chunk: Vec<(usize, &str)> = Vec::new();
+        let mut past_header = false;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.starts_with('[') && past_header {
+                records.push(parse_lines(chunk.drain(..))?);
+                past_header = false;
+            }
+            let has_header = chunk.iter().any(|(_, l)| !l.is_empty());
+            if !line.is_empty() && !line.starts_with('[') || line.is_empty() && has_header {
+                past_header = true;
+            }
+            chunk.push((i + 1, line));
+        }
+        if chunk.iter().any(|(_, l)| !l.is_empty()) {
+            records.push(parse_lines(chunk.into_iter())?);
+        }
+        Ok(records)
+    }
+}
+
+/// Parses one record from numbered, trimmed lines.
+fn parse_lines<'a>(
+    mut lines: impl Iterator<Item = (usize, &'a str)>,
+) -> Result<GameRecord, ParseRecordError> {
+    let mut record = GameRecord::default();
+    let mut movetext = Vec::new();
+    for (line, text) in lines.by_ref() {
+        if text.is_empty() {
+            continue;
+        }
+        if !text.starts_with('[') {
+            movetext.push((line, text));
+            break;
+        }
+        let (name, value) = parse_tag(text)
+            .ok_or_else(|| ParseRecordError::BadTag { line, text: text.to_owned() })?;
+        match name.as_str() {
+            "Position" => {
+                record.start =
+                    value.parse().map_err(|source| ParseRecordError::Position { line, source })?;
+            }
+            "Result" => {
+                record.result = match value.as_str() {
+                    "sheep" => RecordResult::SheepWin,
+                    "tiger" => RecordResult::TigerWin,
+                    "draw" => RecordResult::Draw,
+                    "*" => RecordResult::Unfinished,
+                    _ => return Err(ParseRecordError::BadResult { line, value }),
+                };
+            }
+            _ => record.tags.push((name, value)),
+        }
+    }
+    movetext.extend(lines);
+    let mut game = Game::from_position(record.start);
+    for (line, text) in movetext {
+        for token in text.split_whitespace().map(strip_number).filter(|t| !t.is_empty()) {
+            let ply = game.len() + 1;
+            let m: Move =
+                token.parse().map_err(|source| ParseRecordError::BadMove { line, ply, source })?;
+            game.play(m).map_err(|source| ParseRecordError::IllegalMove {
+                line,
+                ply,
+                mv: m,
+                source,
+            })?;
+        }
+    }
+    record.moves = game.moves().to_vec();
+    Ok(record)
 }
 
 #[cfg(test)]
@@ -313,5 +355,32 @@ mod tests {
                 source: PlayError::Illegal(MoveError::Occupied("c3".parse().unwrap())),
             }
         );
+    }
+
+    #[test]
+    fn parse_all_splits_records_and_counts_lines_in_the_whole_text() {
+        let mut game = Game::new();
+        let mut texts = Vec::new();
+        for m in ["c3", "a5b4", "b2", "b4a4"] {
+            game.play(m.parse().unwrap()).unwrap();
+            texts.push(GameRecord::from_game(&game, "s", "t").to_string());
+        }
+        // An empty game between them: tags and a blank line only.
+        texts.insert(1, GameRecord::from_game(&Game::new(), "x", "y").to_string());
+        let text = texts.join("\n");
+        let records = GameRecord::parse_all(&text).unwrap();
+        let lengths: Vec<usize> = records.iter().map(|r| r.moves.len()).collect();
+        assert_eq!(lengths, [1, 0, 2, 3, 4]);
+        assert_eq!(records[1].tag("Sheep"), Some("x"));
+        assert_eq!(GameRecord::parse_all("\n\n"), Ok(Vec::new()));
+
+        let broken = format!("{}\n{}", texts[0], texts[2].replace("a5b4", "a5e1"));
+        let lines_before = texts[0].lines().count() + 1;
+        match GameRecord::parse_all(&broken) {
+            Err(ParseRecordError::IllegalMove { line, ply: 2, .. }) => {
+                assert_eq!(line, lines_before + 5);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

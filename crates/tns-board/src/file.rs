@@ -1,0 +1,56 @@
+//! Writing files whole or not at all.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Writes `contents` to `path` so that a reader, or a process killed part-way, sees either the
+/// old file or the whole new one, never a part: the bytes go to a temporary file beside `path`,
+/// are flushed to disk, and the temporary file is then renamed over `path`.
+///
+/// Game records, weights and tables are all saved this way.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("tns-doc-{}.txt", std::process::id()));
+/// tns_board::write_atomically(&path, b"1. c3\n")?;
+/// assert_eq!(std::fs::read(&path)?, b"1. c3\n");
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+/// Any I/O error from creating, writing or renaming the file. The temporary file is removed
+/// when a step after its creation fails.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let mut tmp = PathBuf::from(path);
+    tmp.as_mut_os_string().push(format!(".tmp{}", std::process::id()));
+    let written = std::fs::File::create(&tmp).and_then(|mut file| {
+        file.write_all(contents)?;
+        file.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_the_old_file_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("tns-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.txt");
+        write_atomically(&path, b"old").unwrap();
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        // A folder that does not exist: an error, and nothing left behind.
+        assert!(write_atomically(&dir.join("no/such/file"), b"x").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
