@@ -47,7 +47,11 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(outcome) = game.outcome() {
         return Err(format!("the game is over: {outcome}"));
     }
-    let config = SearchConfig { threads: args.threads as usize, tt_mb: args.tt_mb as usize };
+    let config = SearchConfig {
+        threads: args.threads as usize,
+        tt_mb: args.tt_mb as usize,
+        ..SearchConfig::default()
+    };
     let mut search = Search::new(Heuristic::default(), config);
     let limits = Limits { depth: args.depth, time, nodes: None };
     let side = board.side_to_move();

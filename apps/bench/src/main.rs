@@ -1,11 +1,13 @@
-//! `tns-bench`: perft and, later, search benchmarks and engine matches.
+//! `tns-bench`: perft, search benchmarks and engine matches.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 mod analyse;
+mod match_cmd;
 mod perft;
+mod search_cmd;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -24,6 +26,11 @@ enum Command {
     Perft(perft::Args),
     /// Search one position and print each completed iteration, then the best move.
     Analyse(analyse::Args),
+    /// Search the six bench positions to a fixed depth and print nodes, time and speed.
+    Search(search_cmd::Args),
+    /// Play engines against each other and report the score, the Elo difference and, with
+    /// --sprt, a sequential test.
+    Match(Box<match_cmd::Args>),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +38,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Analyse(args) => analyse::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
+        Command::Search(args) => search_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

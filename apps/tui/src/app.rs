@@ -338,10 +338,11 @@ impl App {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let path = dir.join(format!("tns-game-{secs}.txt"));
-        self.message = match tns_board::write_atomically(&path, self.record().to_string().as_bytes()) {
-            Ok(()) => format!("saved {}", path.display()),
-            Err(e) => format!("could not save {}: {e}", path.display()),
-        };
+        self.message =
+            match tns_board::write_atomically(&path, self.record().to_string().as_bytes()) {
+                Ok(()) => format!("saved {}", path.display()),
+                Err(e) => format!("could not save {}: {e}", path.display()),
+            };
     }
 
     /// Asks to quit; a running search is told to stop.

@@ -13,7 +13,10 @@ pub type Engine = Search<Heuristic>;
 
 /// A new heuristic engine.
 pub fn heuristic_engine() -> Box<Engine> {
-    Box::new(Search::new(Heuristic::default(), SearchConfig { threads: 1, tt_mb: 32 }))
+    Box::new(Search::new(
+        Heuristic::default(),
+        SearchConfig { tt_mb: 32, ..SearchConfig::default() },
+    ))
 }
 
 /// What a search thread sends back.
@@ -112,7 +115,8 @@ impl Drop for Thinking {
 
 /// The suggested move for a hint: a short fixed search.
 pub fn suggest(board: Board, history: &[Board]) -> Option<Move> {
-    let mut s = Search::new(Heuristic::default(), SearchConfig { threads: 1, tt_mb: 8 });
+    let mut s =
+        Search::new(Heuristic::default(), SearchConfig { tt_mb: 8, ..SearchConfig::default() });
     let limits =
         Limits { depth: Some(20), time: Some(std::time::Duration::from_millis(300)), nodes: None };
     s.search(board, history, limits, &AtomicBool::new(false), |_| {}).best_move

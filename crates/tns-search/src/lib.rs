@@ -43,6 +43,6 @@ pub use score::{
     DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD, describe, is_decisive, loss_in,
     plies_to_end, win_in,
 };
-pub use search::{Report, Search, SearchConfig, SearchResult};
+pub use search::{Parts, Report, Search, SearchConfig, SearchResult};
 pub use stats::Stats;
 pub use tt::{Bound, Entry, TranspositionTable};

@@ -2,6 +2,7 @@
 
 use tns_board::{Move, MoveList, Side};
 
+use crate::Parts;
 use crate::score::MAX_PLY;
 
 const TT_MOVE: i32 = 1 << 30;
@@ -14,11 +15,12 @@ pub(crate) struct Ordering {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// `history[side][from][to]`, `from` 25 standing for a placement.
     history: [[[i32; 25]; 26]; 2],
+    parts: Parts,
 }
 
 impl Ordering {
-    pub(crate) fn new() -> Ordering {
-        Ordering { killers: [[None; 2]; MAX_PLY], history: [[[0; 25]; 26]; 2] }
+    pub(crate) fn new(parts: Parts) -> Ordering {
+        Ordering { killers: [[None; 2]; MAX_PLY], history: [[[0; 25]; 26]; 2], parts }
     }
 
     /// Forgets the killers and ages the history between searches.
@@ -37,9 +39,12 @@ impl Ordering {
     /// Records a quiet move (not a jump) that caused a beta cutoff at `ply`, searched to `depth`.
     pub(crate) fn record_cutoff(&mut self, side: Side, m: Move, ply: usize, depth: u32) {
         let killers = &mut self.killers[ply];
-        if killers[0] != Some(m) {
+        if self.parts.killers && killers[0] != Some(m) {
             killers[1] = killers[0];
             killers[0] = Some(m);
+        }
+        if !self.parts.history {
+            return;
         }
         let bonus = (depth * depth) as i32;
         let slot = self.history_slot(side, m);
@@ -59,7 +64,7 @@ impl Ordering {
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == tt_move {
                 TT_MOVE
-            } else if m.is_jump() {
+            } else if m.is_jump() && self.parts.jumps_first {
                 JUMP
             } else if Some(m) == killers[0] {
                 KILLER + 1

@@ -24,11 +24,40 @@ pub struct SearchConfig {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
+    /// Which parts of the search are on (all, unless you are measuring one).
+    pub parts: Parts,
 }
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig { threads: 1, tt_mb: 64 }
+        SearchConfig { threads: 1, tt_mb: 64, parts: Parts::ALL }
+    }
+}
+
+/// Switches for the parts of the search that only make it faster, so each one's worth can be
+/// measured by turning it off (`tns-bench search --without ...`). None of them changes the
+/// value a fixed-depth search finds, only how many nodes it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct Parts {
+    /// The transposition table: cutoffs from stored bounds, and the stored move tried first.
+    pub table: bool,
+    /// Jumps (kills) tried before quiet moves.
+    pub jumps_first: bool,
+    /// Killer moves: quiet moves that caused a cutoff at the same ply, tried early.
+    pub killers: bool,
+    /// The history heuristic: quiet moves ordered by how often they caused cutoffs.
+    pub history: bool,
+}
+
+impl Parts {
+    /// Every part on: how the engine plays.
+    pub const ALL: Parts = Parts { table: true, jumps_first: true, killers: true, history: true };
+}
+
+impl Default for Parts {
+    fn default() -> Parts {
+        Parts::ALL
     }
 }
 
@@ -77,7 +106,7 @@ pub struct SearchResult {
 /// use tns_board::Board;
 /// use tns_search::{Heuristic, Limits, Search, SearchConfig, describe};
 ///
-/// let mut search = Search::new(Heuristic::default(), SearchConfig { threads: 1, tt_mb: 4 });
+/// let mut search = Search::new(Heuristic::default(), SearchConfig { tt_mb: 4, ..SearchConfig::default() });
 /// // Four sheep are dead and the tigers can jump a fifth.
 /// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
 /// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {});
@@ -92,12 +121,14 @@ pub struct Search<E> {
     /// Ordering state of the main thread, then of each helper thread.
     main_ordering: Ordering,
     helper_orderings: Vec<Ordering>,
+    parts: Parts,
 }
 
 /// What all threads of one search share.
 struct Shared<'a, E> {
     evaluator: &'a E,
     tt: &'a TranspositionTable,
+    use_table: bool,
     history: &'a [Board],
     limits: Limits,
     start: Instant,
@@ -136,8 +167,9 @@ impl<E: Evaluator> Search<E> {
         Search {
             evaluator,
             tt: TranspositionTable::new(config.tt_mb),
-            main_ordering: Ordering::new(),
-            helper_orderings: (1..threads).map(|_| Ordering::new()).collect(),
+            main_ordering: Ordering::new(config.parts),
+            helper_orderings: (1..threads).map(|_| Ordering::new(config.parts)).collect(),
+            parts: config.parts,
         }
     }
 
@@ -155,8 +187,9 @@ impl<E: Evaluator> Search<E> {
     /// search behaves as a fresh searcher's.
     pub fn clear(&mut self) {
         self.tt.clear();
+        let parts = self.parts;
         for o in self.orderings_mut() {
-            *o = Ordering::new();
+            *o = Ordering::new(parts);
         }
     }
 
@@ -186,6 +219,7 @@ impl<E: Evaluator> Search<E> {
         let shared = Shared {
             evaluator: &self.evaluator,
             tt: &self.tt,
+            use_table: self.parts.table,
             history,
             limits,
             start,
@@ -365,7 +399,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         }
 
         // At depth 1 the table saves less than the symmetry transform costs.
-        let use_tt = depth >= 2;
+        let use_tt = depth >= 2 && self.shared.use_table;
         let (canonical, sym) = if use_tt { board.canonical() } else { (board, Symmetry::IDENTITY) };
         let key = canonical.key();
         count!(self.stats, tt_probes);

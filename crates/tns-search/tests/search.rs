@@ -6,12 +6,23 @@ use std::sync::atomic::AtomicBool;
 use proptest::prelude::*;
 use tns_board::{Board, KILLS_TO_WIN, Move, Symmetry};
 use tns_search::{
-    DRAW, EVAL_LIMIT, Evaluator, Heuristic, Limits, Search, SearchConfig, SearchResult, loss_in,
-    win_in,
+    DRAW, EVAL_LIMIT, Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, SearchResult,
+    loss_in, win_in,
 };
 
 fn search_with(board: Board, history: &[Board], limits: Limits, threads: usize) -> SearchResult {
-    let mut s = Search::new(Heuristic::default(), SearchConfig { threads, tt_mb: 2 });
+    search_parts(board, history, limits, threads, Parts::ALL)
+}
+
+fn search_parts(
+    board: Board,
+    history: &[Board],
+    limits: Limits,
+    threads: usize,
+    parts: Parts,
+) -> SearchResult {
+    let config = SearchConfig { threads, tt_mb: 2, parts };
+    let mut s = Search::new(Heuristic::default(), config);
     s.search(board, history, limits, &AtomicBool::new(false), |_| {})
 }
 
@@ -172,7 +183,10 @@ fn fixed_depth_single_thread_is_deterministic() {
 #[test]
 fn stopped_at_once_still_moves() {
     for board in [Board::START, pos("TSSST/SSSSS/SS1SS/SSSSS/T1S1T t 0")] {
-        let mut s = Search::new(Heuristic::default(), SearchConfig { threads: 2, tt_mb: 1 });
+        let mut s = Search::new(
+            Heuristic::default(),
+            SearchConfig { threads: 2, tt_mb: 1, ..SearchConfig::default() },
+        );
         let r = s.search(board, &[], Limits::default(), &AtomicBool::new(true), |_| {});
         assert!(board.check_move(r.best_move.unwrap()).is_ok());
         let r = s.search(board, &[], Limits::nodes(1), &AtomicBool::new(false), |_| {});
@@ -211,12 +225,16 @@ proptest! {
     fn root_value_matches_plain_negamax(
         choices in prop::collection::vec(any::<u8>(), 0..70),
         depth in 1u32..=4,
+        switches in any::<[bool; 4]>(),
     ) {
         let boards = play_random(&choices);
         let (board, history) = boards.split_last().unwrap();
         prop_assume!(board.has_moves() && board.dead() < KILLS_TO_WIN);
         let expected = reference(*board, depth, &mut Vec::new(), history);
-        let r = search_with(*board, history, Limits::depth(depth), 1);
+        // Whichever parts are switched off, the value is the same; only the node count moves.
+        let [table, jumps_first, killers, history_heuristic] = switches;
+        let parts = Parts { table, jumps_first, killers, history: history_heuristic };
+        let r = search_parts(*board, history, Limits::depth(depth), 1, parts);
         prop_assert_eq!(r.score, expected, "{} depth {}", board, depth);
         prop_assert!(pv_is_legal(*board, &r.pv));
     }

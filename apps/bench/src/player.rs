@@ -1,0 +1,345 @@
+//! Players a match can pit against each other, named on the command line.
+//!
+//! A player is written `KIND[:OPTION=VALUE,...]`: `heuristic`, `random`, or (once networks
+//! exist) a weights file, with options that set its limits (`time`, `depth`, `threads`, `tt`)
+//! and, for `heuristic`, any of its weights (`dead=350,mobility=15`).
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{RngExt as _, SeedableRng as _};
+use tns_board::{Game, Move};
+use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, Weights};
+
+/// A player that can be asked for moves, game after game.
+pub trait Player: Send {
+    /// Called before each game, with a seed for any randomness the player uses.
+    fn new_game(&mut self, seed: u64);
+
+    /// The move to play in `game`'s current position, or `None` when the player has none to
+    /// offer (only when the game is over). Gives up early when `stop` is raised.
+    fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move>;
+}
+
+/// What kind of player a [`PlayerSpec`] builds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// The search with the hand-written evaluator and these weights.
+    Heuristic(Weights),
+    /// A uniformly random legal move.
+    Random,
+}
+
+/// How long a searching player thinks per move, and with what.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Seconds per move.
+    pub time: Option<f64>,
+    /// Plies per move.
+    pub depth: Option<u32>,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size in MiB.
+    pub tt_mb: usize,
+}
+
+impl Budget {
+    /// The search limits of one move.
+    pub fn limits(&self) -> Limits {
+        Limits { depth: self.depth, time: self.time.map(Duration::from_secs_f64), nodes: None }
+    }
+}
+
+/// A player as named on the command line: its kind, and any limits it sets for itself (those it
+/// leaves unset come from the match's defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSpec {
+    /// The text it was parsed from, used as its name in reports and records.
+    pub name: String,
+    /// What kind of player.
+    pub kind: Kind,
+    /// Seconds per move, if set for this player.
+    pub time: Option<f64>,
+    /// Plies per move, if set for this player.
+    pub depth: Option<u32>,
+    /// Search threads, if set for this player.
+    pub threads: Option<usize>,
+    /// Table size in MiB, if set for this player.
+    pub tt_mb: Option<usize>,
+}
+
+/// Why a player's name could not be understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// Not `heuristic`, `random`, or an existing file.
+    #[error("unknown player {0:?}: expected heuristic, random or a weights file")]
+    Unknown(String),
+    /// A weights file: networks are not built yet.
+    #[error("{0:?} names a weights file, but neural players do not exist yet")]
+    Network(String),
+    /// An option that is not `key=value`, or not known for this kind of player.
+    #[error("unknown option {option:?} for {kind}: expected {expected}")]
+    Option {
+        /// The option's text.
+        option: String,
+        /// The player's kind.
+        kind: String,
+        /// The options it takes.
+        expected: String,
+    },
+    /// An option's value that does not parse or is out of range.
+    #[error("bad value {value:?} for {key}: {why}")]
+    Value {
+        /// The option's name.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What is expected.
+        why: &'static str,
+    },
+}
+
+const LIMIT_KEYS: &str = "time, depth, threads, tt";
+const WEIGHT_KEYS: [&str; 6] =
+    ["dead", "capturable_tiger", "capturable_sheep", "trapped", "mobility", "in_hand"];
+
+fn weight_mut<'w>(weights: &'w mut Weights, key: &str) -> Option<&'w mut i32> {
+    Some(match key {
+        "dead" => &mut weights.dead,
+        "capturable_tiger" => &mut weights.capturable_tiger_to_move,
+        "capturable_sheep" => &mut weights.capturable_sheep_to_move,
+        "trapped" => &mut weights.trapped_tiger,
+        "mobility" => &mut weights.tiger_mobility,
+        "in_hand" => &mut weights.in_hand,
+        _ => return None,
+    })
+}
+
+fn parse_value<T: FromStr>(key: &str, value: &str, why: &'static str) -> Result<T, PlayerError> {
+    value.parse().map_err(|_| PlayerError::Value { key: key.into(), value: value.into(), why })
+}
+
+impl FromStr for PlayerSpec {
+    type Err = PlayerError;
+
+    fn from_str(s: &str) -> Result<PlayerSpec, PlayerError> {
+        let (kind_text, options) = s.split_once(':').unwrap_or((s, ""));
+        let mut kind = match kind_text {
+            "heuristic" => Kind::Heuristic(Weights::DEFAULT),
+            "random" => Kind::Random,
+            _ if std::path::Path::new(kind_text).is_file() => {
+                return Err(PlayerError::Network(kind_text.into()));
+            }
+            _ => return Err(PlayerError::Unknown(s.into())),
+        };
+        let mut spec = PlayerSpec {
+            name: s.into(),
+            kind: Kind::Random,
+            time: None,
+            depth: None,
+            threads: None,
+            tt_mb: None,
+        };
+        let expected: String = match kind {
+            Kind::Heuristic(_) => format!("{LIMIT_KEYS} or a weight ({})", WEIGHT_KEYS.join(", ")),
+            Kind::Random => "no options".into(),
+        };
+        for option in options.split(',').filter(|o| !o.is_empty()) {
+            let bad_option = || PlayerError::Option {
+                option: option.into(),
+                kind: kind_text.into(),
+                expected: expected.clone(),
+            };
+            let (key, value) = option.split_once('=').ok_or_else(bad_option)?;
+            if matches!(kind, Kind::Random) {
+                return Err(bad_option());
+            }
+            match key {
+                "time" => {
+                    let t: f64 = parse_value(key, value, "seconds, a positive number")?;
+                    if !(t > 0.0 && t < 1e6) {
+                        return Err(PlayerError::Value {
+                            key: key.into(),
+                            value: value.into(),
+                            why: "seconds, a positive number",
+                        });
+                    }
+                    spec.time = Some(t);
+                }
+                "depth" => spec.depth = Some(parse_value(key, value, "plies, 1 to 120")?),
+                "threads" => spec.threads = Some(parse_value(key, value, "a whole number")?),
+                "tt" => spec.tt_mb = Some(parse_value(key, value, "MiB, a whole number")?),
+                _ => {
+                    let Kind::Heuristic(weights) = &mut kind else { return Err(bad_option()) };
+                    let slot = weight_mut(weights, key).ok_or_else(bad_option)?;
+                    *slot = parse_value(key, value, "a whole number (hundredths of a sheep)")?;
+                }
+            }
+        }
+        if spec.depth.is_some_and(|d| !(1..=120).contains(&d)) {
+            return Err(PlayerError::Value {
+                key: "depth".into(),
+                value: spec.depth.unwrap_or_default().to_string(),
+                why: "plies, 1 to 120",
+            });
+        }
+        if spec.threads == Some(0) {
+            return Err(PlayerError::Value {
+                key: "threads".into(),
+                value: "0".into(),
+                why: "at least 1",
+            });
+        }
+        spec.kind = kind;
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl PlayerSpec {
+    /// This player's budget: its own settings, and `defaults` for the rest. A player that sets
+    /// a depth but no time searches to that depth only, and the other way round.
+    pub fn budget(&self, defaults: Budget) -> Budget {
+        let (time, depth) = match (self.time, self.depth) {
+            (None, None) => (defaults.time, defaults.depth),
+            own => own,
+        };
+        Budget {
+            time,
+            depth,
+            threads: self.threads.unwrap_or(defaults.threads),
+            tt_mb: self.tt_mb.unwrap_or(defaults.tt_mb),
+        }
+    }
+
+    /// Builds the player, with `defaults` for the limits it does not set.
+    pub fn build(&self, defaults: Budget) -> Box<dyn Player> {
+        let budget = self.budget(defaults);
+        match &self.kind {
+            Kind::Heuristic(weights) => {
+                Box::new(SearchPlayer::new(Heuristic::new(*weights), budget))
+            }
+            Kind::Random => Box::new(RandomPlayer { rng: StdRng::seed_from_u64(0) }),
+        }
+    }
+}
+
+/// The search with any evaluator, thinking within a budget.
+#[derive(Debug)]
+pub struct SearchPlayer<E> {
+    search: Search<E>,
+    limits: Limits,
+}
+
+impl<E: Evaluator> SearchPlayer<E> {
+    /// A player searching with `evaluator` within `budget`.
+    pub fn new(evaluator: E, budget: Budget) -> SearchPlayer<E> {
+        let config = SearchConfig {
+            threads: budget.threads,
+            tt_mb: budget.tt_mb,
+            ..SearchConfig::default()
+        };
+        SearchPlayer { search: Search::new(evaluator, config), limits: budget.limits() }
+    }
+}
+
+impl<E: Evaluator + Send> Player for SearchPlayer<E> {
+    fn new_game(&mut self, _seed: u64) {
+        // Each game starts from a clean table, so a game does not depend on the one before.
+        self.search.clear();
+    }
+
+    fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
+        self.search.search(game.board(), game.previous(), self.limits, stop, |_| {}).best_move
+    }
+}
+
+/// Plays a uniformly random legal move.
+#[derive(Debug)]
+pub struct RandomPlayer {
+    rng: StdRng,
+}
+
+impl Player for RandomPlayer {
+    fn new_game(&mut self, seed: u64) {
+        self.rng = StdRng::seed_from_u64(seed);
+    }
+
+    fn choose(&mut self, game: &Game, _stop: &AtomicBool) -> Option<Move> {
+        let moves = game.legal_moves();
+        (!moves.is_empty()).then(|| moves[self.rng.random_range(0..moves.len())])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_kinds_limits_and_weights() {
+        let spec: PlayerSpec = "heuristic:time=0.2,dead=350,in_hand=-5".parse().unwrap();
+        assert_eq!(spec.time, Some(0.2));
+        let Kind::Heuristic(w) = spec.kind else { panic!("{spec:?}") };
+        assert_eq!((w.dead, w.in_hand, w.trapped_tiger), (350, -5, Weights::DEFAULT.trapped_tiger));
+        assert_eq!(spec.to_string(), "heuristic:time=0.2,dead=350,in_hand=-5");
+        assert_eq!("random".parse::<PlayerSpec>().unwrap().kind, Kind::Random);
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_wrong() {
+        let err = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
+        assert!(matches!(err("alphazero"), PlayerError::Unknown(_)));
+        assert!(matches!(err("heuristic:speed=3"), PlayerError::Option { .. }));
+        assert!(matches!(err("heuristic:dead"), PlayerError::Option { .. }));
+        assert!(matches!(err("random:time=1"), PlayerError::Option { .. }));
+        assert!(matches!(err("heuristic:time=-1"), PlayerError::Value { .. }));
+        assert!(matches!(err("heuristic:time=NaN"), PlayerError::Value { .. }));
+        assert!(matches!(err("heuristic:depth=0"), PlayerError::Value { .. }));
+        assert!(matches!(err("heuristic:dead=lots"), PlayerError::Value { .. }));
+        assert!(matches!(err("heuristic:threads=0"), PlayerError::Value { .. }));
+        assert!(matches!(err("Cargo.toml"), PlayerError::Network(_)));
+    }
+
+    #[test]
+    fn own_limits_replace_the_defaults_as_a_pair() {
+        let defaults = Budget { time: Some(1.0), depth: None, threads: 1, tt_mb: 16 };
+        let spec: PlayerSpec = "heuristic:depth=5".parse().unwrap();
+        let b = spec.budget(defaults);
+        assert_eq!((b.time, b.depth, b.tt_mb), (None, Some(5), 16));
+        let plain: PlayerSpec = "heuristic".parse().unwrap();
+        assert_eq!(plain.budget(defaults), defaults);
+    }
+
+    #[test]
+    fn random_player_is_legal_and_seeded() {
+        let mut a = "random".parse::<PlayerSpec>().unwrap().build(Budget {
+            time: None,
+            depth: Some(1),
+            threads: 1,
+            tt_mb: 1,
+        });
+        let stop = AtomicBool::new(false);
+        let mut first = Vec::new();
+        for round in 0..2 {
+            a.new_game(7);
+            let mut game = Game::new();
+            for _ in 0..30 {
+                let Some(m) = a.choose(&game, &stop) else { break };
+                game.play(m).unwrap();
+            }
+            if round == 0 {
+                first = game.moves().to_vec();
+            } else {
+                assert_eq!(game.moves(), first.as_slice());
+            }
+        }
+    }
+}

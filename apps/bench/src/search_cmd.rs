@@ -1,0 +1,116 @@
+//! `tns-bench search`: the six bench positions searched to a fixed depth.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use tns_bench::{BENCH_POSITIONS, Kind, PlayerSpec};
+use tns_search::{Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, describe};
+
+/// A part of the search that `--without` can switch off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Part {
+    /// The transposition table.
+    Table,
+    /// Jumps first in the move order.
+    Jumps,
+    /// Killer moves.
+    Killers,
+    /// The history heuristic.
+    History,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Depth in plies.
+    #[arg(default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=120))]
+    depth: u32,
+    /// The evaluator: `heuristic` (optionally with weights, `heuristic:dead=350`) or a
+    /// weights file.
+    #[arg(long, default_value = "heuristic")]
+    evaluator: PlayerSpec,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    tt_mb: u32,
+    /// Switch parts of the search off, to measure what each is worth (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    without: Vec<Part>,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let mut parts = Parts::ALL;
+    for part in &args.without {
+        match part {
+            Part::Table => parts.table = false,
+            Part::Jumps => parts.jumps_first = false,
+            Part::Killers => parts.killers = false,
+            Part::History => parts.history = false,
+        }
+    }
+    let config = SearchConfig { threads: args.threads as usize, tt_mb: args.tt_mb as usize, parts };
+    match &args.evaluator.kind {
+        Kind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
+        Kind::Random => Err("random play has no evaluator: use heuristic or a weights file".into()),
+    }
+}
+
+fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result<(), String> {
+    let mut search = Search::new(evaluator, config);
+    let stop = AtomicBool::new(false);
+    println!(
+        "{:15} {:>8} {:>12} {:>5} {:>12} {:>9} {:>10}",
+        "position", "best", "score", "depth", "nodes", "time", "nodes/s"
+    );
+    let (mut nodes, mut time) = (0u64, Duration::ZERO);
+    #[cfg(feature = "search-stats")]
+    let mut stats = tns_search::Stats::default();
+    for p in BENCH_POSITIONS {
+        let board = p.board();
+        // Each position starts from an empty table, so the figures do not depend on the order.
+        search.clear();
+        let r = search.search(board, &[], Limits::depth(depth), &stop, |_| {});
+        let best = r.best_move.ok_or_else(|| format!("{}: no legal move", p.name))?;
+        println!(
+            "{:15} {:>8} {:>12} {:>5} {:>12} {:>8.3}s {:>10}",
+            p.name,
+            best.to_string(),
+            describe(r.score, board.side_to_move()),
+            r.depth,
+            r.nodes,
+            r.time.as_secs_f64(),
+            nps(r.nodes, r.time)
+        );
+        nodes += r.nodes;
+        time += r.time;
+        #[cfg(feature = "search-stats")]
+        {
+            stats += r.stats;
+        }
+    }
+    println!(
+        "{:15} {:>8} {:>12} {:>5} {:>12} {:>8.3}s {:>10}",
+        "total",
+        "",
+        "",
+        "",
+        nodes,
+        time.as_secs_f64(),
+        nps(nodes, time)
+    );
+    #[cfg(feature = "search-stats")]
+    println!(
+        "stats tt_probes {} tt_hits {} tt_cutoffs {} cutoffs {} first_move_cutoff_rate {:.3}",
+        stats.tt_probes,
+        stats.tt_hits,
+        stats.tt_cutoffs,
+        stats.cutoffs,
+        stats.first_move_cutoff_rate()
+    );
+    Ok(())
+}
+
+fn nps(nodes: u64, time: Duration) -> u64 {
+    (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64
+}

@@ -1,0 +1,240 @@
+//! A match: many games between two players, several at a time.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::channel;
+
+use tns_board::{RecordResult, Side};
+
+use crate::elo::{Points, Tally};
+use crate::player::{Budget, PlayerSpec};
+use crate::referee::{Played, play, random_opening};
+
+/// Who plays which side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colours {
+    /// A plays the sheep in even games and the tigers in odd ones; each pair of games starts
+    /// from the same opening.
+    Alternate,
+    /// A always plays the sheep and B the tigers; each game has its own opening.
+    Fixed,
+}
+
+/// The settings of a match between players A and B.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Player A.
+    pub a: PlayerSpec,
+    /// Player B.
+    pub b: PlayerSpec,
+    /// Who plays which side.
+    pub colours: Colours,
+    /// Games to play.
+    pub games: u32,
+    /// Random plies at the start of each game.
+    pub openings: usize,
+    /// The seed of the openings (and of random players).
+    pub seed: u64,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Plies after which a game is scored a draw.
+    pub max_plies: usize,
+    /// Limits for the players that set none of their own.
+    pub defaults: Budget,
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// The game's number, from 0.
+    pub index: u32,
+    /// The side player A played.
+    pub a_side: Side,
+    /// The game.
+    pub played: Played,
+}
+
+impl GameReport {
+    /// How the game went for player A.
+    pub fn a_points(&self) -> Points {
+        match (self.played.result, self.a_side) {
+            (RecordResult::SheepWin, Side::Sheep) | (RecordResult::TigerWin, Side::Tiger) => {
+                Points::Win
+            }
+            (RecordResult::SheepWin, Side::Tiger) | (RecordResult::TigerWin, Side::Sheep) => {
+                Points::Loss
+            }
+            (RecordResult::Draw | RecordResult::Unfinished, _) => Points::Draw,
+        }
+    }
+}
+
+/// Player A's results so far, by the side it played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Standings {
+    /// A's games as the sheep.
+    pub a_as_sheep: Tally,
+    /// A's games as the tigers.
+    pub a_as_tiger: Tally,
+}
+
+impl Standings {
+    /// Counts one game.
+    pub fn add(&mut self, game: &GameReport) {
+        let tally = match game.a_side {
+            Side::Sheep => &mut self.a_as_sheep,
+            Side::Tiger => &mut self.a_as_tiger,
+        };
+        tally.add(game.a_points());
+    }
+
+    /// A's results over all games.
+    pub fn a_total(&self) -> Tally {
+        Tally {
+            wins: self.a_as_sheep.wins + self.a_as_tiger.wins,
+            draws: self.a_as_sheep.draws + self.a_as_tiger.draws,
+            losses: self.a_as_sheep.losses + self.a_as_tiger.losses,
+        }
+    }
+}
+
+/// Mixes a seed with a number, so nearby numbers give unrelated seeds (the `SplitMix64` finaliser).
+fn mix(seed: u64, n: u64) -> u64 {
+    let mut z = seed ^ n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays the match, `config.concurrency` games at a time, calling `on_game` (on the calling
+/// thread) as each game finishes. Raising `stop` ends the match: games under way are dropped
+/// and no new ones start. Returns A's standings over the games that finished.
+pub fn run_match(
+    config: &MatchConfig,
+    stop: &AtomicBool,
+    mut on_game: impl FnMut(&GameReport),
+) -> Standings {
+    let next = AtomicU32::new(0);
+    let (tx, rx) = channel::<GameReport>();
+    let mut standings = Standings::default();
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                let mut a = config.a.build(config.defaults);
+                let mut b = config.b.build(config.defaults);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let (a_side, opening) = match config.colours {
+                        Colours::Alternate => {
+                            let side =
+                                if index.is_multiple_of(2) { Side::Sheep } else { Side::Tiger };
+                            (side, u64::from(index / 2))
+                        }
+                        Colours::Fixed => (Side::Sheep, u64::from(index)),
+                    };
+                    let game = random_opening(config.openings, mix(config.seed, opening));
+                    let player_seed = mix(config.seed ^ 0xA5A5, u64::from(index));
+                    a.new_game(player_seed);
+                    b.new_game(player_seed.rotate_left(17));
+                    let (sheep, tiger) = match a_side {
+                        Side::Sheep => (&mut *a, &mut *b),
+                        Side::Tiger => (&mut *b, &mut *a),
+                    };
+                    let Some(played) = play(game, sheep, tiger, config.max_plies, stop) else {
+                        break;
+                    };
+                    if tx.send(GameReport { index, a_side, played }).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for report in rx {
+            standings.add(&report);
+            on_game(&report);
+        }
+    });
+    standings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(a: &str, b: &str, games: u32, concurrency: usize) -> MatchConfig {
+        MatchConfig {
+            a: a.parse().unwrap(),
+            b: b.parse().unwrap(),
+            colours: Colours::Alternate,
+            games,
+            openings: 4,
+            seed: 11,
+            concurrency,
+            max_plies: 200,
+            defaults: Budget { time: None, depth: Some(2), threads: 1, tt_mb: 1 },
+        }
+    }
+
+    #[test]
+    fn pairs_share_openings_and_alternate_colours() {
+        let mut games = Vec::new();
+        let standings =
+            run_match(&config("random", "random", 6, 2), &AtomicBool::new(false), |g| {
+                games.push(g.clone());
+            });
+        assert_eq!(games.len(), 6);
+        assert_eq!(standings.a_total().games(), 6);
+        assert_eq!(standings.a_as_sheep.games(), 3);
+        games.sort_by_key(|g| g.index);
+        for pair in games.chunks(2) {
+            assert_eq!(pair[0].a_side, Side::Sheep);
+            assert_eq!(pair[1].a_side, Side::Tiger);
+            assert_eq!(pair[0].played.game.moves()[..4], pair[1].played.game.moves()[..4]);
+        }
+        assert_ne!(games[0].played.game.moves()[..4], games[2].played.game.moves()[..4]);
+    }
+
+    #[test]
+    fn a_fixed_depth_match_is_reproducible_at_any_concurrency() {
+        let collect = |concurrency| {
+            let mut games = Vec::new();
+            run_match(
+                &config("heuristic", "heuristic:dead=300", 4, concurrency),
+                &AtomicBool::new(false),
+                |g| {
+                    games.push((g.index, g.played.game.moves().to_vec(), g.played.result));
+                },
+            );
+            games.sort_by_key(|g| g.0);
+            games
+        };
+        assert_eq!(collect(1), collect(2));
+    }
+
+    #[test]
+    fn the_search_beats_random_play() {
+        let standings =
+            run_match(&config("heuristic", "random", 8, 2), &AtomicBool::new(false), |_| {});
+        let score = standings.a_total().score().unwrap();
+        assert!(score >= 0.75, "{standings:?}");
+    }
+
+    #[test]
+    fn stopping_ends_the_match_early() {
+        let stop = AtomicBool::new(false);
+        let mut seen = 0;
+        let standings = run_match(&config("random", "random", 1000, 2), &stop, |_| {
+            seen += 1;
+            if seen == 3 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        assert!(standings.a_total().games() < 1000);
+        assert_eq!(standings.a_total().games(), seen);
+    }
+}
