@@ -37,16 +37,21 @@ pub struct Args {
     /// Switch parts of the search off, to measure what each is worth (comma-separated).
     #[arg(long, value_delimiter = ',')]
     without: Vec<Part>,
+    /// Switch parts on that the engine leaves off (killers), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    with: Vec<Part>,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let mut parts = Parts::ALL;
-    for part in &args.without {
+    let mut parts = Parts::DEFAULT;
+    let switches =
+        args.with.iter().map(|p| (p, true)).chain(args.without.iter().map(|p| (p, false)));
+    for (part, on) in switches {
         match part {
-            Part::Table => parts.table = false,
-            Part::Jumps => parts.jumps_first = false,
-            Part::Killers => parts.killers = false,
-            Part::History => parts.history = false,
+            Part::Table => parts.table = on,
+            Part::Jumps => parts.jumps_first = on,
+            Part::Killers => parts.killers = on,
+            Part::History => parts.history = on,
         }
     }
     let config = SearchConfig { threads: args.threads as usize, tt_mb: args.tt_mb as usize, parts };

@@ -114,5 +114,6 @@ fn search_bench_prints_every_position_and_parts_do_not_change_scores() {
             .collect::<Vec<_>>()
     };
     let all = scores(&[]);
-    assert_eq!(all, scores(&["--without", "table,jumps,killers,history"]));
+    assert_eq!(all, scores(&["--without", "table,jumps,history"]));
+    assert_eq!(all, scores(&["--with", "killers"]));
 }

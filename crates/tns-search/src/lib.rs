@@ -3,7 +3,8 @@
 //! [`Search`] runs negamax alpha-beta with iterative deepening on `Copy` boards. Its
 //! [transposition table](TranspositionTable) is keyed by a position's canonical symmetric image,
 //! so the 8 symmetric forms of a position share one entry, and it is shared by all threads (lazy
-//! SMP). Moves are ordered by the table's move, then kills, then killer moves, then history.
+//! SMP). Moves are ordered by the table's move, then kills, then history; killer moves are
+//! there too but off by default, since they cost more nodes than they save here ([`Parts`]).
 //! Wins and losses are scored by their distance ([`win_in`], [`describe`]), and positions that
 //! repeat the game's history or the current line score as draws.
 //!

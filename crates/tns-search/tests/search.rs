@@ -11,7 +11,7 @@ use tns_search::{
 };
 
 fn search_with(board: Board, history: &[Board], limits: Limits, threads: usize) -> SearchResult {
-    search_parts(board, history, limits, threads, Parts::ALL)
+    search_parts(board, history, limits, threads, Parts::DEFAULT)
 }
 
 fn search_parts(
