@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::masks::BOARD;
-use crate::{Board, Move, Point};
+use crate::{Bitboard, Board, Move, Point};
 
 /// One of the 8 symmetries of the board: 4 rotations, each with or without a mirror.
 ///
@@ -134,6 +134,23 @@ impl Symmetry {
                 Move::Jump { from: self.apply_point(from), to: self.apply_point(to) }
             }
         }
+    }
+
+    /// The image of a set of points.
+    ///
+    /// ```
+    /// use tns_board::{Bitboard, Point, Symmetry};
+    ///
+    /// let a5: Point = "a5".parse()?;
+    /// let set = Bitboard::from_point(a5);
+    /// for s in Symmetry::ALL {
+    ///     assert_eq!(s.apply_bitboard(set), Bitboard::from_point(s.apply_point(a5)));
+    /// }
+    /// # Ok::<(), tns_board::ParsePointError>(())
+    /// ```
+    #[inline]
+    pub fn apply_bitboard(self, b: Bitboard) -> Bitboard {
+        Bitboard::from_bits_truncate(transform_mask(&ROW_MAPS[self.0 as usize], b.bits()))
     }
 
     /// The image of a board (the side to move and the sheep in hand are unchanged).

@@ -10,8 +10,9 @@ use tns_board::Side;
 pub const WIN: i32 = 30_000;
 /// The deepest ply the search can reach.
 pub const MAX_PLY: usize = 128;
-/// Scores at or beyond this magnitude are wins or losses.
-pub const WIN_THRESHOLD: i32 = WIN - MAX_PLY as i32;
+/// Scores at or beyond this magnitude are wins or losses: up to 5,000 plies away, far more
+/// than the search reaches, so a tablebase's long wins still count as wins.
+pub const WIN_THRESHOLD: i32 = WIN - 5_000;
 /// Evaluations are clamped to `±EVAL_LIMIT`, well inside the win scores.
 pub const EVAL_LIMIT: i32 = 20_000;
 /// A draw.

@@ -1,0 +1,73 @@
+//! The tablebase as the search's exact evaluator.
+
+use std::sync::Arc;
+
+use tns_board::{Board, KILLS_TO_WIN};
+use tns_search::{DRAW, Evaluator, loss_in, win_in};
+
+use crate::{Tablebase, TablebaseError, Value};
+
+/// An evaluator that answers exactly wherever the table holds the position (no sheep in hand)
+/// and leaves every other position to `inner`. Plugged into `tns_search::Search`, it makes the
+/// search convert won positions by the shortest path and defend lost ones the longest.
+///
+/// ```
+/// use std::sync::Arc;
+/// use tns_search::{Evaluator, Heuristic};
+/// use tns_tablebase::{Tablebase, WithTablebase};
+///
+/// // Only a table for the real game (5 kills) can steer the real game's search.
+/// let small = Arc::new(Tablebase::build(1, None, |_| {})?);
+/// assert!(WithTablebase::new(Heuristic::default(), small).is_err());
+/// # Ok::<(), tns_tablebase::TablebaseError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct WithTablebase<E> {
+    inner: E,
+    table: Arc<Tablebase>,
+}
+
+impl<E> WithTablebase<E> {
+    /// `inner` with `table` in front of it.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Kills`] when the table is for a variant, not the real game.
+    pub fn new(inner: E, table: Arc<Tablebase>) -> Result<WithTablebase<E>, TablebaseError> {
+        if table.kills() == KILLS_TO_WIN {
+            Ok(WithTablebase { inner, table })
+        } else {
+            Err(TablebaseError::Kills(table.kills()))
+        }
+    }
+
+    /// The table.
+    pub fn table(&self) -> &Tablebase {
+        &self.table
+    }
+
+    /// The evaluator for positions the table does not hold.
+    pub fn inner(&self) -> &E {
+        &self.inner
+    }
+}
+
+/// A table value as a search score from the side to move's view, counted from the position.
+pub fn score_of(value: Value) -> i32 {
+    match value {
+        Value::Win(n) => win_in(usize::from(n)),
+        Value::Loss(n) => loss_in(usize::from(n)),
+        Value::Draw => DRAW,
+    }
+}
+
+impl<E: Evaluator> Evaluator for WithTablebase<E> {
+    #[inline]
+    fn evaluate(&self, board: Board) -> i32 {
+        self.inner.evaluate(board)
+    }
+
+    #[inline]
+    fn exact(&self, board: Board) -> Option<i32> {
+        self.table.probe(board).map(score_of)
+    }
+}

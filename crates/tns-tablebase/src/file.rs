@@ -1,0 +1,202 @@
+//! The slice file format.
+//!
+//! | bytes | field |
+//! |------:|-------|
+//! | 8 | magic `TNS-TB\r\n` |
+//! | 4 | format version, little-endian |
+//! | 1 | kills that win |
+//! | 1 | dead sheep in the slice |
+//! | 2 | zero |
+//! | 4 | tiger-set classes |
+//! | 8 | slots per side |
+//! | 2 × slots × 2 | packed values, sheep to move then tigers to move, little-endian `u16` |
+//! | 8 | checksum of everything before it |
+//!
+//! Written to a temporary file and renamed, so a killed build never leaves a partial slice.
+
+use std::path::{Path, PathBuf};
+
+use crate::TablebaseError;
+use crate::slice::Slice;
+
+const MAGIC: &[u8; 8] = b"TNS-TB\r\n";
+/// The format version this code reads and writes.
+pub(crate) const VERSION: u32 = 1;
+const HEADER: usize = 28;
+
+/// The file name of a slice.
+pub(crate) fn slice_path(dir: &Path, kills: u8, dead: u8) -> PathBuf {
+    dir.join(format!("k{kills}-d{dead}.tnstb"))
+}
+
+/// A 64-bit checksum: each 8-byte word is mixed in by an xor and a multiply by an odd
+/// constant, both invertible, so a change in any one word always changes the result.
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut words = bytes.chunks_exact(8);
+    for w in words.by_ref() {
+        let mut word = [0; 8];
+        word.copy_from_slice(w);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(23);
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ bytes.len() as u64
+}
+
+/// The bytes of a slice file.
+pub(crate) fn encode(slice: &Slice, classes: usize) -> Vec<u8> {
+    let slots = slice.values[0].len();
+    let mut out = Vec::with_capacity(HEADER + 4 * slots + 8);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[slice.kills, slice.dead, 0, 0]);
+    out.extend_from_slice(&(classes as u32).to_le_bytes());
+    out.extend_from_slice(&(slots as u64).to_le_bytes());
+    for side in &slice.values {
+        for v in side {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Saves a slice, whole or not at all.
+pub(crate) fn save(path: &Path, slice: &Slice, classes: usize) -> Result<(), TablebaseError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|source| TablebaseError::Io { path: dir.into(), source })?;
+    }
+    tns_board::write_atomically(path, &encode(slice, classes))
+        .map_err(|source| TablebaseError::Io { path: path.into(), source })
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+fn read_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// Decodes a slice file, checking that it is the slice `kills`/`dead` with `slots` slots per
+/// side over `classes` classes.
+pub(crate) fn decode(
+    path: &Path,
+    bytes: &[u8],
+    kills: u8,
+    dead: u8,
+    classes: usize,
+    slots: usize,
+) -> Result<Slice, TablebaseError> {
+    let path = || path.to_path_buf();
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(TablebaseError::Foreign(path()));
+    }
+    let expected_len = (HEADER + 4 * slots + 8) as u64;
+    if bytes.len() < HEADER {
+        return Err(TablebaseError::Length {
+            path: path(),
+            found: bytes.len() as u64,
+            expected: expected_len,
+        });
+    }
+    let version = read_u32(bytes, 8);
+    if version != VERSION {
+        return Err(TablebaseError::Version { path: path(), found: version, expected: VERSION });
+    }
+    let (file_kills, file_dead) = (bytes[12], bytes[13]);
+    let (file_classes, file_slots) = (read_u32(bytes, 16) as usize, read_u64(bytes, 20));
+    if (file_kills, file_dead, file_classes, file_slots) != (kills, dead, classes, slots as u64) {
+        return Err(TablebaseError::Parameters {
+            path: path(),
+            found: format!(
+                "{file_kills} kills, {file_dead} dead, {file_classes} classes, {file_slots} slots"
+            ),
+            expected: format!("{kills} kills, {dead} dead, {classes} classes, {slots} slots"),
+        });
+    }
+    if bytes.len() as u64 != expected_len {
+        return Err(TablebaseError::Length {
+            path: path(),
+            found: bytes.len() as u64,
+            expected: expected_len,
+        });
+    }
+    let body = bytes.len() - 8;
+    if checksum(&bytes[..body]) != read_u64(bytes, body) {
+        return Err(TablebaseError::Checksum(path()));
+    }
+    let values = |side: usize| {
+        let start = HEADER + side * 2 * slots;
+        bytes[start..start + 2 * slots]
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect::<Vec<u16>>()
+    };
+    Ok(Slice { kills, dead, values: [values(0), values(1)] })
+}
+
+/// Loads a slice file.
+pub(crate) fn load(
+    path: &Path,
+    kills: u8,
+    dead: u8,
+    classes: usize,
+    slots: usize,
+) -> Result<Slice, TablebaseError> {
+    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => TablebaseError::Missing(path.into()),
+        _ => TablebaseError::Io { path: path.into(), source },
+    })?;
+    decode(path, &bytes, kills, dead, classes, slots)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Slice {
+        Slice { kills: 2, dead: 1, values: [vec![0, 2, 5, 7, u16::MAX], vec![3, 0, 0, 4, 9]] }
+    }
+
+    #[test]
+    fn round_trip_and_every_damage_is_caught() {
+        let p = Path::new("x.tnstb");
+        let bytes = encode(&sample(), 7);
+        assert_eq!(decode(p, &bytes, 2, 1, 7, 5).unwrap(), sample());
+        // Truncated at every length.
+        for len in 0..bytes.len() {
+            assert!(decode(p, &bytes[..len], 2, 1, 7, 5).is_err(), "{len}");
+        }
+        // Any changed byte.
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(decode(p, &bad, 2, 1, 7, 5).is_err(), "{i}");
+        }
+        let err = |b: &[u8], k, d| decode(p, b, k, d, 7, 5).unwrap_err();
+        assert!(matches!(err(b"hello world, this is text", 2, 1), TablebaseError::Foreign(_)));
+        assert!(matches!(err(&bytes, 3, 1), TablebaseError::Parameters { .. }));
+        let mut v2 = bytes.clone();
+        v2[8] = 2;
+        assert!(matches!(err(&v2, 2, 1), TablebaseError::Version { found: 2, .. }));
+        let mut flipped = bytes.clone();
+        flipped[HEADER + 3] ^= 1;
+        assert!(matches!(err(&flipped, 2, 1), TablebaseError::Checksum(_)));
+        assert!(matches!(err(&bytes[..bytes.len() - 1], 2, 1), TablebaseError::Length { .. }));
+    }
+
+    #[test]
+    fn missing_file() {
+        let e = load(Path::new("/no/such/dir/k5-d0.tnstb"), 5, 0, 1, 1).unwrap_err();
+        assert!(matches!(e, TablebaseError::Missing(_)));
+    }
+}

@@ -1,0 +1,298 @@
+//! The tablebase: every slice of a game, built or loaded, and what can be asked of it.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use tns_board::{Board, Move, MoveList, Side};
+
+use crate::build::{SliceProgress, build_slice};
+use crate::file;
+use crate::index::Indexer;
+use crate::slice::Slice;
+use crate::value::{UNUSED, Value, unpack};
+use crate::{TablebaseError, VerifyError};
+
+/// Something that happened during [`Tablebase::build`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildEvent {
+    /// A slice was found already built in the directory and loaded.
+    Loaded {
+        /// Its dead sheep.
+        dead: u8,
+    },
+    /// A slice's build started; it has this many slots per side.
+    Started {
+        /// Its dead sheep.
+        dead: u8,
+        /// Slots per side to move.
+        slots: usize,
+    },
+    /// A step of a slice's build finished.
+    Progress {
+        /// Its dead sheep.
+        dead: u8,
+        /// The step.
+        step: SliceProgress,
+    },
+    /// A slice is built (and saved, when building into a directory).
+    Finished {
+        /// Its dead sheep.
+        dead: u8,
+        /// How long it took.
+        time: Duration,
+    },
+}
+
+/// Counts over one slice and side to move, each symmetry class counted once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SliceStats {
+    /// Dead sheep.
+    pub dead: u8,
+    /// The side to move.
+    pub side: Option<Side>,
+    /// Positions.
+    pub positions: u64,
+    /// Positions the side to move wins.
+    pub wins: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Positions the side to move loses.
+    pub losses: u64,
+    /// The longest win, in plies.
+    pub longest_win: u16,
+}
+
+/// The solved movement phase of a game won by a given number of kills: the exact value and
+/// distance of every position with no sheep in hand.
+///
+/// ```
+/// use tns_board::Board;
+/// use tns_tablebase::{Tablebase, Value};
+///
+/// // The variant won by one kill solves in well under a second.
+/// let table = Tablebase::build(1, None, |_| {})?;
+/// // The tigers to move can jump a sheep: one ply to win.
+/// let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/TSSST t 0".parse()?;
+/// assert_eq!(table.probe(board), Some(Value::Win(1)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Tablebase {
+    indexer: Indexer,
+    kills: u8,
+    /// By dead sheep.
+    slices: Vec<Slice>,
+}
+
+fn check_kills(kills: u8) -> Result<(), TablebaseError> {
+    if (1..=tns_board::KILLS_TO_WIN).contains(&kills) {
+        Ok(())
+    } else {
+        Err(TablebaseError::Kills(kills))
+    }
+}
+
+impl Tablebase {
+    /// Builds the table for a game won by `kills` kills, slice by slice from the most dead
+    /// sheep down, on the current rayon pool. With a directory, each finished slice is saved
+    /// there and slices already there are loaded instead of built, so a stopped build resumes
+    /// at the slice it was in.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Kills`] unless `kills` is 1 to 5; any error saving a slice, or loading
+    /// one that is there but damaged.
+    pub fn build(
+        kills: u8,
+        dir: Option<&Path>,
+        mut on_event: impl FnMut(BuildEvent),
+    ) -> Result<Tablebase, TablebaseError> {
+        check_kills(kills)?;
+        let indexer = Indexer::new();
+        let mut slices: Vec<Slice> = Vec::new();
+        for dead in (0..kills).rev() {
+            let slots = indexer.slice_len(usize::from(dead) + 1);
+            if let Some(dir) = dir {
+                let path = file::slice_path(dir, kills, dead);
+                match file::load(&path, kills, dead, indexer.classes(), slots) {
+                    Ok(slice) => {
+                        on_event(BuildEvent::Loaded { dead });
+                        slices.push(slice);
+                        continue;
+                    }
+                    Err(TablebaseError::Missing(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            on_event(BuildEvent::Started { dead, slots });
+            let start = Instant::now();
+            let slice = build_slice(&indexer, kills, dead, slices.last(), &mut |step| {
+                on_event(BuildEvent::Progress { dead, step });
+            });
+            if let Some(dir) = dir {
+                file::save(&file::slice_path(dir, kills, dead), &slice, indexer.classes())?;
+            }
+            on_event(BuildEvent::Finished { dead, time: start.elapsed() });
+            slices.push(slice);
+        }
+        slices.reverse();
+        Ok(Tablebase { indexer, kills, slices })
+    }
+
+    /// Loads a table built into `dir` for a game won by `kills` kills.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Missing`] when a slice was never built, and a specific error for a file
+    /// that is truncated, foreign, of another version or corrupted.
+    pub fn load(kills: u8, dir: &Path) -> Result<Tablebase, TablebaseError> {
+        check_kills(kills)?;
+        let indexer = Indexer::new();
+        let slices = (0..kills)
+            .map(|dead| {
+                let slots = indexer.slice_len(usize::from(dead) + 1);
+                file::load(
+                    &file::slice_path(dir, kills, dead),
+                    kills,
+                    dead,
+                    indexer.classes(),
+                    slots,
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Tablebase { indexer, kills, slices })
+    }
+
+    /// The kills that win the game this table solves.
+    pub fn kills(&self) -> u8 {
+        self.kills
+    }
+
+    /// The value of `board` for its side to move, or `None` when the table does not hold it
+    /// (sheep still in hand, or the game already won by kills).
+    #[inline]
+    pub fn probe(&self, board: Board) -> Option<Value> {
+        self.slices.get(usize::from(board.dead()))?.get(&self.indexer, board)
+    }
+
+    /// The value of playing `m` in `board`, for the side that plays it.
+    fn move_value(&self, board: Board, m: Move) -> Option<Value> {
+        let child = board.after_move_unchecked(m);
+        if child.dead() >= self.kills {
+            return Some(Value::Win(1));
+        }
+        Some(self.probe(child)?.before())
+    }
+
+    /// Every legal move of `board` with its value for the side that plays it, best first;
+    /// `None` when the table does not hold the position.
+    pub fn moves(&self, board: Board) -> Option<Vec<(Move, Value)>> {
+        self.probe(board)?;
+        let mut out = board
+            .legal_moves()
+            .iter()
+            .map(|&m| Some((m, self.move_value(board, m)?)))
+            .collect::<Option<Vec<_>>>()?;
+        out.sort_by(|a, b| {
+            if a.1.better_than(b.1) {
+                std::cmp::Ordering::Less
+            } else if b.1.better_than(a.1) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        Some(out)
+    }
+
+    /// A best move of `board` and its value: the fastest win, else a draw, else the slowest
+    /// loss. `None` when the table does not hold the position or it has no move.
+    pub fn best_move(&self, board: Board) -> Option<(Move, Value)> {
+        self.moves(board)?.first().copied()
+    }
+
+    /// Positions, wins, draws, losses and the longest win for each dead count and side to move,
+    /// most dead first.
+    pub fn stats(&self) -> Vec<SliceStats> {
+        let mut out = Vec::new();
+        for slice in self.slices.iter().rev() {
+            for side in [Side::Sheep, Side::Tiger] {
+                let stats = slice
+                    .side(side)
+                    .par_iter()
+                    .fold(SliceStats::default, |mut s, &p| {
+                        match unpack(p) {
+                            None => {}
+                            Some(Value::Win(n)) => {
+                                s.wins += 1;
+                                s.longest_win = s.longest_win.max(n);
+                            }
+                            Some(Value::Draw) => s.draws += 1,
+                            Some(Value::Loss(_)) => s.losses += 1,
+                        }
+                        s
+                    })
+                    .reduce(SliceStats::default, |a, b| SliceStats {
+                        wins: a.wins + b.wins,
+                        draws: a.draws + b.draws,
+                        losses: a.losses + b.losses,
+                        longest_win: a.longest_win.max(b.longest_win),
+                        ..a
+                    });
+                out.push(SliceStats {
+                    dead: slice.dead,
+                    side: Some(side),
+                    positions: stats.wins + stats.draws + stats.losses,
+                    ..stats
+                });
+            }
+        }
+        out
+    }
+
+    /// Checks every stored value against its moves: a win in `n` must have a move to a loss in
+    /// `n - 1` and none faster, a loss in `n` only moves to wins, the slowest in `n - 1`, and a
+    /// draw no winning move and some drawing one. This holds for the true values only, so a
+    /// table that passes is right.
+    ///
+    /// # Errors
+    /// The first position found whose stored value disagrees.
+    pub fn verify(&self) -> Result<(), VerifyError> {
+        for slice in &self.slices {
+            for side in [Side::Sheep, Side::Tiger] {
+                slice.side(side).par_iter().enumerate().try_for_each(|(index, &packed)| {
+                    if packed == UNUSED {
+                        return Ok(());
+                    }
+                    let board =
+                        self.indexer.position(index, slice.empties(), side).ok_or_else(|| {
+                            VerifyError {
+                                position: format!("slot {index} of slice {}", slice.dead),
+                                stored: unpack(packed).unwrap_or(Value::Draw),
+                                expected: Value::Draw,
+                            }
+                        })?;
+                    self.verify_position(board, unpack(packed).unwrap_or(Value::Draw))
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn verify_position(&self, board: Board, stored: Value) -> Result<(), VerifyError> {
+        let mut moves = MoveList::new();
+        board.generate_moves(&mut moves);
+        let mut best: Option<Value> = None;
+        for &m in &moves {
+            let v = self.move_value(board, m).unwrap_or(Value::Draw);
+            if best.is_none_or(|b| v.better_than(b)) {
+                best = Some(v);
+            }
+        }
+        let expected = best.unwrap_or(Value::Loss(0));
+        if expected == stored {
+            Ok(())
+        } else {
+            Err(VerifyError { position: board.to_string(), stored, expected })
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! Tablebase tests on the 1- and 2-kill variants, built here: verification, agreement with an
+//! exhaustive search, symmetry, the position count by Burnside's lemma, files and resuming.
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use tns_board::{Bitboard, Board, Side, Symmetry};
+use tns_tablebase::{BuildEvent, Tablebase, TablebaseError, Value};
+
+fn table(kills: u8) -> &'static Tablebase {
+    static ONE: OnceLock<Tablebase> = OnceLock::new();
+    static TWO: OnceLock<Tablebase> = OnceLock::new();
+    let cell = if kills == 1 { &ONE } else { &TWO };
+    cell.get_or_init(|| Tablebase::build(kills, None, |_| {}).unwrap())
+}
+
+/// The number of symmetry classes of positions with 4 tigers and `empties` empty points (the
+/// rest sheep), one side to move, by Burnside's lemma: the mean over the 8 symmetries of the
+/// number of positions each leaves unchanged. A position is unchanged when its tiger set and its
+/// empty set are unions of the symmetry's cycles of points, so the count is taken over cycles.
+fn burnside(empties: usize) -> u64 {
+    let mut total = 0;
+    for s in Symmetry::ALL {
+        let mut seen = 0u32;
+        let mut cycles = Vec::new();
+        for p in 0..25u32 {
+            if seen & 1 << p != 0 {
+                continue;
+            }
+            let mut len = 0;
+            let mut q = Bitboard::from_bits_truncate(1 << p);
+            while seen & q.bits() == 0 {
+                seen |= q.bits();
+                len += 1;
+                q = s.apply_bitboard(q);
+            }
+            cycles.push(len);
+        }
+        // ways[t][e]: ways to pick t tiger points and e empty points from the cycles so far.
+        let mut ways = [[0u64; 6]; 5];
+        ways[0][0] = 1;
+        for &len in &cycles {
+            let mut next = ways;
+            for t in 0..5 {
+                for e in 0..6 {
+                    if t >= len {
+                        next[t][e] += ways[t - len][e];
+                    }
+                    if e >= len {
+                        next[t][e] += ways[t][e - len];
+                    }
+                }
+            }
+            ways = next;
+        }
+        total += ways[4][empties];
+    }
+    assert_eq!(total % 8, 0);
+    total / 8
+}
+
+#[test]
+fn burnside_gives_the_published_count() {
+    let per_side: u64 = (1..=5).map(burnside).sum();
+    assert_eq!(2 * per_side, 88_260_972);
+}
+
+#[test]
+fn small_tables_verify_and_count_every_class_once() {
+    for kills in [1u8, 2] {
+        let t = table(kills);
+        t.verify().unwrap();
+        for s in t.stats() {
+            assert_eq!(s.positions, burnside(usize::from(s.dead) + 1), "{s:?}");
+            assert_eq!(s.positions, s.wins + s.draws + s.losses);
+        }
+    }
+}
+
+#[test]
+fn one_kill_variant_facts() {
+    let t = table(1);
+    // A tiger to move with a jump wins at once.
+    let jump: Board = "TS1ST/SSSSS/SSSSS/SSSSS/TSSST t 0".parse().unwrap();
+    assert!(jump.legal_moves().iter().any(|m| m.is_jump()));
+    assert_eq!(t.probe(jump), Some(Value::Win(1)));
+    // Positions with sheep in hand are not in the table.
+    assert_eq!(t.probe(Board::START), None);
+    let (m, v) = t.best_move(jump).unwrap();
+    assert!(m.is_jump());
+    assert_eq!(v, Value::Win(1));
+}
+
+/// Exhaustive search to `depth` plies under the `kills`-kill rules: the value when it is decided
+/// within the horizon, `None` otherwise. Repetitions are ignored: a forced win never repeats a
+/// position, since its distance falls at every ply.
+fn solve(board: Board, depth: u32, kills: u8) -> Option<Value> {
+    if board.dead() >= kills {
+        return Some(Value::Loss(0));
+    }
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        return Some(Value::Loss(0));
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut best_win: Option<u16> = None;
+    let mut longest_loss = Some(0u16);
+    for &m in &moves {
+        match solve(board.after_move_unchecked(m), depth - 1, kills).map(Value::before) {
+            Some(Value::Win(n)) => best_win = Some(best_win.map_or(n, |b| b.min(n))),
+            Some(Value::Loss(n)) => longest_loss = longest_loss.map(|l| l.max(n)),
+            _ => longest_loss = None,
+        }
+    }
+    match (best_win, longest_loss) {
+        (Some(n), _) => Some(Value::Win(n)),
+        (None, Some(n)) => Some(Value::Loss(n)),
+        (None, None) => None,
+    }
+}
+
+/// A random position with no sheep in hand: 4 tigers, `20 - dead` sheep.
+fn random_position() -> impl Strategy<Value = Board> {
+    (prop::collection::vec(any::<u32>(), 25), 0u8..2, any::<bool>()).prop_map(
+        |(keys, dead, tiger)| {
+            // The points in the order of their random keys.
+            let mut points: Vec<u32> = (0..25).collect();
+            points.sort_by_key(|&p| (keys[p as usize], p));
+            let tigers = points[..4].iter().fold(0, |m, &p| m | 1 << p);
+            let sheep = points[4..24 - usize::from(dead)].iter().fold(0, |m, &p| m | 1 << p);
+            let side = if tiger { Side::Tiger } else { Side::Sheep };
+            Board::from_parts(
+                Bitboard::from_bits_truncate(tigers),
+                Bitboard::from_bits_truncate(sheep),
+                0,
+                side,
+            )
+            .unwrap()
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn values_agree_with_exhaustive_search(board in random_position()) {
+        const DEPTH: u32 = 4;
+        let t = table(2);
+        let stored = t.probe(board).unwrap();
+        let searched = solve(board, DEPTH, 2);
+        match stored {
+            Value::Win(n) | Value::Loss(n) if u32::from(n) <= DEPTH => {
+                prop_assert_eq!(searched, Some(stored), "{}", board);
+            }
+            _ => prop_assert_eq!(searched, None, "{} is {}", board, stored),
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_have_the_same_value(board in random_position()) {
+        let t = table(2);
+        let v = t.probe(board);
+        prop_assert!(v.is_some());
+        for s in Symmetry::ALL {
+            prop_assert_eq!(t.probe(board.transformed(s)), v, "{}", s);
+        }
+    }
+
+    #[test]
+    fn best_move_realises_the_value(board in random_position()) {
+        let t = table(2);
+        let v = t.probe(board).unwrap();
+        match t.best_move(board) {
+            None => prop_assert_eq!(v, Value::Loss(0)),
+            Some((m, after)) => {
+                prop_assert!(board.check_move(m).is_ok());
+                prop_assert_eq!(after, v);
+            }
+        }
+    }
+}
+
+#[test]
+fn files_resume_and_reject_damage() {
+    let dir = std::env::temp_dir().join(format!("tns-tb-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let built = Tablebase::build(2, Some(&dir), |_| {}).unwrap();
+    let loaded = Tablebase::load(2, &dir).unwrap();
+    assert_eq!(built.stats(), loaded.stats());
+
+    // A build stopped after the first slice resumes with the second.
+    std::fs::remove_file(dir.join("k2-d0.tnstb")).unwrap();
+    assert!(matches!(Tablebase::load(2, &dir), Err(TablebaseError::Missing(_))));
+    let mut events = Vec::new();
+    Tablebase::build(2, Some(&dir), |e| events.push(e)).unwrap();
+    assert_eq!(events[0], BuildEvent::Loaded { dead: 1 });
+    assert!(matches!(events[1], BuildEvent::Started { dead: 0, .. }));
+    assert_eq!(Tablebase::load(2, &dir).unwrap().stats(), built.stats());
+
+    // Damage is reported, never a panic.
+    let path = dir.join("k2-d1.tnstb");
+    let bytes = std::fs::read(&path).unwrap();
+    for len in [0, 7, 30, bytes.len() / 2, bytes.len() - 1] {
+        std::fs::write(&path, &bytes[..len]).unwrap();
+        assert!(Tablebase::load(2, &dir).is_err(), "{len}");
+    }
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 4;
+    std::fs::write(&path, &flipped).unwrap();
+    assert!(matches!(Tablebase::load(2, &dir), Err(TablebaseError::Checksum(_))));
+    std::fs::write(&path, b"not a table").unwrap();
+    assert!(matches!(Tablebase::load(2, &dir), Err(TablebaseError::Foreign(_))));
+    assert!(matches!(Tablebase::load(1, &dir), Err(TablebaseError::Missing(_))));
+    assert!(matches!(Tablebase::build(6, None, |_| {}), Err(TablebaseError::Kills(6))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
