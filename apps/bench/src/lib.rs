@@ -15,8 +15,9 @@
 //!     concurrency: 1,
 //!     max_plies: 300,
 //!     defaults: Budget { time: None, depth: Some(2), threads: 1, tt_mb: 1 },
+//!     tablebase: None,
 //! };
-//! let standings = run_match(&config, &AtomicBool::new(false), |_| {});
+//! let standings = run_match(&config, &AtomicBool::new(false), |_| {})?;
 //! assert_eq!(standings.a_total().games(), 2);
 //! # Ok::<(), tns_bench::PlayerError>(())
 //! ```

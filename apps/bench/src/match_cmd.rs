@@ -55,6 +55,9 @@ pub struct Args {
     /// H1: Elo = ELO1, with error rates ALPHA and BETA (0.05 each unless given).
     #[arg(long, num_args = 2..=4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
     sprt: Option<Vec<f64>>,
+    /// The tablebase's directory, for perfect players.
+    #[arg(long, default_value = "tablebase")]
+    tablebase: PathBuf,
     /// Write every game to FILE in the game-record notation.
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
@@ -100,7 +103,7 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         Colours::Alternate => args.games.div_ceil(2) * 2,
         Colours::Fixed => args.games,
     };
-    let config = MatchConfig {
+    let mut config = MatchConfig {
         a,
         b,
         colours,
@@ -115,7 +118,14 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
             threads: args.threads as usize,
             tt_mb: args.tt_mb as usize,
         },
+        tablebase: None,
     };
+    let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_bench::Kind::Perfect(_));
+    if perfect(&config.a) || perfect(&config.b) {
+        let table = tns_tablebase::Tablebase::load(tns_board::KILLS_TO_WIN, &args.tablebase)
+            .map_err(|e| format!("--tablebase: {e}"))?;
+        config.tablebase = Some(std::sync::Arc::new(table));
+    }
     Ok((config, sprt))
 }
 
@@ -131,6 +141,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let describe = |spec: &PlayerSpec, budget| match spec.kind {
         tns_bench::Kind::Random => "random moves".to_string(),
         tns_bench::Kind::Heuristic(_) => budget_text(budget),
+        tns_bench::Kind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
     };
     println!(
         "limits: {name_a}: {}; {name_b}: {}",
@@ -150,7 +161,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut save_error = None;
     let started = Instant::now();
     let mut standings = Standings::default();
-    tns_bench::run_match(&config, &stop, |game: &GameReport| {
+    let finished = tns_bench::run_match(&config, &stop, |game: &GameReport| {
         standings.add(game);
         let total = standings.a_total();
         if let Some(path) = &args.records {
@@ -177,6 +188,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         bar.set_message(message);
         bar.inc(1);
     });
+    finished.map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     if let Some(path) = &args.records {
         tns_board::write_atomically(path, records.as_bytes())

@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Game, Move};
 use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, Weights};
+use tns_tablebase::{Tablebase, WithTablebase};
 
 /// A player that can be asked for moves, game after game.
 pub trait Player: Send {
@@ -29,6 +31,9 @@ pub trait Player: Send {
 pub enum Kind {
     /// The search with the hand-written evaluator and these weights.
     Heuristic(Weights),
+    /// The search with the tablebase in front of the heuristic: perfect once the last sheep
+    /// is placed.
+    Perfect(Weights),
     /// A uniformly random legal move.
     Random,
 }
@@ -74,9 +79,12 @@ pub struct PlayerSpec {
 /// Why a player's name could not be understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerError {
-    /// Not `heuristic`, `random`, or an existing file.
-    #[error("unknown player {0:?}: expected heuristic, random or a weights file")]
+    /// Not `heuristic`, `perfect`, `random`, or an existing file.
+    #[error("unknown player {0:?}: expected heuristic, perfect, random or a weights file")]
     Unknown(String),
+    /// A perfect player, but no tablebase was given.
+    #[error("the perfect player needs the tablebase: build it with `tns-tablebase build`")]
+    NoTablebase,
     /// A weights file: networks are not built yet.
     #[error("{0:?} names a weights file, but neural players do not exist yet")]
     Network(String),
@@ -129,6 +137,7 @@ impl FromStr for PlayerSpec {
         let (kind_text, options) = s.split_once(':').unwrap_or((s, ""));
         let mut kind = match kind_text {
             "heuristic" => Kind::Heuristic(Weights::DEFAULT),
+            "perfect" => Kind::Perfect(Weights::DEFAULT),
             "random" => Kind::Random,
             _ if std::path::Path::new(kind_text).is_file() => {
                 return Err(PlayerError::Network(kind_text.into()));
@@ -144,7 +153,9 @@ impl FromStr for PlayerSpec {
             tt_mb: None,
         };
         let expected: String = match kind {
-            Kind::Heuristic(_) => format!("{LIMIT_KEYS} or a weight ({})", WEIGHT_KEYS.join(", ")),
+            Kind::Heuristic(_) | Kind::Perfect(_) => {
+                format!("{LIMIT_KEYS} or a weight ({})", WEIGHT_KEYS.join(", "))
+            }
             Kind::Random => "no options".into(),
         };
         for option in options.split(',').filter(|o| !o.is_empty()) {
@@ -173,7 +184,9 @@ impl FromStr for PlayerSpec {
                 "threads" => spec.threads = Some(parse_value(key, value, "a whole number")?),
                 "tt" => spec.tt_mb = Some(parse_value(key, value, "MiB, a whole number")?),
                 _ => {
-                    let Kind::Heuristic(weights) = &mut kind else { return Err(bad_option()) };
+                    let (Kind::Heuristic(weights) | Kind::Perfect(weights)) = &mut kind else {
+                        return Err(bad_option());
+                    };
                     let slot = weight_mut(weights, key).ok_or_else(bad_option)?;
                     *slot = parse_value(key, value, "a whole number (hundredths of a sheep)")?;
                 }
@@ -220,15 +233,30 @@ impl PlayerSpec {
         }
     }
 
-    /// Builds the player, with `defaults` for the limits it does not set.
-    pub fn build(&self, defaults: Budget) -> Box<dyn Player> {
+    /// Builds the player, with `defaults` for the limits it does not set and `tablebase` for a
+    /// perfect player.
+    ///
+    /// # Errors
+    /// [`PlayerError::NoTablebase`] for a perfect player without a table (or with a table for a
+    /// variant rather than the real game).
+    pub fn build(
+        &self,
+        defaults: Budget,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> Result<Box<dyn Player>, PlayerError> {
         let budget = self.budget(defaults);
-        match &self.kind {
+        Ok(match &self.kind {
             Kind::Heuristic(weights) => {
                 Box::new(SearchPlayer::new(Heuristic::new(*weights), budget))
             }
+            Kind::Perfect(weights) => {
+                let table = tablebase.ok_or(PlayerError::NoTablebase)?;
+                let evaluator = WithTablebase::new(Heuristic::new(*weights), Arc::clone(table))
+                    .map_err(|_| PlayerError::NoTablebase)?;
+                Box::new(SearchPlayer::new(evaluator, budget))
+            }
             Kind::Random => Box::new(RandomPlayer { rng: StdRng::seed_from_u64(0) }),
-        }
+        })
     }
 }
 
@@ -306,6 +334,9 @@ mod tests {
         assert!(matches!(err("heuristic:dead=lots"), PlayerError::Value { .. }));
         assert!(matches!(err("heuristic:threads=0"), PlayerError::Value { .. }));
         assert!(matches!(err("Cargo.toml"), PlayerError::Network(_)));
+        let perfect: PlayerSpec = "perfect:dead=300".parse().unwrap();
+        let budget = Budget { time: None, depth: Some(1), threads: 1, tt_mb: 1 };
+        assert!(matches!(perfect.build(budget, None), Err(PlayerError::NoTablebase)));
     }
 
     #[test]
@@ -320,12 +351,8 @@ mod tests {
 
     #[test]
     fn random_player_is_legal_and_seeded() {
-        let mut a = "random".parse::<PlayerSpec>().unwrap().build(Budget {
-            time: None,
-            depth: Some(1),
-            threads: 1,
-            tt_mb: 1,
-        });
+        let budget = Budget { time: None, depth: Some(1), threads: 1, tt_mb: 1 };
+        let mut a = "random".parse::<PlayerSpec>().unwrap().build(budget, None).unwrap();
         let stop = AtomicBool::new(false);
         let mut first = Vec::new();
         for round in 0..2 {

@@ -57,6 +57,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     let config = SearchConfig { threads: args.threads as usize, tt_mb: args.tt_mb as usize, parts };
     match &args.evaluator.kind {
         Kind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
+        Kind::Perfect(_) => {
+            Err("the bench positions have sheep in hand, where perfect is the heuristic".into())
+        }
         Kind::Random => Err("random play has no evaluator: use heuristic or a weights file".into()),
     }
 }

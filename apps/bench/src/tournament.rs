@@ -1,12 +1,14 @@
 //! A match: many games between two players, several at a time.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::channel;
 
 use tns_board::{RecordResult, Side};
+use tns_tablebase::Tablebase;
 
 use crate::elo::{Points, Tally};
-use crate::player::{Budget, PlayerSpec};
+use crate::player::{Budget, PlayerError, PlayerSpec};
 use crate::referee::{Played, play, random_opening};
 
 /// Who plays which side.
@@ -40,6 +42,8 @@ pub struct MatchConfig {
     pub max_plies: usize,
     /// Limits for the players that set none of their own.
     pub defaults: Budget,
+    /// The tablebase, for perfect players.
+    pub tablebase: Option<Arc<Tablebase>>,
 }
 
 /// One finished game of a match.
@@ -108,21 +112,28 @@ fn mix(seed: u64, n: u64) -> u64 {
 /// Plays the match, `config.concurrency` games at a time, calling `on_game` (on the calling
 /// thread) as each game finishes. Raising `stop` ends the match: games under way are dropped
 /// and no new ones start. Returns A's standings over the games that finished.
+///
+/// # Errors
+/// A [`PlayerError`] when a player cannot be built (a perfect player without a table).
 pub fn run_match(
     config: &MatchConfig,
     stop: &AtomicBool,
     mut on_game: impl FnMut(&GameReport),
-) -> Standings {
+) -> Result<Standings, PlayerError> {
     let next = AtomicU32::new(0);
     let (tx, rx) = channel::<GameReport>();
     let mut standings = Standings::default();
+    let table = config.tablebase.as_ref();
+    let players = (0..config.concurrency.max(1))
+        .map(|_| {
+            Ok((config.a.build(config.defaults, table)?, config.b.build(config.defaults, table)?))
+        })
+        .collect::<Result<Vec<_>, PlayerError>>()?;
     std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.max(1) {
+        for (mut a, mut b) in players {
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || {
-                let mut a = config.a.build(config.defaults);
-                let mut b = config.b.build(config.defaults);
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= config.games || stop.load(Ordering::Relaxed) {
@@ -159,7 +170,7 @@ pub fn run_match(
             on_game(&report);
         }
     });
-    standings
+    Ok(standings)
 }
 
 #[cfg(test)]
@@ -177,6 +188,7 @@ mod tests {
             concurrency,
             max_plies: 200,
             defaults: Budget { time: None, depth: Some(2), threads: 1, tt_mb: 1 },
+            tablebase: None,
         }
     }
 
@@ -186,7 +198,8 @@ mod tests {
         let standings =
             run_match(&config("random", "random", 6, 2), &AtomicBool::new(false), |g| {
                 games.push(g.clone());
-            });
+            })
+            .unwrap();
         assert_eq!(games.len(), 6);
         assert_eq!(standings.a_total().games(), 6);
         assert_eq!(standings.a_as_sheep.games(), 3);
@@ -209,7 +222,8 @@ mod tests {
                 |g| {
                     games.push((g.index, g.played.game.moves().to_vec(), g.played.result));
                 },
-            );
+            )
+            .unwrap();
             games.sort_by_key(|g| g.0);
             games
         };
@@ -219,7 +233,8 @@ mod tests {
     #[test]
     fn the_search_beats_random_play() {
         let standings =
-            run_match(&config("heuristic", "random", 8, 2), &AtomicBool::new(false), |_| {});
+            run_match(&config("heuristic", "random", 8, 2), &AtomicBool::new(false), |_| {})
+                .unwrap();
         let score = standings.a_total().score().unwrap();
         assert!(score >= 0.75, "{standings:?}");
     }
@@ -233,7 +248,8 @@ mod tests {
             if seen == 3 {
                 stop.store(true, Ordering::Relaxed);
             }
-        });
+        })
+        .unwrap();
         assert!(standings.a_total().games() < 1000);
         assert_eq!(standings.a_total().games(), seen);
     }

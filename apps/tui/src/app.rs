@@ -1,12 +1,14 @@
 //! The game's state and everything a player can ask of it.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tns_board::{Bitboard, Board, Game, GameRecord, Move, Point, Side};
 use tns_search::{Limits, Report, describe};
+use tns_tablebase::{Tablebase, Value};
 
-use crate::engine::{Engine, Poll, Thinking, heuristic_engine, suggest};
+use crate::engine::{Engine, Poll, Thinking, engine, evaluator, suggest};
 
 /// Who plays a side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +17,9 @@ pub enum PlayerKind {
     Human,
     /// The search with the hand-written evaluation.
     Heuristic,
+    /// The search with the tablebase in front of the hand-written evaluation: perfect once the
+    /// last sheep is placed.
+    Perfect,
 }
 
 impl PlayerKind {
@@ -23,6 +28,7 @@ impl PlayerKind {
         match self {
             PlayerKind::Human => "human",
             PlayerKind::Heuristic => "heuristic",
+            PlayerKind::Perfect => "perfect",
         }
     }
 }
@@ -71,6 +77,9 @@ pub struct App {
     pub last_turn: [Option<TurnInfo>; 2],
     /// Set when the user asks to quit.
     pub quit: bool,
+    /// The movement-phase tablebase, when one is loaded: the perfect player's, and the source
+    /// of the status line's verdict.
+    pub tablebase: Option<Arc<Tablebase>>,
 }
 
 /// The centre point, c3, where the cursor starts.
@@ -87,10 +96,21 @@ const fn seat_index(side: Side) -> usize {
 }
 
 impl App {
-    /// A new game between the two players.
-    pub fn new(game: Game, sheep: PlayerKind, tiger: PlayerKind, limits: Limits) -> App {
+    /// A new game between the two players. A perfect player needs `tablebase`; without one it
+    /// plays as the heuristic player.
+    pub fn new(
+        game: Game,
+        sheep: PlayerKind,
+        tiger: PlayerKind,
+        limits: Limits,
+        tablebase: Option<Arc<Tablebase>>,
+    ) -> App {
         let seat = |kind: PlayerKind| {
-            let engine = (kind == PlayerKind::Heuristic).then(heuristic_engine);
+            let engine = match kind {
+                PlayerKind::Human => None,
+                PlayerKind::Heuristic => Some(engine(evaluator(None))),
+                PlayerKind::Perfect => Some(engine(evaluator(tablebase.clone()))),
+            };
             Seat { kind, engine }
         };
         App {
@@ -106,7 +126,21 @@ impl App {
             thinking: None,
             last_turn: [None, None],
             quit: false,
+            tablebase,
         }
+    }
+
+    /// The tablebase's verdict on the current position, when a table is loaded and holds it:
+    /// "Sheep win in 23", "Tigers win in 4" or "Draw".
+    pub fn verdict(&self) -> Option<String> {
+        let board = self.board();
+        let value = self.tablebase.as_ref()?.probe(board)?;
+        let mover = board.side_to_move();
+        Some(match value {
+            Value::Win(n) => format!("{} win in {n}", mover.plural()),
+            Value::Loss(n) => format!("{} win in {n}", mover.other().plural()),
+            Value::Draw => "Draw".into(),
+        })
     }
 
     /// The player of a side.

@@ -6,17 +6,25 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::thread::JoinHandle;
 
 use tns_board::{Board, Move};
-use tns_search::{Heuristic, Limits, Report, Search, SearchConfig, SearchResult};
+use tns_search::{Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchResult};
+use tns_tablebase::{Tablebase, WithTablebase};
 
-/// The searcher a computer player keeps between moves.
-pub type Engine = Search<Heuristic>;
+/// The searcher a computer player keeps between moves. Players differ only in the evaluator.
+pub type Engine = Search<Box<dyn Evaluator>>;
 
-/// A new heuristic engine.
-pub fn heuristic_engine() -> Box<Engine> {
-    Box::new(Search::new(
-        Heuristic::default(),
-        SearchConfig { tt_mb: 32, ..SearchConfig::default() },
-    ))
+/// A new engine searching with `evaluator`.
+pub fn engine(evaluator: Box<dyn Evaluator>) -> Box<Engine> {
+    Box::new(Search::new(evaluator, SearchConfig { tt_mb: 32, ..SearchConfig::default() }))
+}
+
+/// The heuristic evaluator, with the tablebase in front of it when one is given (the perfect
+/// player: exact in every position with no sheep in hand, so it plays the movement phase
+/// perfectly and steers the end of the placement by the table's values).
+pub fn evaluator(table: Option<Arc<Tablebase>>) -> Box<dyn Evaluator> {
+    match table.map(|t| WithTablebase::new(Heuristic::default(), t)) {
+        Some(Ok(perfect)) => Box::new(perfect),
+        _ => Box::new(Heuristic::default()),
+    }
 }
 
 /// What a search thread sends back.

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
@@ -9,8 +10,9 @@ use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use tigers_and_sheep::app::DEFAULT_TIME;
 use tigers_and_sheep::{App, PlayerKind};
-use tns_board::{Board, Game, GameRecord};
+use tns_board::{Board, Game, GameRecord, KILLS_TO_WIN};
 use tns_search::Limits;
+use tns_tablebase::Tablebase;
 
 /// Tigers and Sheep (Bagh-Chal): four tigers against twenty sheep.
 ///
@@ -18,10 +20,12 @@ use tns_search::Limits;
 #[derive(Parser, Debug)]
 #[command(name = "tigers-and-sheep", version)]
 struct Cli {
-    /// Who plays the sheep: human, heuristic, or a weights file for a neural player.
+    /// Who plays the sheep: human, heuristic, perfect (needs the tablebase), or a weights file
+    /// for a neural player.
     #[arg(short = 'S', long, default_value = "heuristic")]
     sheep: String,
-    /// Who plays the tigers: human, heuristic, or a weights file for a neural player.
+    /// Who plays the tigers: human, heuristic, perfect (needs the tablebase), or a weights file
+    /// for a neural player.
     #[arg(short = 'T', long, default_value = "heuristic")]
     tiger: String,
     /// Seconds a computer player may think per move.
@@ -36,17 +40,22 @@ struct Cli {
     /// Resume a saved game record.
     #[arg(long)]
     load: Option<PathBuf>,
+    /// The movement-phase tablebase's directory (built with `tns-tablebase build`). Loaded when
+    /// it exists: the perfect player needs it, and the status line shows its verdict.
+    #[arg(long, default_value = "tablebase")]
+    tablebase: PathBuf,
 }
 
 fn player(text: &str) -> Result<PlayerKind, String> {
     match text {
         "human" => Ok(PlayerKind::Human),
         "heuristic" => Ok(PlayerKind::Heuristic),
+        "perfect" => Ok(PlayerKind::Perfect),
         path if std::path::Path::new(path).exists() => Err(format!(
             "{path}: neural players are not available yet (they arrive with the tns-nn crate)"
         )),
         other => Err(format!(
-            "unknown player {other:?}: use human, heuristic, or a weights file that exists"
+            "unknown player {other:?}: use human, heuristic, perfect, or a weights file that exists"
         )),
     }
 }
@@ -77,7 +86,20 @@ fn setup(cli: &Cli) -> Result<App, String> {
     } else {
         Game::new()
     };
-    Ok(App::new(game, sheep, tiger, limits))
+    let wants_table = sheep == PlayerKind::Perfect || tiger == PlayerKind::Perfect;
+    let tablebase = if wants_table || cli.tablebase.exists() {
+        let table = Tablebase::load(KILLS_TO_WIN, &cli.tablebase).map_err(|e| {
+            format!(
+                "--tablebase: {e}\n(build it with `cargo run --release -p tns-tablebase-cli -- \
+                 build --dir {}`)",
+                cli.tablebase.display()
+            )
+        })?;
+        Some(Arc::new(table))
+    } else {
+        None
+    };
+    Ok(App::new(game, sheep, tiger, limits, tablebase))
 }
 
 fn main() -> ExitCode {

@@ -16,6 +16,11 @@ pub const MIN_SIZE: (u16, u16) = (40, 15);
 const HISTORY_WIDTH: u16 = 18;
 const STATUS_HEIGHT: u16 = 5;
 
+/// The status panel's height: one line more for the tablebase's verdict when a table is loaded.
+fn status_height(app: &App) -> u16 {
+    STATUS_HEIGHT + u16::from(app.tablebase.is_some())
+}
+
 /// Every key, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[
     ("click", "place a sheep, select a piece, move it"),
@@ -40,7 +45,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         return Hitmap::default();
     }
     let [top, status] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(STATUS_HEIGHT)]).areas(area);
+        Layout::vertical([Constraint::Min(0), Constraint::Length(status_height(app))]).areas(area);
     let [board_area, history_area] =
         Layout::horizontal([Constraint::Min(0), Constraint::Length(HISTORY_WIDTH)]).areas(top);
     let mut hit = Hitmap::default();
@@ -129,6 +134,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         )));
     } else {
         lines.push(Line::from(format!("Thinking… ({})", app.limit_text())));
+    }
+    if let Some(verdict) = app.verdict() {
+        lines.push(Line::from(format!("Tablebase: {verdict}")));
     }
     lines.push(Line::styled(app.message.clone(), Style::default().fg(Color::Cyan)));
     let title = format!(" {}: {} ", side.plural(), app.player(side).name());

@@ -81,7 +81,7 @@ fn board_at_each_scale() {
 }
 
 fn human_game() -> App {
-    App::new(Game::new(), PlayerKind::Human, PlayerKind::Human, Limits::depth(2))
+    App::new(Game::new(), PlayerKind::Human, PlayerKind::Human, Limits::depth(2), None)
 }
 
 fn draw(app: &App, w: u16, h: u16) -> (Buffer, Hitmap) {
@@ -170,7 +170,8 @@ fn clicks_and_keys_make_moves() {
 
 #[test]
 fn revert_and_undo_truncate_history() {
-    let mut app = App::new(Game::new(), PlayerKind::Human, PlayerKind::Heuristic, Limits::depth(1));
+    let mut app =
+        App::new(Game::new(), PlayerKind::Human, PlayerKind::Heuristic, Limits::depth(1), None);
     let dir = std::env::temp_dir();
     app.play("c3".parse().unwrap());
     // Let the computer reply.
@@ -209,8 +210,13 @@ fn revert_and_undo_truncate_history() {
 
 #[test]
 fn quit_returns_while_a_search_runs() {
-    let mut app =
-        App::new(Game::new(), PlayerKind::Heuristic, PlayerKind::Heuristic, Limits::default());
+    let mut app = App::new(
+        Game::new(),
+        PlayerKind::Heuristic,
+        PlayerKind::Heuristic,
+        Limits::default(),
+        None,
+    );
     app.tick();
     assert!(app.thinking.is_some(), "the computer started thinking");
     std::thread::sleep(Duration::from_millis(20));
@@ -233,4 +239,24 @@ fn help_lists_every_key() {
     for (k, _) in ui::KEYS {
         assert!(text.contains(k), "{k}\n{text}");
     }
+}
+
+#[test]
+fn status_shows_the_tablebase_verdict() {
+    // The variant won by one kill builds in a moment; the verdict line reads any table.
+    let table = std::sync::Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
+    let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/TSSST t 0".parse().unwrap();
+    let app = App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        Some(table),
+    );
+    assert_eq!(app.verdict().as_deref(), Some("Tigers win in 1"));
+    let (buf, _) = draw(&app, 100, 32);
+    let text = screen_text(&buf);
+    assert!(text.contains("Tablebase: Tigers win in 1"), "{text}");
+    // No table, no verdict line.
+    assert!(!screen_text(&draw(&human_game(), 100, 32).0).contains("Tablebase"));
 }

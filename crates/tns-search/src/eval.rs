@@ -6,8 +6,9 @@ use tns_board::Board;
 /// heuristic, a neural network or a tablebase plug into the same search.
 ///
 /// Implementations are shared between search threads, so they take `&self`; keep any scratch
-/// space on the stack.
-pub trait Evaluator: Send + Sync {
+/// space on the stack. They are `Debug` so that a boxed evaluator (`Box<dyn Evaluator>`, how a
+/// program switches players at run time) can be printed.
+pub trait Evaluator: Send + Sync + std::fmt::Debug {
     /// The score of `board` from the side to move's point of view, in hundredths of a sheep,
     /// within `±`[`EVAL_LIMIT`](crate::EVAL_LIMIT) (the search clamps it). It is called only on
     /// positions where the game goes on: fewer than five dead and a legal move to make.

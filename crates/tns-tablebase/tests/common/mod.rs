@@ -1,0 +1,48 @@
+//! Helpers shared by the tablebase tests.
+
+use tns_board::{Bitboard, Symmetry};
+
+/// The number of symmetry classes of positions with 4 tigers and `empties` empty points (the
+/// rest sheep), one side to move, by Burnside's lemma: the mean over the 8 symmetries of the
+/// number of positions each leaves unchanged. A position is unchanged when its tiger set and its
+/// empty set are unions of the symmetry's cycles of points, so the count is taken over cycles.
+pub fn burnside(empties: usize) -> u64 {
+    let mut total = 0;
+    for s in Symmetry::ALL {
+        let mut seen = 0u32;
+        let mut cycles = Vec::new();
+        for p in 0..25u32 {
+            if seen & 1 << p != 0 {
+                continue;
+            }
+            let mut len = 0;
+            let mut q = Bitboard::from_bits_truncate(1 << p);
+            while seen & q.bits() == 0 {
+                seen |= q.bits();
+                len += 1;
+                q = s.apply_bitboard(q);
+            }
+            cycles.push(len);
+        }
+        // ways[t][e]: ways to pick t tiger points and e empty points from the cycles so far.
+        let mut ways = [[0u64; 6]; 5];
+        ways[0][0] = 1;
+        for &len in &cycles {
+            let mut next = ways;
+            for t in 0..5 {
+                for e in 0..6 {
+                    if t >= len {
+                        next[t][e] += ways[t - len][e];
+                    }
+                    if e >= len {
+                        next[t][e] += ways[t][e - len];
+                    }
+                }
+            }
+            ways = next;
+        }
+        total += ways[4][empties];
+    }
+    assert_eq!(total % 8, 0);
+    total / 8
+}
