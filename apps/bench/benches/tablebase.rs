@@ -1,0 +1,68 @@
+//! Criterion bench for tablebase probes. It uses the real table in `tablebase/` (or
+//! `TNS_TABLEBASE_DIR`) when one is built, and otherwise builds the 3-kill variant in memory and
+//! says so in the bench's name. The probes are checked before timing: every position is found,
+//! and its value is the one its best move gives.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tns_board::{Bitboard, Board, KILLS_TO_WIN, Side};
+use tns_tablebase::Tablebase;
+
+/// 1,024 positions with no sheep in hand and fewer than `kills` dead, from a fixed seed.
+fn positions(kills: u8) -> Vec<Board> {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    (0..1024)
+        .map(|i| {
+            let mut points: Vec<u32> = (0..25).collect();
+            for j in (1..25).rev() {
+                points.swap(j, next(j as u64 + 1) as usize);
+            }
+            let dead = next(u64::from(kills)) as usize;
+            let tigers = points[..4].iter().fold(0, |m, &p| m | 1 << p);
+            let sheep = points[4..24 - dead].iter().fold(0, |m, &p| m | 1 << p);
+            let side = if i % 2 == 0 { Side::Sheep } else { Side::Tiger };
+            Board::from_parts(
+                Bitboard::from_bits_truncate(tigers),
+                Bitboard::from_bits_truncate(sheep),
+                0,
+                side,
+            )
+            .expect("4 tigers and at most 20 sheep")
+        })
+        .collect()
+}
+
+fn probe(c: &mut Criterion) {
+    let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
+        PathBuf::from,
+    );
+    let (table, name) = match Tablebase::load(KILLS_TO_WIN, &dir) {
+        Ok(t) => (t, "tablebase probe/1024 positions"),
+        Err(_) => (
+            Tablebase::build(3, None, |_| {}).expect("the 3-kill table builds"),
+            "tablebase probe (3-kill variant: no table built)/1024 positions",
+        ),
+    };
+    let boards = positions(table.kills());
+    for &b in &boards {
+        let value = table.probe(b).expect("the table holds every such position");
+        if let Some((_, best)) = table.best_move(b) {
+            assert_eq!(best, value, "{b}");
+        }
+    }
+    c.bench_function(name, |bench| {
+        bench.iter(|| black_box(&boards).iter().filter_map(|&b| table.probe(b)).count());
+    });
+}
+
+criterion_group!(benches, probe);
+criterion_main!(benches);
