@@ -51,7 +51,7 @@ pub use error::{
     MoveError, ParseMoveError, ParsePointError, ParsePositionError, ParseRecordError, PlayError,
     PositionError, ReplayError,
 };
-pub use file::write_atomically;
+pub use file::{checksum, write_atomically};
 pub use game::Game;
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use outcome::{EndReason, Outcome};

@@ -16,6 +16,8 @@
 
 use std::path::{Path, PathBuf};
 
+use tns_board::checksum;
+
 use crate::TablebaseError;
 use crate::slice::Slice;
 
@@ -27,22 +29,6 @@ const HEADER: usize = 28;
 /// The file name of a slice.
 pub(crate) fn slice_path(dir: &Path, kills: u8, dead: u8) -> PathBuf {
     dir.join(format!("k{kills}-d{dead}.tnstb"))
-}
-
-/// A 64-bit checksum: each 8-byte word is mixed in by an xor and a multiply by an odd
-/// constant, both invertible, so a change in any one word always changes the result.
-fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = bytes.chunks_exact(8);
-    for w in words.by_ref() {
-        let mut word = [0; 8];
-        word.copy_from_slice(w);
-        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(23);
-    }
-    for &b in words.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h ^ bytes.len() as u64
 }
 
 /// The bytes of a slice file.
