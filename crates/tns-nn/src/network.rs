@@ -1,0 +1,231 @@
+//! The multilayer perceptron: dense layers, ReLU between them, tanh at the output.
+
+use rand::rngs::StdRng;
+use rand::{RngExt as _, SeedableRng as _};
+use tns_board::Board;
+
+use crate::NetworkError;
+use crate::input::{Features, IN_HAND, INPUTS};
+
+/// The widest layer a network may have, so the forward pass can keep its activations on the
+/// stack.
+pub const MAX_WIDTH: usize = 512;
+
+/// A network: `INPUTS` inputs, hidden layers of the caller's sizes with ReLU, and one output
+/// squashed by tanh into [-1, 1], the expected result for the side to move (1 a win, -1 a loss).
+///
+/// The parameters are one flat vector, layer after layer, each layer's weights stored input by
+/// input (`w[i][j]` joins input `i` to output `j`) and then its biases, so the forward pass
+/// adds whole rows for the inputs that are on and skips the rest.
+///
+/// ```
+/// use tns_board::Board;
+/// use tns_nn::Network;
+///
+/// let net = Network::new(&[32, 16], 7)?;
+/// assert_eq!(net.sizes(), &[52, 32, 16, 1]);
+/// let v = net.forward(Board::START);
+/// assert!((-1.0..=1.0).contains(&v));
+/// # Ok::<(), tns_nn::NetworkError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    sizes: Vec<usize>,
+    params: Vec<f32>,
+}
+
+/// Where layer `l`'s weights and biases start in the flat parameters.
+fn offsets(sizes: &[usize]) -> impl Iterator<Item = (usize, usize, usize, usize)> + '_ {
+    let mut at = 0;
+    sizes.windows(2).map(move |w| {
+        let (inputs, outputs) = (w[0], w[1]);
+        let weights = at;
+        let biases = at + inputs * outputs;
+        at = biases + outputs;
+        (inputs, outputs, weights, biases)
+    })
+}
+
+/// The number of parameters of a network with these layer sizes.
+pub(crate) fn parameter_count(sizes: &[usize]) -> usize {
+    sizes.windows(2).map(|w| w[0] * w[1] + w[1]).sum()
+}
+
+/// Checks layer sizes: `INPUTS` first, 1 last, every size 1 to `MAX_WIDTH`, at most 8 layers.
+pub(crate) fn check_sizes(sizes: &[usize]) -> Result<(), NetworkError> {
+    let ok = sizes.len() >= 2
+        && sizes.len() <= 10
+        && sizes.first() == Some(&INPUTS)
+        && sizes.last() == Some(&1)
+        && sizes.iter().all(|&s| (1..=MAX_WIDTH).contains(&s));
+    if ok { Ok(()) } else { Err(NetworkError::Sizes(sizes.to_vec())) }
+}
+
+#[inline]
+fn axpy(out: &mut [f32], a: f32, x: &[f32]) {
+    for (o, &xi) in out.iter_mut().zip(x) {
+        *o += a * xi;
+    }
+}
+
+impl Network {
+    /// A network with hidden layers of the given sizes, its weights drawn from `seed` (He
+    /// initialisation for the ReLU layers, small weights into the output).
+    ///
+    /// # Errors
+    /// [`NetworkError::Sizes`] for more than 8 hidden layers or a layer wider than
+    /// [`MAX_WIDTH`] or empty.
+    pub fn new(hidden: &[usize], seed: u64) -> Result<Network, NetworkError> {
+        let mut sizes = vec![INPUTS];
+        sizes.extend_from_slice(hidden);
+        sizes.push(1);
+        check_sizes(&sizes)?;
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut params = vec![0.0; parameter_count(&sizes)];
+        let last = sizes.len() - 2;
+        for (l, (inputs, outputs, weights, _)) in offsets(&sizes).enumerate() {
+            let bound = if l == last { 0.1 } else { (6.0 / inputs as f32).sqrt() };
+            for w in &mut params[weights..weights + inputs * outputs] {
+                *w = rng.random_range(-bound..bound);
+            }
+        }
+        Ok(Network { sizes, params })
+    }
+
+    /// A network from its layer sizes and flat parameters (as [`Network::params`] gives them).
+    ///
+    /// # Errors
+    /// [`NetworkError::Sizes`] for sizes [`Network::new`] would refuse,
+    /// [`NetworkError::ParameterCount`] when `params` has the wrong length, and
+    /// [`NetworkError::NotFinite`] for a NaN or infinite parameter.
+    pub fn from_params(sizes: Vec<usize>, params: Vec<f32>) -> Result<Network, NetworkError> {
+        check_sizes(&sizes)?;
+        let expected = parameter_count(&sizes);
+        if params.len() != expected {
+            return Err(NetworkError::ParameterCount { expected, found: params.len() });
+        }
+        if let Some(index) = params.iter().position(|p| !p.is_finite()) {
+            return Err(NetworkError::NotFinite { index });
+        }
+        Ok(Network { sizes, params })
+    }
+
+    /// The layer sizes, inputs first and the single output last.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// The parameters, layer after layer (weights input by input, then biases).
+    pub fn params(&self) -> &[f32] {
+        &self.params
+    }
+
+    /// The parameters, to change them (training does).
+    pub fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.params
+    }
+
+    /// The expected result for the side to move, in [-1, 1]. Allocates nothing.
+    #[inline]
+    pub fn forward(&self, board: Board) -> f32 {
+        let features = Features::of(board);
+        let mut a = [0.0f32; MAX_WIDTH];
+        let mut b = [0.0f32; MAX_WIDTH];
+        let mut layers = offsets(&self.sizes);
+        // The first layer adds the rows of the inputs that are on.
+        let Some((_, outputs, weights, biases)) = layers.next() else { return 0.0 };
+        let row = |i: usize| &self.params[weights + i * outputs..weights + (i + 1) * outputs];
+        a[..outputs].copy_from_slice(&self.params[biases..biases + outputs]);
+        for &i in &features.ones[..features.len] {
+            axpy(&mut a[..outputs], 1.0, row(usize::from(i)));
+        }
+        axpy(&mut a[..outputs], features.in_hand, row(IN_HAND));
+        let mut width = outputs;
+        for (inputs, outputs, weights, biases) in layers {
+            for v in &mut a[..inputs] {
+                *v = v.max(0.0);
+            }
+            b[..outputs].copy_from_slice(&self.params[biases..biases + outputs]);
+            for i in 0..inputs {
+                if a[i] != 0.0 {
+                    let r = &self.params[weights + i * outputs..weights + (i + 1) * outputs];
+                    axpy(&mut b[..outputs], a[i], r);
+                }
+            }
+            std::mem::swap(&mut a, &mut b);
+            width = outputs;
+        }
+        debug_assert_eq!(width, 1);
+        a[0].tanh()
+    }
+
+    /// The forward pass on dense inputs, keeping every layer's output (after its activation)
+    /// for the backward pass: `acts[0]` is the input, the last is the tanh output.
+    pub(crate) fn forward_keep(&self, x: &[f32; INPUTS], acts: &mut Vec<Vec<f32>>) {
+        acts.clear();
+        acts.push(x.to_vec());
+        let last = self.sizes.len() - 2;
+        for (l, (inputs, outputs, weights, biases)) in offsets(&self.sizes).enumerate() {
+            let mut out = self.params[biases..biases + outputs].to_vec();
+            let input = &acts[l];
+            for (i, &xi) in input.iter().enumerate().take(inputs) {
+                if xi != 0.0 {
+                    axpy(
+                        &mut out,
+                        xi,
+                        &self.params[weights + i * outputs..weights + (i + 1) * outputs],
+                    );
+                }
+            }
+            for v in &mut out {
+                *v = if l == last { v.tanh() } else { v.max(0.0) };
+            }
+            acts.push(out);
+        }
+    }
+
+    /// Adds the gradient of `(y - target)² * scale` with respect to every parameter to `grad`,
+    /// where `y` is the output `forward_keep` left in `acts`. Returns `(y - target)²`.
+    pub(crate) fn backward(
+        &self,
+        acts: &[Vec<f32>],
+        target: f32,
+        scale: f32,
+        grad: &mut [f32],
+    ) -> f32 {
+        let y = acts[acts.len() - 1][0];
+        let error = y - target;
+        // d(loss)/d(pre-activation) at the output: 2 (y - t) (1 - y²).
+        let mut delta = vec![2.0 * error * (1.0 - y * y) * scale];
+        let layers: Vec<_> = offsets(&self.sizes).collect();
+        for (l, &(inputs, outputs, weights, biases)) in layers.iter().enumerate().rev() {
+            let input = &acts[l];
+            for (j, &d) in delta.iter().enumerate() {
+                grad[biases + j] += d;
+            }
+            let mut back = vec![0.0; inputs];
+            for i in 0..inputs {
+                let row = weights + i * outputs;
+                if input[i] != 0.0 {
+                    for (j, &d) in delta.iter().enumerate() {
+                        grad[row + j] += input[i] * d;
+                    }
+                }
+                if l > 0 {
+                    let w = &self.params[row..row + outputs];
+                    back[i] = w.iter().zip(&delta).map(|(w, d)| w * d).sum();
+                }
+            }
+            if l > 0 {
+                // Through the ReLU of the layer below: zero where it was off.
+                for (b, &x) in back.iter_mut().zip(input) {
+                    if x <= 0.0 {
+                        *b = 0.0;
+                    }
+                }
+            }
+            delta = back;
+        }
+        error * error
+    }
+}

@@ -1,0 +1,149 @@
+//! Network tests: gradients against finite differences, Adam on a small fitted problem, the
+//! sparse and dense forward passes, files and every way loading them can fail.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use tns_board::{Board, Side};
+use tns_nn::{Adam, Network, NetworkError, Sample, gradient, loss, train_epoch};
+
+/// Positions from seeded random play.
+fn positions(n: usize, seed: u64) -> Vec<Board> {
+    let mut state = seed | 1;
+    let mut out = Vec::new();
+    let mut board = Board::START;
+    while out.len() < n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            board = Board::START;
+            continue;
+        }
+        board = board.after_move_unchecked(moves[(state % moves.len() as u64) as usize]);
+        out.push(board);
+    }
+    out
+}
+
+fn samples(n: usize, seed: u64) -> Vec<Sample> {
+    positions(n, seed)
+        .into_iter()
+        .map(|board| {
+            // Something learnable from the raw position: dead sheep, by side to move.
+            let dead = f32::from(board.dead()) / 5.0;
+            let target = if board.side_to_move() == Side::Tiger { dead } else { -dead };
+            Sample { board, target: target.clamp(-0.9, 0.9) }
+        })
+        .collect()
+}
+
+#[test]
+fn gradient_matches_finite_differences() {
+    let net = Network::new(&[8, 6], 5).unwrap();
+    let batch = samples(12, 9);
+    let (grad, _) = gradient(&net, &batch);
+    let mut checked = 0;
+    let mut close = 0;
+    for index in (0..net.params().len()).step_by(7) {
+        let h = 1e-2;
+        let mut plus = net.clone();
+        plus.params_mut()[index] += h;
+        let mut minus = net.clone();
+        minus.params_mut()[index] -= h;
+        let numeric = (loss(&plus, &batch) - loss(&minus, &batch)) / (2.0 * h);
+        checked += 1;
+        // A ReLU kink between the two probes can break a single comparison.
+        if (numeric - grad[index]).abs() <= 2e-3 + 0.05 * numeric.abs() {
+            close += 1;
+        }
+    }
+    assert!(close * 100 >= checked * 95, "{close} of {checked} close");
+    assert!(grad.iter().any(|g| g.abs() > 1e-4), "the gradient is not all zero");
+}
+
+#[test]
+fn adam_fits_a_small_problem() {
+    let mut net = Network::new(&[16], 2).unwrap();
+    let train = samples(256, 3);
+    let mut adam = Adam::new(net.params().len(), 0.01);
+    let before = loss(&net, &train);
+    for _ in 0..150 {
+        train_epoch(&mut net, &mut adam, &train, 32);
+    }
+    let after = loss(&net, &train);
+    assert!(after < before * 0.2, "{before} -> {after}");
+}
+
+#[test]
+fn gradients_do_not_depend_on_the_thread_count() {
+    let net = Network::new(&[24, 8], 4).unwrap();
+    let batch = samples(100, 6);
+    let on = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| gradient(&net, &batch))
+    };
+    assert_eq!(on(1), on(2));
+}
+
+#[test]
+fn save_load_round_trip_and_every_error() {
+    let dir = std::env::temp_dir().join(format!("tns-nn-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("net.bin");
+    let net = Network::new(&[12, 5], 8).unwrap();
+    net.save(&path).unwrap();
+    assert_eq!(Network::load(&path).unwrap(), net);
+
+    let bytes = std::fs::read(&path).unwrap();
+    // Truncated at every byte: an error, never a panic.
+    for len in 0..bytes.len() {
+        assert!(Network::from_bytes(&path, &bytes[..len]).is_err(), "{len}");
+    }
+    let err = |b: &[u8]| Network::from_bytes(Path::new("x"), b).unwrap_err();
+    assert!(matches!(err(b"PK\x03\x04 a zip file"), NetworkError::Foreign(_)));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert!(matches!(err(&version), NetworkError::Version { found: 9, .. }));
+    let mut padded = bytes.clone();
+    padded.push(0);
+    assert!(matches!(err(&padded), NetworkError::Length { .. }));
+    let mut flipped = bytes.clone();
+    flipped[40] ^= 1;
+    assert!(matches!(err(&flipped), NetworkError::Checksum(_)));
+    let mut sizes = bytes.clone();
+    sizes[16] = 51;
+    assert!(matches!(err(&sizes), NetworkError::Invalid { .. }));
+    // A NaN with a valid checksum is still refused.
+    let mut nan = net.clone();
+    nan.params_mut()[3] = f32::NAN;
+    let nan_bytes = nan.to_bytes();
+    match Network::from_bytes(&path, &nan_bytes) {
+        Err(NetworkError::Invalid { source, .. }) => {
+            assert!(matches!(*source, NetworkError::NotFinite { index: 3 }));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(Network::load(&dir.join("missing.bin")), Err(NetworkError::Missing(_))));
+    assert!(matches!(Network::new(&[600], 1), Err(NetworkError::Sizes(_))));
+    assert!(matches!(Network::new(&[0], 1), Err(NetworkError::Sizes(_))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn sparse_forward_equals_dense_training_pass(seed in 1u64..10_000) {
+        let net = Network::new(&[20, 7], seed).unwrap();
+        let batch: Vec<Sample> = positions(4, seed)
+            .into_iter()
+            .map(|board| Sample { board, target: 0.0 })
+            .collect();
+        // With target 0 the loss is the mean of the squared outputs of the dense pass.
+        let (_, dense) = gradient(&net, &batch);
+        let sparse: f32 = batch.iter().map(|s| net.forward(s.board).powi(2)).sum::<f32>() / 4.0;
+        prop_assert!((dense - sparse).abs() < 1e-5, "{dense} vs {sparse}");
+    }
+}
