@@ -1,5 +1,5 @@
-//! Criterion benches for the engine: the heuristic evaluation, and the search to a fixed depth
-//! on each bench position. Each bench checks its answer before timing it.
+//! Criterion benches for the engine: the heuristic and network evaluations, and the search to a
+//! fixed depth on each bench position. Each bench checks its answer before timing it.
 
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use criterion::{Criterion, criterion_group, criterion_main};
 use tns_bench::BENCH_POSITIONS;
 use tns_board::{Board, Side, Symmetry};
+use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig};
 
 /// The depth of the search benches.
@@ -52,5 +53,29 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, evaluation, search);
+/// The network: the shipped `weights/latest.bin` when it loads, otherwise a fresh network of the
+/// default shape (64 and 32 hidden), named so in the bench.
+fn network_evaluation(c: &mut Criterion) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../weights/latest.bin");
+    let (net, name) = match Network::load(&path) {
+        Ok(net) => (net, "network eval (weights/latest.bin)/6 positions"),
+        Err(_) => (
+            Network::new(&[64, 32], 1).expect("valid sizes"),
+            "network eval (untrained 64-32)/6 positions",
+        ),
+    };
+    let eval = NeuralEvaluator::new(net);
+    let boards: Vec<Board> = BENCH_POSITIONS.iter().map(tns_bench::BenchPosition::board).collect();
+    for &b in &boards {
+        // The evaluation is the network's output scaled, and stays inside the search's limit.
+        let expected = (eval.network().forward(b) * tns_nn::SCORE_SCALE).round() as i32;
+        assert_eq!(eval.evaluate(b), expected);
+        assert!(expected.abs() <= tns_search::EVAL_LIMIT);
+    }
+    c.bench_function(name, |bench| {
+        bench.iter(|| black_box(&boards).iter().map(|&b| eval.evaluate(b)).sum::<i32>());
+    });
+}
+
+criterion_group!(benches, evaluation, network_evaluation, search);
 criterion_main!(benches);

@@ -141,6 +141,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let describe = |spec: &PlayerSpec, budget| match spec.kind {
         tns_bench::Kind::Random => "random moves".to_string(),
         tns_bench::Kind::Heuristic(_) => budget_text(budget),
+        tns_bench::Kind::Neural(_) => format!("{} with the network", budget_text(budget)),
         tns_bench::Kind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
     };
     println!(

@@ -1,7 +1,7 @@
 //! Players a match can pit against each other, named on the command line.
 //!
-//! A player is written `KIND[:OPTION=VALUE,...]`: `heuristic`, `random`, or (once networks
-//! exist) a weights file, with options that set its limits (`time`, `depth`, `threads`, `tt`)
+//! A player is written `KIND[:OPTION=VALUE,...]`: `heuristic`, `perfect`, `random`, or a
+//! weights file, with options that set its limits (`time`, `depth`, `threads`, `tt`)
 //! and, for `heuristic`, any of its weights (`dead=350,mobility=15`).
 
 use std::fmt;
@@ -13,6 +13,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Game, Move};
+use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, Weights};
 use tns_tablebase::{Tablebase, WithTablebase};
 
@@ -34,6 +35,8 @@ pub enum Kind {
     /// The search with the tablebase in front of the heuristic: perfect once the last sheep
     /// is placed.
     Perfect(Weights),
+    /// The search with a network as its evaluator, from a weights file.
+    Neural(Arc<Network>),
     /// A uniformly random legal move.
     Random,
 }
@@ -85,8 +88,8 @@ pub enum PlayerError {
     /// A perfect player, but no tablebase was given.
     #[error("the perfect player needs the tablebase: build it with `tns-tablebase build`")]
     NoTablebase,
-    /// A weights file: networks are not built yet.
-    #[error("{0:?} names a weights file, but neural players do not exist yet")]
+    /// A weights file that does not load.
+    #[error("{0}")]
     Network(String),
     /// An option that is not `key=value`, or not known for this kind of player.
     #[error("unknown option {option:?} for {kind}: expected {expected}")]
@@ -140,7 +143,9 @@ impl FromStr for PlayerSpec {
             "perfect" => Kind::Perfect(Weights::DEFAULT),
             "random" => Kind::Random,
             _ if std::path::Path::new(kind_text).is_file() => {
-                return Err(PlayerError::Network(kind_text.into()));
+                let net = Network::load(std::path::Path::new(kind_text))
+                    .map_err(|e| PlayerError::Network(e.to_string()))?;
+                Kind::Neural(Arc::new(net))
             }
             _ => return Err(PlayerError::Unknown(s.into())),
         };
@@ -156,6 +161,7 @@ impl FromStr for PlayerSpec {
             Kind::Heuristic(_) | Kind::Perfect(_) => {
                 format!("{LIMIT_KEYS} or a weight ({})", WEIGHT_KEYS.join(", "))
             }
+            Kind::Neural(_) => LIMIT_KEYS.into(),
             Kind::Random => "no options".into(),
         };
         for option in options.split(',').filter(|o| !o.is_empty()) {
@@ -255,6 +261,9 @@ impl PlayerSpec {
                     .map_err(|_| PlayerError::NoTablebase)?;
                 Box::new(SearchPlayer::new(evaluator, budget))
             }
+            Kind::Neural(net) => {
+                Box::new(SearchPlayer::new(NeuralEvaluator::new(Network::clone(net)), budget))
+            }
             Kind::Random => Box::new(RandomPlayer { rng: StdRng::seed_from_u64(0) }),
         })
     }
@@ -333,7 +342,11 @@ mod tests {
         assert!(matches!(err("heuristic:depth=0"), PlayerError::Value { .. }));
         assert!(matches!(err("heuristic:dead=lots"), PlayerError::Value { .. }));
         assert!(matches!(err("heuristic:threads=0"), PlayerError::Value { .. }));
-        assert!(matches!(err("Cargo.toml"), PlayerError::Network(_)));
+        // A file that is not a weights file says why.
+        match err("Cargo.toml") {
+            PlayerError::Network(why) => assert!(why.contains("not a Tigers and Sheep weights")),
+            other => panic!("{other:?}"),
+        }
         let perfect: PlayerSpec = "perfect:dead=300".parse().unwrap();
         let budget = Budget { time: None, depth: Some(1), threads: 1, tt_mb: 1 };
         assert!(matches!(perfect.build(budget, None), Err(PlayerError::NoTablebase)));

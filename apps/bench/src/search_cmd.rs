@@ -4,6 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tns_bench::{BENCH_POSITIONS, Kind, PlayerSpec};
+use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, describe};
 
 /// A part of the search that `--without` can switch off.
@@ -57,6 +58,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let config = SearchConfig { threads: args.threads as usize, tt_mb: args.tt_mb as usize, parts };
     match &args.evaluator.kind {
         Kind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
+        Kind::Neural(net) => bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth),
         Kind::Perfect(_) => {
             Err("the bench positions have sheep in hand, where perfect is the heuristic".into())
         }

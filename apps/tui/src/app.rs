@@ -5,13 +5,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tns_board::{Bitboard, Board, Game, GameRecord, Move, Point, Side};
+use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Limits, Report, describe};
 use tns_tablebase::{Tablebase, Value};
 
 use crate::engine::{Engine, Poll, Thinking, engine, evaluator, suggest};
 
 /// Who plays a side.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerKind {
     /// A person, with mouse and keyboard.
     Human,
@@ -20,15 +21,23 @@ pub enum PlayerKind {
     /// The search with the tablebase in front of the hand-written evaluation: perfect once the
     /// last sheep is placed.
     Perfect,
+    /// The search with a trained network as its evaluator.
+    Neural {
+        /// The weights file it came from, as given.
+        path: String,
+        /// The network.
+        network: Arc<Network>,
+    },
 }
 
 impl PlayerKind {
     /// The name shown on screen and written into saved games.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> &str {
         match self {
             PlayerKind::Human => "human",
             PlayerKind::Heuristic => "heuristic",
             PlayerKind::Perfect => "perfect",
+            PlayerKind::Neural { path, .. } => path,
         }
     }
 }
@@ -106,10 +115,13 @@ impl App {
         tablebase: Option<Arc<Tablebase>>,
     ) -> App {
         let seat = |kind: PlayerKind| {
-            let engine = match kind {
+            let engine = match &kind {
                 PlayerKind::Human => None,
                 PlayerKind::Heuristic => Some(engine(evaluator(None))),
                 PlayerKind::Perfect => Some(engine(evaluator(tablebase.clone()))),
+                PlayerKind::Neural { network, .. } => {
+                    Some(engine(Box::new(NeuralEvaluator::new(Network::clone(network)))))
+                }
             };
             Seat { kind, engine }
         };

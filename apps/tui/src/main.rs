@@ -11,6 +11,7 @@ use ratatui::crossterm::execute;
 use tigers_and_sheep::app::DEFAULT_TIME;
 use tigers_and_sheep::{App, PlayerKind};
 use tns_board::{Board, Game, GameRecord, KILLS_TO_WIN};
+use tns_nn::Network;
 use tns_search::Limits;
 use tns_tablebase::Tablebase;
 
@@ -51,9 +52,10 @@ fn player(text: &str) -> Result<PlayerKind, String> {
         "human" => Ok(PlayerKind::Human),
         "heuristic" => Ok(PlayerKind::Heuristic),
         "perfect" => Ok(PlayerKind::Perfect),
-        path if std::path::Path::new(path).exists() => Err(format!(
-            "{path}: neural players are not available yet (they arrive with the tns-nn crate)"
-        )),
+        path if std::path::Path::new(path).exists() => {
+            let network = Network::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+            Ok(PlayerKind::Neural { path: path.into(), network: Arc::new(network) })
+        }
         other => Err(format!(
             "unknown player {other:?}: use human, heuristic, perfect, or a weights file that exists"
         )),

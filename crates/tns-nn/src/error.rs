@@ -5,9 +5,9 @@ use std::path::PathBuf;
 /// Why a network could not be made, saved or loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum NetworkError {
-    /// Layer sizes that are not 52 inputs, up to 8 hidden layers of 1 to 512, and 1 output.
+    /// Layer sizes that are not 52 inputs, up to 8 hidden layers of 1 to 256, and 1 output.
     #[error(
-        "bad layer sizes {0:?}: expected 52 inputs, 1 to 8 hidden layers of 1 to 512, 1 output"
+        "bad layer sizes {0:?}: expected 52 inputs, 1 to 8 hidden layers of 1 to 256, 1 output"
     )]
     Sizes(Vec<usize>),
     /// The parameters do not fit the layer sizes.

@@ -9,7 +9,7 @@ use crate::input::{Features, IN_HAND, INPUTS};
 
 /// The widest layer a network may have, so the forward pass can keep its activations on the
 /// stack.
-pub const MAX_WIDTH: usize = 512;
+pub const MAX_WIDTH: usize = 256;
 
 /// A network: `INPUTS` inputs, hidden layers of the caller's sizes with ReLU, and one output
 /// squashed by tanh into [-1, 1], the expected result for the side to move (1 a win, -1 a loss).

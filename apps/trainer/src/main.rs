@@ -1,0 +1,116 @@
+//! `tns-train`: teaches the network the game by self-play.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use tns_trainer::{Settings, train};
+
+/// Trains the network by self-play, one generation at a time, saving `gen-NNN.bin` and
+/// `latest.bin` after each; running again continues from the newest generation in OUT.
+#[derive(Parser, Debug)]
+#[command(name = "tns-train", version)]
+struct Cli {
+    /// Generations to train.
+    #[arg(default_value_t = 50)]
+    generations: u32,
+    /// Self-play games per generation.
+    #[arg(default_value_t = 200)]
+    games: usize,
+    /// The folder for the weights and the progress log.
+    #[arg(default_value = "weights/run")]
+    out: PathBuf,
+    /// Start from this weights file instead of the newest generation in OUT.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// Hidden layer sizes of a new network, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "64,32")]
+    hidden: Vec<usize>,
+    /// Self-play search depth in plies.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    depth: u32,
+    /// Probability of a random move in self-play, for exploration.
+    #[arg(long, default_value_t = 0.05)]
+    epsilon: f64,
+    /// TD(λ): 1 learns from game results only, 0 from the search's values only.
+    #[arg(long, default_value_t = 0.7)]
+    lambda: f32,
+    /// Passes over the training positions per generation.
+    #[arg(long, default_value_t = 4)]
+    epochs: u32,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    learning_rate: f32,
+    /// Minibatch size.
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+    /// Generations of positions kept for training.
+    #[arg(long, default_value_t = 3)]
+    window: usize,
+    /// Threads (all cores unless given).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
+    /// Seed of everything random; with --threads 1 a run is fully reproducible.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play matches against the heuristic player and the generation last tested every this
+    /// many generations (0: never).
+    #[arg(long, default_value_t = 5)]
+    match_every: u32,
+    /// Games per match (both colours).
+    #[arg(long, default_value_t = 40)]
+    match_games: u32,
+    /// Search depth of both players in matches.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    match_depth: u32,
+    /// Plies after which a game is a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if !(0.0..=1.0).contains(&cli.epsilon) || !(0.0..=1.0).contains(&cli.lambda) {
+        eprintln!("tns-train: --epsilon and --lambda must lie between 0 and 1");
+        return ExitCode::FAILURE;
+    }
+    if !(cli.learning_rate.is_finite() && cli.learning_rate > 0.0) || cli.batch == 0 {
+        eprintln!("tns-train: --learning-rate must be positive and --batch at least 1");
+        return ExitCode::FAILURE;
+    }
+    let settings = Settings {
+        generations: cli.generations,
+        games: cli.games,
+        out: cli.out,
+        from: cli.from,
+        hidden: cli.hidden,
+        depth: cli.depth,
+        epsilon: cli.epsilon,
+        lambda: cli.lambda,
+        epochs: cli.epochs,
+        learning_rate: cli.learning_rate,
+        batch: cli.batch,
+        window: cli.window,
+        seed: cli.seed,
+        match_every: cli.match_every,
+        match_games: cli.match_games,
+        match_depth: cli.match_depth,
+        max_plies: cli.max_plies,
+        bars: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = cli.threads {
+        pool = pool.num_threads(n as usize);
+    }
+    let result = match pool.build() {
+        Ok(pool) => pool.install(|| train(&settings, |line| println!("{line}"))),
+        Err(e) => Err(format!("cannot start threads: {e}")),
+    };
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tns-train: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
