@@ -353,6 +353,23 @@ mod tests {
     }
 
     #[test]
+    fn a_weights_file_is_a_neural_player() {
+        let path = std::env::temp_dir().join(format!("tns-bench-net-{}.bin", std::process::id()));
+        let net = Network::new(&[8], 1).unwrap();
+        net.save(&path).unwrap();
+        let spec: PlayerSpec = format!("{}:depth=2", path.display()).parse().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(spec.depth, Some(2));
+        let Kind::Neural(loaded) = &spec.kind else { panic!("{spec:?}") };
+        assert_eq!(**loaded, net);
+        let budget = Budget { time: None, depth: None, threads: 1, tt_mb: 1 };
+        let mut player = spec.build(budget, None).unwrap();
+        let game = Game::new();
+        let m = player.choose(&game, &AtomicBool::new(false)).unwrap();
+        assert!(game.board().check_move(m).is_ok());
+    }
+
+    #[test]
     fn own_limits_replace_the_defaults_as_a_pair() {
         let defaults = Budget { time: Some(1.0), depth: None, threads: 1, tt_mb: 16 };
         let spec: PlayerSpec = "heuristic:depth=5".parse().unwrap();
