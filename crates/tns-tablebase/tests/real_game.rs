@@ -1,4 +1,4 @@
-//! Tests on the real game's table (5 kills). Building it takes a couple of minutes, so these
+//! Tests on the real game's table (5 kills). Building it takes about a minute, so these
 //! are ignored by default; CI builds the table into `tablebase/` and runs them. The directory
 //! can be changed with `TNS_TABLEBASE_DIR`.
 
