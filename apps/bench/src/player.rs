@@ -114,8 +114,15 @@ pub enum PlayerError {
 }
 
 const LIMIT_KEYS: &str = "time, depth, threads, tt";
-const WEIGHT_KEYS: [&str; 6] =
-    ["dead", "capturable_tiger", "capturable_sheep", "trapped", "mobility", "in_hand"];
+const WEIGHT_KEYS: [&str; 7] = [
+    "dead",
+    "capturable_tiger",
+    "capturable_sheep",
+    "trapped",
+    "mobility",
+    "in_hand",
+    "edge_sheep",
+];
 
 fn weight_mut<'w>(weights: &'w mut Weights, key: &str) -> Option<&'w mut i32> {
     Some(match key {
@@ -125,6 +132,7 @@ fn weight_mut<'w>(weights: &'w mut Weights, key: &str) -> Option<&'w mut i32> {
         "trapped" => &mut weights.trapped_tiger,
         "mobility" => &mut weights.tiger_mobility,
         "in_hand" => &mut weights.in_hand,
+        "edge_sheep" => &mut weights.edge_sheep,
         _ => return None,
     })
 }

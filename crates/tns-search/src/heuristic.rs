@@ -4,6 +4,9 @@ use tns_board::{Board, Side};
 
 use crate::Evaluator;
 
+/// The 16 points of the board's outer ring.
+const EDGE: u32 = 0b11111_10001_10001_10001_11111;
+
 /// Weights of the [`Heuristic`] evaluator's terms, in hundredths of a sheep, from the tigers'
 /// point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +23,9 @@ pub struct Weights {
     pub tiger_mobility: i32,
     /// Each sheep still in hand (the sheep's reserve; negative favours the sheep).
     pub in_hand: i32,
+    /// Each sheep on the board's edge, where it cannot be jumped along the edge's normal
+    /// (negative favours the sheep).
+    pub edge_sheep: i32,
 }
 
 impl Weights {
@@ -31,6 +37,7 @@ impl Weights {
         trapped_tiger: -140,
         tiger_mobility: 12,
         in_hand: 0,
+        edge_sheep: 20,
     };
 }
 
@@ -40,8 +47,8 @@ impl Default for Weights {
     }
 }
 
-/// The hand-written evaluation: dead sheep, sheep open to a jump, trapped tigers and tiger
-/// mobility, all counted from bitboard masks (no loop over points).
+/// The hand-written evaluation: dead sheep, sheep open to a jump, trapped tigers, tiger
+/// mobility and sheep on the edge, all counted from bitboard masks (no loop over points).
 ///
 /// ```
 /// use tns_board::Board;
@@ -83,6 +90,7 @@ impl Heuristic {
             + w.trapped_tiger * trapped
             + w.tiger_mobility * board.tiger_step_targets().len() as i32
             + w.in_hand * i32::from(board.in_hand())
+            + w.edge_sheep * (board.sheep().bits() & EDGE).count_ones() as i32
     }
 }
 
