@@ -60,7 +60,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         Kind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
         Kind::Neural(net) => bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth),
         Kind::Perfect(_) => {
-            Err("the bench positions have sheep in hand, where perfect is the heuristic".into())
+            Err("perfect is the heuristic with the tablebase: bench the search with heuristic, \
+                 and the table with `cargo bench --bench tablebase`"
+                .into())
         }
         Kind::Random => Err("random play has no evaluator: use heuristic or a weights file".into()),
     }

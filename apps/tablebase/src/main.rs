@@ -154,9 +154,8 @@ fn stats(cli: &Cli) -> Result<(), String> {
     let mut total = 0;
     for s in table.stats() {
         let side = match s.side {
-            Some(Side::Sheep) => "sheep",
-            Some(Side::Tiger) => "tigers",
-            None => "",
+            Side::Sheep => "sheep",
+            Side::Tiger => "tigers",
         };
         println!(
             "{:>4} {:>7} {:>12} {:>12} {:>12} {:>12} {:>8}",

@@ -140,7 +140,6 @@ impl Network {
             axpy(&mut a[..outputs], 1.0, row(usize::from(i)));
         }
         axpy(&mut a[..outputs], features.in_hand, row(IN_HAND));
-        let mut width = outputs;
         for (inputs, outputs, weights, biases) in layers {
             for v in &mut a[..inputs] {
                 *v = v.max(0.0);
@@ -153,9 +152,8 @@ impl Network {
                 }
             }
             std::mem::swap(&mut a, &mut b);
-            width = outputs;
         }
-        debug_assert_eq!(width, 1);
+        // The last layer has one output (`check_sizes`), now first in `a`.
         a[0].tanh()
     }
 

@@ -45,12 +45,12 @@ pub enum BuildEvent {
 }
 
 /// Counts over one slice and side to move, each symmetry class counted once.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SliceStats {
     /// Dead sheep.
     pub dead: u8,
     /// The side to move.
-    pub side: Option<Side>,
+    pub side: Side,
     /// Positions.
     pub positions: u64,
     /// Positions the side to move wins.
@@ -216,31 +216,44 @@ impl Tablebase {
         let mut out = Vec::new();
         for slice in self.slices.iter().rev() {
             for side in [Side::Sheep, Side::Tiger] {
+                let empty = SliceStats {
+                    dead: slice.dead,
+                    side,
+                    positions: 0,
+                    wins: 0,
+                    draws: 0,
+                    losses: 0,
+                    longest_win: 0,
+                };
                 let stats = slice
                     .side(side)
                     .par_iter()
-                    .fold(SliceStats::default, |mut s, &p| {
-                        match unpack(p) {
-                            None => {}
-                            Some(Value::Win(n)) => {
-                                s.wins += 1;
-                                s.longest_win = s.longest_win.max(n);
+                    .fold(
+                        || empty,
+                        |mut s, &p| {
+                            match unpack(p) {
+                                None => {}
+                                Some(Value::Win(n)) => {
+                                    s.wins += 1;
+                                    s.longest_win = s.longest_win.max(n);
+                                }
+                                Some(Value::Draw) => s.draws += 1,
+                                Some(Value::Loss(_)) => s.losses += 1,
                             }
-                            Some(Value::Draw) => s.draws += 1,
-                            Some(Value::Loss(_)) => s.losses += 1,
-                        }
-                        s
-                    })
-                    .reduce(SliceStats::default, |a, b| SliceStats {
-                        wins: a.wins + b.wins,
-                        draws: a.draws + b.draws,
-                        losses: a.losses + b.losses,
-                        longest_win: a.longest_win.max(b.longest_win),
-                        ..a
-                    });
+                            s
+                        },
+                    )
+                    .reduce(
+                        || empty,
+                        |a, b| SliceStats {
+                            wins: a.wins + b.wins,
+                            draws: a.draws + b.draws,
+                            losses: a.losses + b.losses,
+                            longest_win: a.longest_win.max(b.longest_win),
+                            ..a
+                        },
+                    );
                 out.push(SliceStats {
-                    dead: slice.dead,
-                    side: Some(side),
                     positions: stats.wins + stats.draws + stats.losses,
                     ..stats
                 });
