@@ -1,4 +1,5 @@
-//! `tns-tablebase`: build the movement-phase tablebase, probe it, count it and verify it.
+//! `tns-tablebase`: build the tablebase (the movement phase, then the placement phase), probe
+//! it, count it and verify it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,11 +7,17 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use tns_board::{Board, Side};
-use tns_tablebase::{BuildEvent, SliceProgress, Tablebase, Value};
+use tns_board::{Board, Side, TOTAL_SHEEP};
+use tns_tablebase::{
+    BuildEvent, LayerStats, PlacementEvent, SliceProgress, Tablebase, Value, Verdict, Wdl,
+};
 
 #[derive(Parser, Debug)]
-#[command(name = "tns-tablebase", version, about = "The solved movement phase of Tigers and Sheep")]
+#[command(
+    name = "tns-tablebase",
+    version,
+    about = "Tigers and Sheep solved: the movement phase, and the placement phase on top"
+)]
 struct Cli {
     /// Kills that win the game (5 in the real game; fewer builds a small variant in seconds).
     #[arg(long, global = true, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=5))]
@@ -27,17 +34,32 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Solve every slice not already in the directory, saving each as it is finished.
-    Build,
-    /// The value of a position with no sheep in hand, and of each of its moves.
+    /// Solve every slice (and with --placement, every placement layer) not already in the
+    /// directory, saving each as it is finished; a stopped build resumes where it was.
+    Build {
+        /// Also solve the placement phase, from 19 sheep placed down to the start.
+        #[arg(long)]
+        placement: bool,
+        /// Solve the placement layers only down to this many sheep placed (implies
+        /// --placement): a part of the table, for tests and quick looks.
+        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u8).range(0..=19))]
+        from_placed: Option<u8>,
+    },
+    /// The value of a position, and of each of its moves, best first.
     Probe {
         /// The position, e.g. "SSSSS/S1TTS/STS2/S1S1S/TSSSS s 0".
         position: String,
     },
-    /// Positions, wins, draws and losses for each dead count and side to move.
+    /// Positions, wins, draws and losses for each dead count and side to move, and for each
+    /// placement layer that is built.
     Stats,
-    /// Check every stored value against the values of its moves.
-    Verify,
+    /// Check every stored value against the values of its moves (the placement layers too,
+    /// when built).
+    Verify {
+        /// Only the placement layers.
+        #[arg(long)]
+        placement_only: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -61,20 +83,100 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<(), String> {
     match &cli.command {
-        Command::Build => build(cli),
+        Command::Build { placement, from_placed } => {
+            let mut table = build(cli)?;
+            if *placement || from_placed.is_some() {
+                build_placement(cli, &mut table, from_placed.unwrap_or(0))?;
+            }
+            Ok(())
+        }
         Command::Probe { position } => probe(cli, position),
         Command::Stats => stats(cli),
-        Command::Verify => {
-            let table = load(cli)?;
+        Command::Verify { placement_only } => verify(cli, *placement_only),
+    }
+}
+
+fn verify(cli: &Cli, placement_only: bool) -> Result<(), String> {
+    let table = load(cli)?;
+    if !placement_only {
+        let start = Instant::now();
+        table.verify().map_err(|e| format!("verification failed: {e}"))?;
+        println!(
+            "movement phase verified: every value agrees with its moves ({:.1} s)",
+            secs(start.elapsed())
+        );
+    }
+    match table.placement_from() {
+        None if placement_only => Err("no placement layer is built (build --placement)".into()),
+        None => Ok(()),
+        Some(from) => {
             let start = Instant::now();
-            table.verify().map_err(|e| format!("verification failed: {e}"))?;
+            table
+                .verify_placement(|placed| {
+                    println!("layer {placed} placed verified ({:.1} s)", secs(start.elapsed()));
+                })
+                .map_err(|e| format!("verification failed: {e}"))?;
             println!(
-                "verified: every value agrees with its moves ({:.1} s)",
+                "placement phase verified from {from} placed: every value agrees with its \
+                 moves ({:.1} s)",
                 secs(start.elapsed())
             );
             Ok(())
         }
     }
+}
+
+fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), String> {
+    let start = Instant::now();
+    let bar = ProgressBar::new(1);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "layer {msg} {wide_bar} {percent:>3}% [{elapsed_precise}, about {eta} to go]",
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    let sizes = std::sync::Mutex::new(Vec::new());
+    table
+        .build_placement(&cli.dir, from, &|event| match event {
+            PlacementEvent::Found { placed } => {
+                bar.suspend(|| println!("layer {placed} placed: already built"));
+            }
+            PlacementEvent::Started { placed, work } => {
+                bar.reset();
+                bar.set_length(work);
+                bar.set_message(format!("{placed:>2} placed"));
+            }
+            PlacementEvent::Progress { done, .. } => bar.set_position(done),
+            PlacementEvent::Finished { placed, time, path, bytes } => {
+                bar.suspend(|| {
+                    println!(
+                        "layer {placed} placed: built in {:.1} s, {} ({:.1} MB)",
+                        secs(time),
+                        path.display(),
+                        bytes as f64 / 1e6
+                    );
+                });
+                if let Ok(mut sizes) = sizes.lock() {
+                    sizes.push(bytes);
+                }
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let total: u64 = std::fs::read_dir(&cli.dir)
+        .map_err(|e| format!("{}: {e}", cli.dir.display()))?
+        .flatten()
+        .filter(|f| f.path().extension().is_some_and(|x| x == "tnspl"))
+        .filter_map(|f| f.metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    println!(
+        "placement layers {from} to 19 placed are in {} ({:.2} GB of layer files); this run took {:.1} s",
+        cli.dir.display(),
+        total as f64 / 1e9,
+        secs(start.elapsed())
+    );
+    Ok(())
 }
 
 fn secs(d: Duration) -> f64 {
@@ -85,7 +187,7 @@ fn load(cli: &Cli) -> Result<Tablebase, String> {
     Tablebase::load(cli.kills, &cli.dir).map_err(|e| e.to_string())
 }
 
-fn build(cli: &Cli) -> Result<(), String> {
+fn build(cli: &Cli) -> Result<Tablebase, String> {
     let start = Instant::now();
     let bar = ProgressBar::new_spinner();
     bar.set_style(
@@ -93,7 +195,7 @@ fn build(cli: &Cli) -> Result<(), String> {
             .map_err(|e| e.to_string())?,
     );
     bar.enable_steady_tick(Duration::from_millis(200));
-    Tablebase::build(cli.kills, Some(&cli.dir), |event| match event {
+    let table = Tablebase::build(cli.kills, Some(&cli.dir), |event| match event {
         BuildEvent::Loaded { dead } => bar.suspend(|| println!("slice {dead} dead: already built")),
         BuildEvent::Started { dead, slots } => {
             bar.set_message(format!("slice {dead} dead: {slots} slots a side, first pass"));
@@ -110,35 +212,55 @@ fn build(cli: &Cli) -> Result<(), String> {
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    println!("built {} in {:.1} s", cli.dir.display(), secs(start.elapsed()));
-    Ok(())
+    println!("movement phase built in {} ({:.1} s)", cli.dir.display(), secs(start.elapsed()));
+    Ok(table)
 }
 
-fn describe(value: Value, side: Side) -> String {
+/// A verdict in words, from the side to move's view: "Tigers win in 20", "Draw", "Sheep win"
+/// (no distance in the placement phase, whose layers store only win, draw or loss).
+fn describe(verdict: Verdict, side: Side) -> String {
     let (winner, loser) = match side {
         Side::Sheep => ("Sheep", "Tigers"),
         Side::Tiger => ("Tigers", "Sheep"),
     };
-    match value {
-        Value::Win(n) => format!("{winner} win in {n}"),
-        Value::Loss(n) => format!("{loser} win in {n}"),
-        Value::Draw => "Draw".into(),
+    match (verdict.wdl, verdict.value) {
+        (Wdl::Draw, _) => "Draw".into(),
+        (Wdl::Win, Some(Value::Win(n))) => format!("{winner} win in {n}"),
+        (Wdl::Loss, Some(Value::Loss(n))) => format!("{loser} win in {n}"),
+        (Wdl::Win, _) => format!("{winner} win"),
+        (Wdl::Loss, _) => format!("{loser} win"),
     }
 }
 
 fn probe(cli: &Cli, position: &str) -> Result<(), String> {
     let board: Board = position.parse().map_err(|e| format!("bad position {position:?}: {e}"))?;
-    if board.in_hand() > 0 {
-        return Err("the table holds only positions with no sheep in hand".into());
-    }
     if board.dead() >= cli.kills {
         return Err(format!("the game is over: {} sheep are dead", board.dead()));
     }
     let table = load(cli)?;
     let side = board.side_to_move();
-    let value = table.probe(board).ok_or("the table does not hold this position")?;
-    println!("{board}: {} ({value} for the side to move)", describe(value, side));
-    for (m, v) in table.moves(board).unwrap_or_default() {
+    let Some(verdict) = table.verdict(board) else {
+        let placed = TOTAL_SHEEP - board.in_hand();
+        return Err(match table.placement_from() {
+            None => "positions with sheep in hand need the placement layers: run \
+                     `tns-tablebase build --placement`"
+                .into(),
+            Some(from) => format!(
+                "the placement layers are built from {from} placed; this position has {placed} \
+                 (build further with `--from-placed {}`)",
+                placed.min(from.saturating_sub(1))
+            ),
+        });
+    };
+    match verdict.value {
+        Some(value) => {
+            println!("{board}: {} ({value} for the side to move)", describe(verdict, side));
+        }
+        None => {
+            println!("{board}: {} ({} for the side to move)", describe(verdict, side), verdict.wdl);
+        }
+    }
+    for (m, v) in table.verdicts(board).unwrap_or_default() {
         // After the move the other side is to move: say it from the mover's side.
         println!("  {m:6} {}", describe(v, side));
     }
@@ -164,5 +286,35 @@ fn stats(cli: &Cli) -> Result<(), String> {
         total += s.positions;
     }
     println!("total positions {total}");
+    let layers = table.placement_stats();
+    if !layers.is_empty() {
+        println!();
+        print_layers(&layers);
+    }
     Ok(())
+}
+
+fn print_layers(layers: &[LayerStats]) {
+    println!(
+        "{:>6} {:>4} {:>7} {:>14} {:>14} {:>14} {:>14}",
+        "placed", "dead", "to move", "positions", "wins", "draws", "losses"
+    );
+    let mut total = [0u64; 4];
+    for s in layers {
+        let side = match s.side {
+            Side::Sheep => "sheep",
+            Side::Tiger => "tigers",
+        };
+        println!(
+            "{:>6} {:>4} {:>7} {:>14} {:>14} {:>14} {:>14}",
+            s.placed, s.dead, side, s.positions, s.wins, s.draws, s.losses
+        );
+        for (t, n) in total.iter_mut().zip([s.positions, s.wins, s.draws, s.losses]) {
+            *t += n;
+        }
+    }
+    println!(
+        "{:>6} {:>4} {:>7} {:>14} {:>14} {:>14} {:>14}",
+        "all", "", "both", total[0], total[1], total[2], total[3]
+    );
 }

@@ -55,6 +55,25 @@ pub enum TablebaseError {
     /// The checksum does not match the contents.
     #[error("{}: checksum mismatch, the file is corrupted", .0.display())]
     Checksum(PathBuf),
+    /// A number of sheep placed outside 0 to 19 (the placement phase's layers).
+    #[error("the placement layers hold 0 to 19 sheep placed, not {0}")]
+    Placed(u8),
+    /// A placement layer is not there to verify.
+    #[error("placement layer {0} is not built")]
+    NoLayer(u8),
+    /// A stored value disagrees with its moves.
+    #[error(transparent)]
+    Wrong(#[from] VerifyError),
+    /// The counts stored with a layer disagree with its values.
+    #[error("layer {placed}: the stored counts say {stored}, the values give {counted}")]
+    Counts {
+        /// Sheep placed.
+        placed: u8,
+        /// The stored counts.
+        stored: String,
+        /// The counts of the values.
+        counted: String,
+    },
 }
 
 /// A stored value that disagrees with the values of its position's moves.
@@ -64,7 +83,7 @@ pub struct VerifyError {
     /// The position, in position notation.
     pub position: String,
     /// The value in the table.
-    pub stored: crate::Value,
+    pub stored: crate::Verdict,
     /// The value its moves imply.
-    pub expected: crate::Value,
+    pub expected: crate::Verdict,
 }

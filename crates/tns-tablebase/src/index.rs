@@ -19,14 +19,14 @@ pub(crate) const FREE: usize = 21;
 /// Tiger sets: C(25, 4).
 const TIGER_SETS: usize = 12_650;
 
-/// `BINOMIAL[n][k]` = C(n, k) for n ≤ 25 and k ≤ 5.
-const BINOMIAL: [[u32; 6]; POINTS + 1] = {
-    let mut t = [[0u32; 6]; POINTS + 1];
+/// `BINOMIAL[n][k]` = C(n, k) for n, k ≤ 25.
+const BINOMIAL: [[u32; POINTS + 1]; POINTS + 1] = {
+    let mut t = [[0u32; POINTS + 1]; POINTS + 1];
     let mut n = 0;
     while n <= POINTS {
         t[n][0] = 1;
         let mut k = 1;
-        while k <= 5 {
+        while k <= POINTS {
             t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
             k += 1;
         }
@@ -35,14 +35,14 @@ const BINOMIAL: [[u32; 6]; POINTS + 1] = {
     t
 };
 
-/// C(n, k) for n ≤ 25, k ≤ 5.
+/// C(n, k) for n, k ≤ 25.
 #[inline]
 pub(crate) fn binomial(n: usize, k: usize) -> usize {
     BINOMIAL[n][k] as usize
 }
 
 /// The rank of a set of points among all sets of its size, in the combinatorial number system:
-/// the sum of `C(c_i, i + 1)` over its members `c_0 < c_1 < ...`, each an index below 32.
+/// the sum of `C(c_i, i + 1)` over its members `c_0 < c_1 < ...`, each an index below 25.
 #[inline]
 fn rank_bits(mut bits: u32) -> usize {
     let mut rank = 0;
@@ -53,6 +53,46 @@ fn rank_bits(mut bits: u32) -> usize {
         i += 1;
     }
     rank
+}
+
+/// `RANK7[chunk][below][pattern]`: what the members in the 7-bit `pattern` of bits
+/// `7 * chunk ..` add to a rank (see [`rank_bits`]) when `below` members lie in lower bits.
+static RANK7: [[[u32; 128]; 15]; 3] = {
+    let mut t = [[[0u32; 128]; 15]; 3];
+    let mut chunk = 0;
+    while chunk < 3 {
+        let mut below = 0;
+        while below < 15 {
+            let mut pattern = 0;
+            while pattern < 128 {
+                let mut sum = 0;
+                let mut ordinal = below;
+                let mut bit = 0;
+                while bit < 7 {
+                    if pattern >> bit & 1 != 0 {
+                        ordinal += 1;
+                        sum += BINOMIAL[7 * chunk + bit][ordinal];
+                    }
+                    bit += 1;
+                }
+                t[chunk][below][pattern] = sum;
+                pattern += 1;
+            }
+            below += 1;
+        }
+        chunk += 1;
+    }
+    t
+};
+
+/// [`rank_bits`] for a set of the 21 free points, in three table look-ups.
+#[inline]
+pub(crate) fn rank21(bits: u32) -> usize {
+    let (c0, c1, c2) = (bits & 127, bits >> 7 & 127, bits >> 14 & 127);
+    let below1 = c0.count_ones() as usize;
+    let below2 = below1 + c1.count_ones() as usize;
+    (RANK7[0][0][c0 as usize] + RANK7[1][below1][c1 as usize] + RANK7[2][below2][c2 as usize])
+        as usize
 }
 
 /// The set of `k` indices whose rank is `rank` (the inverse of [`rank_bits`]).
@@ -72,36 +112,25 @@ fn unrank_bits(mut rank: usize, k: usize, n: usize) -> u32 {
     bits
 }
 
-/// Gathers the bits of `value` at the positions set in `mask` into the low bits, in order
-/// (a portable `pext`).
+/// Deletes the bits at `points` (ascending, all below 25) from `value`, closing the gaps: the
+/// free points of a tiger set numbered 0 to 20 (a portable `pext` for this one shape).
 #[inline]
-fn gather(value: u32, mut mask: u32) -> u32 {
-    let mut out = 0;
-    let mut bit = 1;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if value & low != 0 {
-            out |= bit;
-        }
-        bit <<= 1;
-        mask &= mask - 1;
+fn compress_points(mut value: u32, points: [u8; 4]) -> u32 {
+    for &p in points.iter().rev() {
+        let low = (1u32 << p) - 1;
+        value = value & low | value >> 1 & !low;
     }
-    out
+    value
 }
 
-/// The inverse of [`gather`]: spreads the low bits of `value` over the positions of `mask`.
+/// The inverse of [`compress_points`]: opens a zero bit at each of `points`.
 #[inline]
-fn scatter(mut value: u32, mut mask: u32) -> u32 {
-    let mut out = 0;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if value & 1 != 0 {
-            out |= low;
-        }
-        value >>= 1;
-        mask &= mask - 1;
+fn deposit_points(mut value: u32, points: [u8; 4]) -> u32 {
+    for &p in &points {
+        let low = (1u32 << p) - 1;
+        value = value & low | (value & !low) << 1;
     }
-    out
+    value
 }
 
 /// One tiger set's place among the classes.
@@ -113,20 +142,60 @@ struct TigerEntry {
     to_rep: u8,
 }
 
-/// Ranks and unranks positions with no sheep in hand. Built once (a few milliseconds) and
-/// shared by every slice.
+/// A tiger-set class: its representative and what indexing needs of it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Class {
+    /// The representative tiger set.
+    pub(crate) rep: u32,
+    /// Its four points, ascending.
+    points: [u8; 4],
+    /// Bit `s` is set when symmetry `s` maps the representative to itself.
+    pub(crate) stabiliser: u8,
+}
+
+impl Class {
+    /// The representative's 21 free points (as a board mask), numbered 0 to 20.
+    #[inline]
+    pub(crate) fn compress(&self, mask: u32) -> u32 {
+        compress_points(mask, self.points)
+    }
+
+    /// A set of free points numbered 0 to 20, as a board mask.
+    #[inline]
+    pub(crate) fn deposit(&self, set: u32) -> u32 {
+        deposit_points(set, self.points)
+    }
+
+    /// The smallest rank of `empty` (a board mask of the representative's free points) over
+    /// the symmetries that fix the representative: the index of its position's class.
+    #[inline]
+    pub(crate) fn canonical_rank(&self, empty: u32) -> usize {
+        let mut best = rank21(self.compress(empty));
+        let mut syms = self.stabiliser & !1;
+        while syms != 0 {
+            let s = Symmetry::new(syms.trailing_zeros() as u8).unwrap_or(Symmetry::IDENTITY);
+            syms &= syms - 1;
+            let image = s.apply_bitboard(Bitboard::from_bits_truncate(empty)).bits();
+            best = best.min(rank21(self.compress(image)));
+        }
+        best
+    }
+}
+
+/// Ranks and unranks positions by tiger-set class and empty points. Built once (a few
+/// milliseconds) and shared by every slice and layer.
 #[derive(Debug)]
 pub(crate) struct Indexer {
     /// By the rank of a tiger set.
     tiger: Vec<TigerEntry>,
-    /// By class: the representative tiger set.
-    reps: Vec<u32>,
+    /// By class.
+    classes: Vec<Class>,
 }
 
 impl Indexer {
     pub(crate) fn new() -> Indexer {
         let mut tiger = vec![TigerEntry::default(); TIGER_SETS];
-        let mut reps = Vec::new();
+        let mut classes: Vec<Class> = Vec::new();
         for rank in 0..TIGER_SETS {
             let set = Bitboard::from_bits_truncate(unrank_bits(rank, 4, POINTS));
             let images = Symmetry::ALL.map(|s| s.apply_bitboard(set).bits());
@@ -139,20 +208,40 @@ impl Indexer {
             }
             let rep_rank = rank_bits(rep);
             let class = if rep_rank == rank {
-                reps.push(rep);
-                reps.len() - 1
+                let mut points = [0u8; 4];
+                for (slot, p) in points.iter_mut().zip(set) {
+                    *slot = p.index() as u8;
+                }
+                // The representative itself: the symmetries to it are those that fix it.
+                classes.push(Class { rep, points, stabiliser: to_rep });
+                classes.len() - 1
             } else {
                 // The representative has a smaller rank, so its class is already numbered.
                 tiger[rep_rank].class as usize
             };
             tiger[rank] = TigerEntry { class: class as u16, to_rep };
         }
-        Indexer { tiger, reps }
+        Indexer { tiger, classes }
     }
 
     /// The number of tiger-set classes.
     pub(crate) fn classes(&self) -> usize {
-        self.reps.len()
+        self.classes.len()
+    }
+
+    /// A class by number.
+    #[inline]
+    pub(crate) fn class(&self, class: usize) -> &Class {
+        &self.classes[class]
+    }
+
+    /// The class of a tiger set (a board mask of four points) and a symmetry that maps the set
+    /// to the class's representative.
+    #[inline]
+    pub(crate) fn classify(&self, tigers: u32) -> (usize, Symmetry) {
+        let entry = self.tiger[rank_bits(tigers)];
+        let sym = Symmetry::new(entry.to_rep.trailing_zeros() as u8).unwrap_or(Symmetry::IDENTITY);
+        (entry.class as usize, sym)
     }
 
     /// Slots per side in the slice with `empties` empty points.
@@ -160,12 +249,13 @@ impl Indexer {
         self.classes() * binomial(FREE, empties)
     }
 
-    /// The index of `board` (no sheep in hand) in its slice, and how many symmetries fix it.
+    /// The index of `board` among the positions with its number of empty points, and so its
+    /// slot in any table of them: `class * C(21, empties) + rank`, with the smallest rank over
+    /// the symmetries that take its tiger set to the representative.
     #[inline]
     pub(crate) fn index(&self, board: Board) -> usize {
-        let tigers = board.tigers();
-        let entry = self.tiger[rank_bits(tigers.bits())];
-        let rep = self.reps[entry.class as usize];
+        let entry = self.tiger[rank_bits(board.tigers().bits())];
+        let class = &self.classes[entry.class as usize];
         let empties = board.empty();
         let per_class = binomial(FREE, empties.len() as usize);
         let mut best = usize::MAX;
@@ -174,24 +264,35 @@ impl Indexer {
             let s = Symmetry::new(syms.trailing_zeros() as u8).unwrap_or(Symmetry::IDENTITY);
             syms &= syms - 1;
             let image = s.apply_bitboard(empties).bits();
-            best = best.min(rank_bits(gather(image, !rep & tns_board::masks::BOARD)));
+            best = best.min(rank21(class.compress(image)));
         }
         entry.class as usize * per_class + best
     }
 
-    /// The position at `index` of the slice with `empties` empty points, with `side` to move,
-    /// or `None` for an unused slot (one whose position has a smaller index).
+    /// The position at `index` of the slice with `empties` empty points, with `side` to move
+    /// and no sheep in hand, or `None` for an unused slot (one whose position has a smaller
+    /// index).
     pub(crate) fn position(&self, index: usize, empties: usize, side: Side) -> Option<Board> {
+        self.position_in_hand(index, empties, side, 0)
+    }
+
+    /// [`position`](Indexer::position) with `in_hand` sheep in hand.
+    pub(crate) fn position_in_hand(
+        &self,
+        index: usize,
+        empties: usize,
+        side: Side,
+        in_hand: u8,
+    ) -> Option<Board> {
         let per_class = binomial(FREE, empties);
         let (class, rank) = (index / per_class, index % per_class);
-        let rep = *self.reps.get(class)?;
-        let free = !rep & tns_board::masks::BOARD;
-        let empty = scatter(unrank_bits(rank, empties, FREE), free);
-        let sheep = free & !empty;
+        let class = self.classes.get(class)?;
+        let empty = class.deposit(unrank_bits(rank, empties, FREE));
+        let sheep = !class.rep & !empty & tns_board::masks::BOARD;
         let board = Board::from_parts(
-            Bitboard::from_bits_truncate(rep),
+            Bitboard::from_bits_truncate(class.rep),
             Bitboard::from_bits_truncate(sheep),
-            0,
+            in_hand,
             side,
         )
         .ok()?;
@@ -216,13 +317,14 @@ mod tests {
         assert_eq!(binomial(21, 5), 20_349);
         assert_eq!(binomial(21, 1), 21);
         assert_eq!(binomial(3, 5), 0);
+        assert_eq!(binomial(21, 10), 352_716);
     }
 
     #[test]
     fn ranking_is_a_bijection() {
-        for k in 1..=5 {
+        for k in 1..=21 {
             let n = binomial(21, k);
-            for rank in 0..n {
+            for rank in (0..n).step_by(1 + n / 5000) {
                 let bits = unrank_bits(rank, k, 21);
                 assert_eq!(bits.count_ones() as usize, k);
                 assert!(bits < 1 << 21);
@@ -232,11 +334,24 @@ mod tests {
     }
 
     #[test]
-    fn gather_scatter_invert() {
-        let mask = 0b1011_0110_1001;
-        for v in 0..64 {
-            assert_eq!(gather(scatter(v, mask), mask), v);
+    fn compress_and_deposit_invert() {
+        let points = [0, 7, 12, 24];
+        let tigers: u32 = points.iter().map(|&p| 1 << p).sum();
+        let free = !tigers & tns_board::masks::BOARD;
+        for v in (0..1 << 21).step_by(97) {
+            let spread = deposit_points(v, points);
+            assert_eq!(spread & tigers, 0);
+            assert_eq!(spread & !free, 0);
+            assert_eq!(compress_points(spread, points), v);
         }
+    }
+
+    #[test]
+    fn table_rank_matches_the_sum() {
+        for bits in (0..1u32 << 21).step_by(13) {
+            assert_eq!(rank21(bits), rank_bits(bits), "{bits:b}");
+        }
+        assert_eq!(rank21((1 << 21) - 1), 0);
     }
 
     #[test]

@@ -38,15 +38,24 @@ mod error;
 mod eval;
 mod file;
 mod index;
+mod layer;
+mod layer_file;
+mod placement;
 mod slice;
 mod tablebase;
 mod value;
+mod whole_game;
 
 pub use build::SliceProgress;
 pub use error::{TablebaseError, VerifyError};
 pub use eval::{WithTablebase, score_of};
+pub use layer::LayerStats;
 pub use tablebase::{BuildEvent, SliceStats, Tablebase};
-pub use value::Value;
+pub use value::{Value, Verdict, Wdl};
+pub use whole_game::PlacementEvent;
 
 /// The format version of the files this crate writes and reads.
 pub const FORMAT_VERSION: u32 = file::VERSION;
+
+/// The format version of the placement layer files this crate writes and reads.
+pub const LAYER_FORMAT_VERSION: u32 = layer_file::VERSION;

@@ -9,6 +9,7 @@ use tns_board::{Board, Move, MoveList, Side};
 use crate::build::{SliceProgress, build_slice};
 use crate::file;
 use crate::index::Indexer;
+use crate::layer_file::LayerFile;
 use crate::slice::Slice;
 use crate::value::{UNUSED, Value, unpack};
 use crate::{TablebaseError, VerifyError};
@@ -79,10 +80,12 @@ pub struct SliceStats {
 /// ```
 #[derive(Debug)]
 pub struct Tablebase {
-    indexer: Indexer,
-    kills: u8,
+    pub(crate) indexer: Indexer,
+    pub(crate) kills: u8,
     /// By dead sheep.
-    slices: Vec<Slice>,
+    pub(crate) slices: Vec<Slice>,
+    /// The placement layers found, by sheep placed (0 to 19).
+    pub(crate) placement: Vec<Option<LayerFile>>,
 }
 
 fn check_kills(kills: u8) -> Result<(), TablebaseError> {
@@ -136,14 +139,21 @@ impl Tablebase {
             slices.push(slice);
         }
         slices.reverse();
-        Ok(Tablebase { indexer, kills, slices })
+        let mut table = Tablebase { indexer, kills, slices, placement: Vec::new() };
+        if let Some(dir) = dir {
+            table.open_placement(dir)?;
+        }
+        Ok(table)
     }
 
-    /// Loads a table built into `dir` for a game won by `kills` kills.
+    /// Loads a table built into `dir` for a game won by `kills` kills: the movement slices, and
+    /// the placement layers that are there (opened, to be read where a probe needs them).
     ///
     /// # Errors
-    /// [`TablebaseError::Missing`] when a slice was never built, and a specific error for a file
-    /// that is truncated, foreign, of another version or corrupted.
+    /// [`TablebaseError::Missing`] when a movement slice was never built, and a specific error
+    /// for a file that is truncated, foreign, of another version or corrupted (a placement
+    /// layer's checksum is checked by [`verify_placement`](Tablebase::verify_placement), which
+    /// reads it whole).
     pub fn load(kills: u8, dir: &Path) -> Result<Tablebase, TablebaseError> {
         check_kills(kills)?;
         let indexer = Indexer::new();
@@ -159,7 +169,9 @@ impl Tablebase {
                 )
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Tablebase { indexer, kills, slices })
+        let mut table = Tablebase { indexer, kills, slices, placement: Vec::new() };
+        table.open_placement(dir)?;
+        Ok(table)
     }
 
     /// The kills that win the game this table solves.
@@ -280,8 +292,8 @@ impl Tablebase {
                         self.indexer.position(index, slice.empties(), side).ok_or_else(|| {
                             VerifyError {
                                 position: format!("slot {index} of slice {}", slice.dead),
-                                stored: unpack(packed).unwrap_or(Value::Draw),
-                                expected: Value::Draw,
+                                stored: unpack(packed).unwrap_or(Value::Draw).into(),
+                                expected: Value::Draw.into(),
                             }
                         })?;
                     self.verify_position(board, unpack(packed).unwrap_or(Value::Draw))
@@ -305,7 +317,11 @@ impl Tablebase {
         if expected == stored {
             Ok(())
         } else {
-            Err(VerifyError { position: board.to_string(), stored, expected })
+            Err(VerifyError {
+                position: board.to_string(),
+                stored: stored.into(),
+                expected: expected.into(),
+            })
         }
     }
 }

@@ -47,6 +47,119 @@ impl fmt::Display for Value {
     }
 }
 
+/// Win, draw or loss for the side to move, without the distance: all the placement tables
+/// store. Ordered from the side to move's view, so the best is the greatest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wdl {
+    /// The side to move loses, however it defends.
+    Loss = 0,
+    /// Neither side can force a win.
+    Draw = 1,
+    /// The side to move wins, however the other side defends.
+    Win = 2,
+}
+
+impl Wdl {
+    /// The value one ply earlier, for the side that moved into this position.
+    #[must_use]
+    pub const fn before(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+
+    /// From its 2-bit code (0, 1, 2); 3 is never stored and reads as a draw.
+    #[inline]
+    pub(crate) const fn from_code(code: u8) -> Wdl {
+        match code {
+            0 => Wdl::Loss,
+            2 => Wdl::Win,
+            _ => Wdl::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        })
+    }
+}
+
+impl Value {
+    /// Win, draw or loss, without the distance.
+    pub const fn wdl(self) -> Wdl {
+        match self {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+}
+
+/// What the table knows of a position for its side to move: always win, draw or loss, and the
+/// distance as well where the movement table holds the position (no sheep in hand).
+///
+/// Verdicts are ordered from the side to move's view: any win above any draw above any loss,
+/// and within a result known to the ply, the faster win and the slower loss above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Verdict {
+    /// Win, draw or loss.
+    pub wdl: Wdl,
+    /// The exact value with its distance, where known.
+    pub value: Option<Value>,
+}
+
+impl Verdict {
+    /// The verdict one ply earlier, for the side that moved into this position.
+    #[must_use]
+    pub fn before(self) -> Verdict {
+        Verdict { wdl: self.wdl.before(), value: self.value.map(Value::before) }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            Some(value) => value.fmt(f),
+            None => self.wdl.fmt(f),
+        }
+    }
+}
+
+impl From<Value> for Verdict {
+    fn from(value: Value) -> Verdict {
+        Verdict { wdl: value.wdl(), value: Some(value) }
+    }
+}
+
+impl From<Wdl> for Verdict {
+    fn from(wdl: Wdl) -> Verdict {
+        Verdict { wdl, value: None }
+    }
+}
+
+impl PartialOrd for Verdict {
+    fn partial_cmp(&self, other: &Verdict) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Verdict {
+    fn cmp(&self, other: &Verdict) -> std::cmp::Ordering {
+        self.wdl.cmp(&other.wdl).then_with(|| match (self.value, other.value) {
+            (Some(a), Some(b)) if a.better_than(b) => std::cmp::Ordering::Greater,
+            (Some(a), Some(b)) if b.better_than(a) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Equal,
+        })
+    }
+}
+
 /// A slot's packed value: 0 undecided (a draw once the build is done), [`UNUSED`] for a slot no
 /// position uses, otherwise `2 + 2 * distance + win`.
 pub(crate) type Packed = u16;
@@ -110,5 +223,21 @@ mod tests {
         assert!(Value::Loss(8).better_than(Value::Loss(2)));
         assert!(Value::Draw.better_than(Value::Loss(100)));
         assert_eq!(Value::Loss(0).before(), Value::Win(1));
+    }
+
+    #[test]
+    fn wdl_and_verdicts() {
+        assert!(Wdl::Win > Wdl::Draw && Wdl::Draw > Wdl::Loss);
+        for w in [Wdl::Loss, Wdl::Draw, Wdl::Win] {
+            assert_eq!(w.before().before(), w);
+            assert_eq!(Wdl::from_code(w as u8), w);
+        }
+        assert_eq!(Value::Win(4).wdl(), Wdl::Win);
+        let fast = Verdict::from(Value::Win(3));
+        let slow = Verdict::from(Value::Win(9));
+        assert!(fast > slow && slow > Verdict::from(Wdl::Draw));
+        assert!(Verdict::from(Value::Loss(8)) > Verdict::from(Value::Loss(2)));
+        assert_eq!(Verdict::from(Wdl::Win).cmp(&fast), std::cmp::Ordering::Equal);
+        assert_eq!(fast.before(), Verdict::from(Value::Loss(4)));
     }
 }

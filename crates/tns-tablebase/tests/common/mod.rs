@@ -25,12 +25,12 @@ pub fn burnside(empties: usize) -> u64 {
             cycles.push(len);
         }
         // ways[t][e]: ways to pick t tiger points and e empty points from the cycles so far.
-        let mut ways = [[0u64; 6]; 5];
+        let mut ways = [[0u64; 22]; 5];
         ways[0][0] = 1;
         for &len in &cycles {
             let mut next = ways;
             for t in 0..5 {
-                for e in 0..6 {
+                for e in 0..22 {
                     if t >= len {
                         next[t][e] += ways[t - len][e];
                     }

@@ -1,0 +1,393 @@
+//! The placement layer file format, and reading single values from it at offsets.
+//!
+//! | bytes | field |
+//! |------:|-------|
+//! | 8 | magic `TNS-PL\r\n` |
+//! | 4 | format version, little-endian |
+//! | 1 | kills that win |
+//! | 1 | sheep placed |
+//! | 1 | tigers-to-move slices (dead counts) in the file |
+//! | 1 | zero |
+//! | 4 | tiger-set classes |
+//! | 320 | counts: for sheep then tigers to move, for 0 to 4 dead, positions, wins, draws and losses (`u64` each) |
+//! | 8 × slices | slots in each slice |
+//! | ⌈slots / 5⌉ each | each slice's values (0 loss, 1 draw, 2 win for the tigers to move), five a byte as base-3 digits, the first slot the lowest |
+//! | 8 | checksum of everything before it |
+//!
+//! Written to a temporary file and renamed, so a stopped build never leaves a partial layer.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use tns_board::{Side, checksum};
+
+use crate::TablebaseError;
+use crate::index::Indexer;
+use crate::layer::{Codes, Layer, LayerStats, PER_BYTE, dead_counts, digit, empties};
+use crate::value::Wdl;
+
+const MAGIC: &[u8; 8] = b"TNS-PL\r\n";
+/// The format version this code reads and writes.
+pub(crate) const VERSION: u32 = 1;
+/// Dead counts with room for counts in the header.
+const STATS_DEAD: usize = 5;
+const STATS_AT: usize = 20;
+const FIXED_HEADER: usize = STATS_AT + 2 * STATS_DEAD * 32;
+
+/// The file name of a layer.
+pub(crate) fn layer_path(dir: &Path, kills: u8, placed: u8) -> PathBuf {
+    dir.join(format!("k{kills}-p{placed}.tnspl"))
+}
+
+/// What a layer's file must hold: its slices' slot counts.
+fn expected_slots(indexer: &Indexer, kills: u8, placed: u8) -> Vec<usize> {
+    if placed == 0 {
+        return Vec::new();
+    }
+    dead_counts(kills, placed).map(|dead| indexer.slice_len(empties(placed, dead))).collect()
+}
+
+fn header_len(slices: usize) -> usize {
+    FIXED_HEADER + 8 * slices
+}
+
+/// The bytes of a layer file.
+pub(crate) fn encode(layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
+    let body: usize = layer.slices.iter().map(|s| s.bytes.len()).sum();
+    let mut out = Vec::with_capacity(header_len(layer.slices.len()) + body + 8);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[kills, layer.placed, layer.slices.len() as u8, 0]);
+    out.extend_from_slice(&(classes as u32).to_le_bytes());
+    for stats in [&layer.sheep_stats, &layer.tiger_stats] {
+        for dead in 0..STATS_DEAD {
+            let s = stats.get(dead);
+            for n in s.map_or([0; 4], |s| [s.positions, s.wins, s.draws, s.losses]) {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+        }
+    }
+    for s in &layer.slices {
+        out.extend_from_slice(&(s.len as u64).to_le_bytes());
+    }
+    for s in &layer.slices {
+        out.extend_from_slice(&s.bytes);
+    }
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Saves a layer, whole or not at all; returns the file's size.
+pub(crate) fn save(
+    path: &Path,
+    layer: &Layer,
+    kills: u8,
+    classes: usize,
+) -> Result<u64, TablebaseError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|source| TablebaseError::Io { path: dir.into(), source })?;
+    }
+    let bytes = encode(layer, kills, classes);
+    tns_board::write_atomically(path, &bytes)
+        .map_err(|source| TablebaseError::Io { path: path.into(), source })?;
+    Ok(bytes.len() as u64)
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// A layer's header, checked against what the layer must hold.
+#[derive(Debug)]
+pub(crate) struct Header {
+    /// Where each slice's values start in the file.
+    pub(crate) offsets: Vec<u64>,
+    pub(crate) sheep_stats: Vec<LayerStats>,
+    pub(crate) tiger_stats: Vec<LayerStats>,
+    /// The file's whole length.
+    pub(crate) len: u64,
+}
+
+/// Checks the header at the start of `bytes` (at least [`header_len`] of them, or the whole
+/// file) for a layer `placed` of a game won by `kills` kills, in a file `file_len` bytes long.
+fn parse_header(
+    path: &Path,
+    bytes: &[u8],
+    file_len: u64,
+    indexer: &Indexer,
+    kills: u8,
+    placed: u8,
+) -> Result<Header, TablebaseError> {
+    let path = || path.to_path_buf();
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(TablebaseError::Foreign(path()));
+    }
+    let slots = expected_slots(indexer, kills, placed);
+    let body: u64 = slots.iter().map(|&s| Codes::bytes_for(s) as u64).sum();
+    let expected_len = (header_len(slots.len()) + 8) as u64 + body;
+    if bytes.len() < FIXED_HEADER {
+        return Err(TablebaseError::Length {
+            path: path(),
+            found: file_len,
+            expected: expected_len,
+        });
+    }
+    let version = u32_at(bytes, 8);
+    if version != VERSION {
+        return Err(TablebaseError::Version { path: path(), found: version, expected: VERSION });
+    }
+    let (file_kills, file_placed, file_slices) = (bytes[12], bytes[13], usize::from(bytes[14]));
+    let file_classes = u32_at(bytes, 16) as usize;
+    let file_slots: Vec<u64> = (0..file_slices)
+        .map_while(|i| {
+            let at = FIXED_HEADER + 8 * i;
+            (at + 8 <= bytes.len()).then(|| u64_at(bytes, at))
+        })
+        .collect();
+    let wanted: Vec<u64> = slots.iter().map(|&s| s as u64).collect();
+    if (file_kills, file_placed, file_classes, &file_slots)
+        != (kills, placed, indexer.classes(), &wanted)
+    {
+        return Err(TablebaseError::Parameters {
+            path: path(),
+            found: format!(
+                "{file_kills} kills, {file_placed} placed, {file_classes} classes, slots {file_slots:?}"
+            ),
+            expected: format!(
+                "{kills} kills, {placed} placed, {} classes, slots {wanted:?}",
+                indexer.classes()
+            ),
+        });
+    }
+    if file_len != expected_len {
+        return Err(TablebaseError::Length {
+            path: path(),
+            found: file_len,
+            expected: expected_len,
+        });
+    }
+    let stats = |side: Side, first: usize| {
+        dead_counts(kills, placed)
+            .map(|dead| {
+                let at = STATS_AT + 32 * (first + usize::from(dead));
+                LayerStats {
+                    placed,
+                    dead,
+                    side,
+                    positions: u64_at(bytes, at),
+                    wins: u64_at(bytes, at + 8),
+                    draws: u64_at(bytes, at + 16),
+                    losses: u64_at(bytes, at + 24),
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut offsets = Vec::with_capacity(slots.len());
+    let mut at = header_len(slots.len()) as u64;
+    for &s in &slots {
+        offsets.push(at);
+        at += Codes::bytes_for(s) as u64;
+    }
+    Ok(Header {
+        offsets,
+        sheep_stats: stats(Side::Sheep, 0),
+        tiger_stats: if placed == 0 { Vec::new() } else { stats(Side::Tiger, STATS_DEAD) },
+        len: file_len,
+    })
+}
+
+fn read_error(path: &Path, source: std::io::Error) -> TablebaseError {
+    match source.kind() {
+        std::io::ErrorKind::NotFound => TablebaseError::Missing(path.into()),
+        _ => TablebaseError::Io { path: path.into(), source },
+    }
+}
+
+/// Decodes a whole layer file, checksum included.
+pub(crate) fn decode(
+    path: &Path,
+    bytes: &[u8],
+    indexer: &Indexer,
+    kills: u8,
+    placed: u8,
+) -> Result<Layer, TablebaseError> {
+    let header = parse_header(path, bytes, bytes.len() as u64, indexer, kills, placed)?;
+    let body = bytes.len() - 8;
+    if checksum(&bytes[..body]) != u64_at(bytes, body) {
+        return Err(TablebaseError::Checksum(path.into()));
+    }
+    let slots = expected_slots(indexer, kills, placed);
+    let slices = slots
+        .iter()
+        .zip(&header.offsets)
+        .map(|(&len, &at)| {
+            let at = at as usize;
+            Codes { bytes: bytes[at..at + Codes::bytes_for(len)].to_vec(), len }
+        })
+        .collect();
+    Ok(Layer { placed, slices, sheep_stats: header.sheep_stats, tiger_stats: header.tiger_stats })
+}
+
+/// Reads a whole layer file, checksum included.
+pub(crate) fn load(
+    path: &Path,
+    indexer: &Indexer,
+    kills: u8,
+    placed: u8,
+) -> Result<Layer, TablebaseError> {
+    let bytes = std::fs::read(path).map_err(|e| read_error(path, e))?;
+    decode(path, &bytes, indexer, kills, placed)
+}
+
+/// An open layer file, read a byte at a time where a probe needs it.
+#[derive(Debug)]
+pub(crate) struct LayerFile {
+    path: PathBuf,
+    file: File,
+    pub(crate) header: Header,
+}
+
+impl LayerFile {
+    /// Opens a layer file and checks its header and length (not its checksum: see
+    /// [`LayerFile::check`]).
+    pub(crate) fn open(
+        path: &Path,
+        indexer: &Indexer,
+        kills: u8,
+        placed: u8,
+    ) -> Result<LayerFile, TablebaseError> {
+        let file = File::open(path).map_err(|e| read_error(path, e))?;
+        let io = |source| TablebaseError::Io { path: path.into(), source };
+        let len = file.metadata().map_err(io)?.len();
+        let want = (header_len(usize::from(kills)) as u64).min(len) as usize;
+        let mut head = vec![0; want];
+        read_at(&file, &mut head, 0).map_err(io)?;
+        let header = parse_header(path, &head, len, indexer, kills, placed)?;
+        Ok(LayerFile { path: path.into(), file, header })
+    }
+
+    /// The value of slot `index` of the slice with `dead` dead, for the tigers to move.
+    pub(crate) fn get(&self, dead: u8, index: usize) -> Result<Wdl, TablebaseError> {
+        let at = self.header.offsets[usize::from(dead)] + (index / PER_BYTE) as u64;
+        let mut byte = [0u8];
+        read_at(&self.file, &mut byte, at)
+            .map_err(|source| TablebaseError::Io { path: self.path.clone(), source })?;
+        Ok(Wdl::from_code(digit(byte[0], index % PER_BYTE)))
+    }
+
+    /// Reads the whole file and checks its checksum.
+    pub(crate) fn check(&self) -> Result<(), TablebaseError> {
+        let bytes = std::fs::read(&self.path).map_err(|e| read_error(&self.path, e))?;
+        let body = bytes.len().saturating_sub(8);
+        if bytes.len() as u64 != self.header.len || checksum(&bytes[..body]) != u64_at(&bytes, body)
+        {
+            return Err(TablebaseError::Checksum(self.path.clone()));
+        }
+        Ok(())
+    }
+
+    /// The file's path.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buf, at) {
+            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(indexer: &Indexer) -> Layer {
+        // Kills 1, 19 placed: one slice of 210 slots a class.
+        let len = indexer.slice_len(empties(19, 0));
+        let codes: Vec<u8> = (0..len).map(|i| (i % 3) as u8).collect();
+        let mut stats = LayerStats::empty(19, 0, Side::Sheep);
+        stats.add(Wdl::Win);
+        Layer {
+            placed: 19,
+            slices: vec![Codes::pack(&codes)],
+            sheep_stats: vec![stats],
+            tiger_stats: vec![LayerStats { side: Side::Tiger, ..stats }],
+        }
+    }
+
+    #[test]
+    fn round_trip_and_every_damage_is_caught() {
+        let indexer = Indexer::new();
+        let p = Path::new("x.tnspl");
+        let layer = sample(&indexer);
+        let bytes = encode(&layer, 1, indexer.classes());
+        assert_eq!(decode(p, &bytes, &indexer, 1, 19).unwrap(), layer);
+        for len in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
+            assert!(decode(p, &bytes[..len], &indexer, 1, 19).is_err(), "{len}");
+        }
+        for i in (0..bytes.len()).step_by(101) {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(decode(p, &bad, &indexer, 1, 19).is_err(), "{i}");
+        }
+        let err = |b: &[u8], k, placed| decode(p, b, &indexer, k, placed).unwrap_err();
+        assert!(matches!(err(b"not a layer at all", 1, 19), TablebaseError::Foreign(_)));
+        assert!(matches!(err(&bytes, 2, 19), TablebaseError::Parameters { .. }));
+        assert!(matches!(err(&bytes, 1, 18), TablebaseError::Parameters { .. }));
+        let mut v2 = bytes.clone();
+        v2[8] = 2;
+        assert!(matches!(err(&v2, 1, 19), TablebaseError::Version { found: 2, .. }));
+        let mut flipped = bytes.clone();
+        flipped[FIXED_HEADER + 8 + 5] ^= 1;
+        assert!(matches!(err(&flipped, 1, 19), TablebaseError::Checksum(_)));
+        let mut padded = bytes.clone();
+        padded.push(0);
+        assert!(matches!(err(&padded, 1, 19), TablebaseError::Length { .. }));
+    }
+
+    #[test]
+    fn open_reads_single_values() {
+        let indexer = Indexer::new();
+        let dir = std::env::temp_dir().join(format!("tns-layer-{}", std::process::id()));
+        let path = layer_path(&dir, 1, 19);
+        let layer = sample(&indexer);
+        save(&path, &layer, 1, indexer.classes()).unwrap();
+        let file = LayerFile::open(&path, &indexer, 1, 19).unwrap();
+        file.check().unwrap();
+        for i in [0, 1, 2, 3, 4, 1000, layer.slices[0].len - 1] {
+            assert_eq!(file.get(0, i).unwrap() as u8, layer.slices[0].get(i));
+        }
+        assert_eq!(file.header.sheep_stats, layer.sheep_stats);
+        assert!(matches!(
+            LayerFile::open(&layer_path(&dir, 1, 18), &indexer, 1, 18),
+            Err(TablebaseError::Missing(_))
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,373 @@
+//! The whole game: the placement layers on top of the movement table. Building them, probing
+//! any position, counting and verifying them.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use tns_board::{Board, Move, Side, TOTAL_SHEEP};
+
+use crate::index::{FREE, binomial};
+use crate::layer::{Layer, LayerStats, dead_counts, empties};
+use crate::layer_file::{self, LayerFile};
+use crate::placement::{Progress, build_layer, layer_work, movement_layer};
+use crate::value::{Value, Verdict, Wdl};
+use crate::{Tablebase, TablebaseError, VerifyError};
+
+/// The last placement layer: 19 sheep placed, one in hand.
+const LAST_LAYER: u8 = TOTAL_SHEEP - 1;
+
+/// Something that happened during [`Tablebase::build_placement`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlacementEvent {
+    /// A layer was found already built (its header checked).
+    Found {
+        /// Sheep placed.
+        placed: u8,
+    },
+    /// A layer's build started.
+    Started {
+        /// Sheep placed.
+        placed: u8,
+        /// Slots its build goes through, both sides to move.
+        work: u64,
+    },
+    /// Part of a layer is done.
+    Progress {
+        /// Sheep placed.
+        placed: u8,
+        /// Slots done.
+        done: u64,
+        /// Slots in all.
+        work: u64,
+    },
+    /// A layer is built and saved.
+    Finished {
+        /// Sheep placed.
+        placed: u8,
+        /// How long it took, saving included.
+        time: Duration,
+        /// Its file.
+        path: PathBuf,
+        /// The file's size in bytes.
+        bytes: u64,
+    },
+}
+
+impl Tablebase {
+    /// Opens the placement layers found in `dir`.
+    pub(crate) fn open_placement(&mut self, dir: &Path) -> Result<(), TablebaseError> {
+        self.placement = (0..=LAST_LAYER)
+            .map(|placed| {
+                let path = layer_file::layer_path(dir, self.kills, placed);
+                match LayerFile::open(&path, &self.indexer, self.kills, placed) {
+                    Ok(file) => Ok(Some(file)),
+                    Err(TablebaseError::Missing(_)) => Ok(None),
+                    Err(e) => Err(e),
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(())
+    }
+
+    /// Solves the placement phase backwards from the movement table, one layer (sheep placed)
+    /// at a time from 19 down to `from_placed`, saving each layer to `dir` as soon as it is
+    /// done. Layers already in `dir` are kept, so a stopped build resumes with the layer it was
+    /// in. `from_placed` 0 solves the whole game; a larger one builds the part of the table
+    /// that holds the positions with at least that many sheep placed. Runs on the current
+    /// rayon pool; `on_event` is called from its threads.
+    ///
+    /// ```
+    /// use tns_board::Board;
+    /// use tns_tablebase::{Tablebase, Wdl};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("tns-doc-placement-{}", std::process::id()));
+    /// // The variant won by one kill, its last two placement layers.
+    /// let mut table = Tablebase::build(1, Some(&dir), |_| {})?;
+    /// table.build_placement(&dir, 18, &|_| {})?;
+    /// assert_eq!(table.placement_from(), Some(18));
+    /// // One sheep in hand and the tigers can jump: the tigers win the one-kill game.
+    /// let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1".parse()?;
+    /// assert_eq!(table.probe_wdl(board), Some(Wdl::Win));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`TablebaseError::Placed`] unless `from_placed` is 0 to 19; any error saving a layer, or
+    /// reading one that is there but damaged.
+    pub fn build_placement(
+        &mut self,
+        dir: &Path,
+        from_placed: u8,
+        on_event: &(dyn Fn(PlacementEvent) + Sync),
+    ) -> Result<(), TablebaseError> {
+        if from_placed > LAST_LAYER {
+            return Err(TablebaseError::Placed(from_placed));
+        }
+        let (kills, classes) = (self.kills, self.indexer.classes());
+        let mut lowest_done = TOTAL_SHEEP;
+        for placed in (from_placed..=LAST_LAYER).rev() {
+            let path = layer_file::layer_path(dir, kills, placed);
+            match LayerFile::open(&path, &self.indexer, kills, placed) {
+                Ok(_) => {
+                    on_event(PlacementEvent::Found { placed });
+                    lowest_done = placed;
+                }
+                Err(TablebaseError::Missing(_)) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        if lowest_done > from_placed {
+            let mut next = if lowest_done == TOTAL_SHEEP {
+                movement_layer(&self.indexer, kills, &self.slices)
+            } else {
+                let path = layer_file::layer_path(dir, kills, lowest_done);
+                layer_file::load(&path, &self.indexer, kills, lowest_done)?
+            };
+            for placed in (from_placed..lowest_done).rev() {
+                let start = Instant::now();
+                let work = layer_work(&self.indexer, kills, placed);
+                on_event(PlacementEvent::Started { placed, work });
+                let report = |done| on_event(PlacementEvent::Progress { placed, done, work });
+                let progress = Progress::new(work, &report);
+                let layer = build_layer(&self.indexer, kills, placed, &next, &progress);
+                drop(next);
+                let path = layer_file::layer_path(dir, kills, placed);
+                let bytes = layer_file::save(&path, &layer, kills, classes)?;
+                on_event(PlacementEvent::Finished { placed, time: start.elapsed(), path, bytes });
+                next = layer;
+            }
+        }
+        self.open_placement(dir)
+    }
+
+    /// The fewest sheep placed from which the placement layers are all there (19 down to it),
+    /// so that [`probe_wdl`](Tablebase::probe_wdl) answers for every position with at least
+    /// that many placed; `None` when no layer is.
+    pub fn placement_from(&self) -> Option<u8> {
+        let mut from = None;
+        for placed in (0..=LAST_LAYER).rev() {
+            if self.placement.get(usize::from(placed)).is_some_and(Option::is_some) {
+                from = Some(placed);
+            } else {
+                break;
+            }
+        }
+        from
+    }
+
+    /// Whether the whole game is solved: every placement layer is there.
+    pub fn solves_whole_game(&self) -> bool {
+        self.placement_from() == Some(0)
+    }
+
+    /// The value of a tigers-to-move position.
+    fn tiger_wdl(&self, board: Board) -> Option<Wdl> {
+        if board.in_hand() == 0 {
+            return self.probe(board).map(Value::wdl);
+        }
+        let placed = TOTAL_SHEEP - board.in_hand();
+        let layer = self.placement.get(usize::from(placed))?.as_ref()?;
+        layer.get(board.dead(), self.indexer.index(board)).ok()
+    }
+
+    /// Win, draw or loss for the side to move of any position of the game the table holds:
+    /// the movement phase, and the placement phase as far as its layers are built (see
+    /// [`placement_from`](Tablebase::placement_from)). A sheep-to-move placement position is
+    /// worked out from its placements, one ply on. `None` when the table does not hold the
+    /// position, the game is already won by kills, or a layer file cannot be read.
+    pub fn probe_wdl(&self, board: Board) -> Option<Wdl> {
+        if board.dead() >= self.kills {
+            return None;
+        }
+        if board.side_to_move() == Side::Tiger || board.in_hand() == 0 {
+            return self.tiger_wdl(board).or_else(|| self.probe(board).map(Value::wdl));
+        }
+        let mut best = Wdl::Loss;
+        for to in board.empty() {
+            let child = board.after_move_unchecked(Move::Place(to));
+            best = best.max(self.tiger_wdl(child)?.before());
+            if best == Wdl::Win {
+                break;
+            }
+        }
+        Some(best)
+    }
+
+    /// What the table knows of `board` for its side to move: the exact value where the
+    /// movement table holds it, else win, draw or loss from the placement layers.
+    pub fn verdict(&self, board: Board) -> Option<Verdict> {
+        if board.in_hand() == 0 {
+            return self.probe(board).map(Verdict::from);
+        }
+        self.probe_wdl(board).map(Verdict::from)
+    }
+
+    /// The verdict of playing `m` in `board`, for the side that plays it.
+    fn move_verdict(&self, board: Board, m: Move) -> Option<Verdict> {
+        let child = board.after_move_unchecked(m);
+        if child.dead() >= self.kills {
+            return Some(Value::Win(1).into());
+        }
+        Some(self.verdict(child)?.before())
+    }
+
+    /// Every legal move of `board` with its verdict for the side that plays it, best first;
+    /// `None` when the table does not hold the position or one of its children.
+    pub fn verdicts(&self, board: Board) -> Option<Vec<(Move, Verdict)>> {
+        if board.dead() >= self.kills {
+            return None;
+        }
+        let mut out = board
+            .legal_moves()
+            .iter()
+            .map(|&m| Some((m, self.move_verdict(board, m)?)))
+            .collect::<Option<Vec<_>>>()?;
+        out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        Some(out)
+    }
+
+    /// The counts stored with each placement layer that is there, from 19 placed down, sheep to
+    /// move then tigers, by dead count.
+    pub fn placement_stats(&self) -> Vec<LayerStats> {
+        self.placement
+            .iter()
+            .rev()
+            .flatten()
+            .flat_map(|f| f.header.sheep_stats.iter().chain(&f.header.tiger_stats).copied())
+            .collect()
+    }
+
+    /// Checks every placement layer that is there, from 19 placed down to
+    /// [`placement_from`](Tablebase::placement_from): its checksum, and every value against
+    /// the values of its moves, recomputed with the board's own move generator and the
+    /// general index (not the build's code): each sheep-to-move position's value from its
+    /// placements, then each stored tigers-to-move value from its moves. The stored counts are
+    /// checked too. `on_layer` is called as each layer is done.
+    ///
+    /// # Errors
+    /// [`TablebaseError::NoLayer`] when no layer is built, a file error, the first position whose
+    /// value disagrees ([`TablebaseError::Wrong`]), or counts that disagree.
+    pub fn verify_placement(&self, mut on_layer: impl FnMut(u8)) -> Result<(), TablebaseError> {
+        let from = self.placement_from().ok_or(TablebaseError::NoLayer(LAST_LAYER))?;
+        let mut next = movement_layer(&self.indexer, self.kills, &self.slices);
+        for placed in (from..=LAST_LAYER).rev() {
+            let file = self.placement[usize::from(placed)]
+                .as_ref()
+                .ok_or(TablebaseError::NoLayer(placed))?;
+            file.check()?;
+            let layer = layer_file::load(file.path(), &self.indexer, self.kills, placed)?;
+            self.verify_layer(&layer, &next)?;
+            on_layer(placed);
+            next = layer;
+        }
+        Ok(())
+    }
+
+    /// Recomputes one layer with the general code and compares.
+    fn verify_layer(&self, layer: &Layer, next: &Layer) -> Result<(), TablebaseError> {
+        let (kills, placed) = (self.kills, layer.placed);
+        let in_hand = TOTAL_SHEEP - placed;
+        // The tigers-to-move value of a child, from `next` (one more placed).
+        let next_value = |child: Board| -> Wdl {
+            let slice = &next.slices[usize::from(child.dead())];
+            Wdl::from_code(slice.get(self.indexer.index(child)))
+        };
+        let mut sheep_values = Vec::new();
+        let mut sheep_stats = Vec::new();
+        for dead in dead_counts(kills, placed) {
+            let e = empties(placed, dead);
+            let (values, stats) = self.recompute(e, Side::Sheep, in_hand, placed, dead, |board| {
+                board
+                    .empty()
+                    .iter()
+                    .map(|to| next_value(board.after_move_unchecked(Move::Place(to))).before())
+                    .max()
+                    .unwrap_or(Wdl::Loss)
+            });
+            sheep_values.push(values);
+            sheep_stats.push(stats);
+        }
+        let mut tiger_stats = Vec::new();
+        for dead in dead_counts(kills, placed).filter(|_| placed > 0) {
+            let e = empties(placed, dead);
+            let stored = &layer.slices[usize::from(dead)];
+            let (values, stats) = self.recompute(e, Side::Tiger, in_hand, placed, dead, |board| {
+                board
+                    .legal_moves()
+                    .iter()
+                    .map(|&m| {
+                        let child = board.after_move_unchecked(m);
+                        if child.dead() >= kills {
+                            return Wdl::Win;
+                        }
+                        let values: &[u8] = &sheep_values[usize::from(child.dead())];
+                        Wdl::from_code(values[self.indexer.index(child)]).before()
+                    })
+                    .max()
+                    .unwrap_or(Wdl::Loss)
+            });
+            if let Some(i) =
+                (0..values.len()).find(|&i| values[i] != 3 && values[i] != stored.get(i))
+            {
+                let board = self
+                    .indexer
+                    .position_in_hand(i, e, Side::Tiger, in_hand)
+                    .map_or_else(|| format!("slot {i}"), |b| b.to_string());
+                return Err(VerifyError {
+                    position: board,
+                    stored: Wdl::from_code(stored.get(i)).into(),
+                    expected: Wdl::from_code(values[i]).into(),
+                }
+                .into());
+            }
+            tiger_stats.push(stats);
+        }
+        for (stored, counted) in
+            [(&layer.sheep_stats, &sheep_stats), (&layer.tiger_stats, &tiger_stats)]
+        {
+            if stored != counted {
+                return Err(TablebaseError::Counts {
+                    placed,
+                    stored: format!("{stored:?}"),
+                    counted: format!("{counted:?}"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of every canonical position of one slice by `value_of` (3 at the slots of
+    /// non-canonical twins), and their counts.
+    fn recompute(
+        &self,
+        e: usize,
+        side: Side,
+        in_hand: u8,
+        placed: u8,
+        dead: u8,
+        value_of: impl Fn(Board) -> Wdl + Sync,
+    ) -> (Vec<u8>, LayerStats) {
+        let per = binomial(FREE, e);
+        let mut values = vec![3u8; self.indexer.slice_len(e)];
+        let empty = LayerStats::empty(placed, dead, side);
+        let stats = values
+            .par_chunks_mut(per)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut stats = empty;
+                for (rank, slot) in chunk.iter_mut().enumerate() {
+                    let index = c * per + rank;
+                    if let Some(board) = self.indexer.position_in_hand(index, e, side, in_hand) {
+                        let v = value_of(board);
+                        *slot = v as u8;
+                        stats.add(v);
+                    }
+                }
+                stats
+            })
+            .reduce(|| empty, LayerStats::merge);
+        (values, stats)
+    }
+}
