@@ -1,5 +1,6 @@
 //! The pieces of `tns-bench`: players named on the command line, the referee, matches with
-//! Elo and SPRT statistics, and the fixed positions the benchmarks search.
+//! Elo and SPRT statistics, audits of games against the solved game, and the fixed positions
+//! the benchmarks search.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -24,12 +25,14 @@
 
 #![warn(missing_docs)]
 
+mod audit;
 mod elo;
 mod player;
 mod positions;
 mod referee;
 mod tournament;
 
+pub use audit::{Audit, FirstError, PlayerAudit, audit};
 pub use elo::{EloEstimate, Points, Sprt, Tally, Verdict, elo_of_score, score_of_elo};
 pub use player::{Budget, Kind, Player, PlayerError, PlayerSpec, RandomPlayer, SearchPlayer};
 pub use positions::{BENCH_POSITIONS, BenchPosition};

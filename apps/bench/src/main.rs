@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analyse;
+mod audit_cmd;
 mod match_cmd;
 mod perft;
 mod search_cmd;
@@ -31,6 +32,9 @@ enum Command {
     /// Play engines against each other and report the score, the Elo difference and, with
     /// --sprt, a sequential test.
     Match(Box<match_cmd::Args>),
+    /// Check every move of a file of game records against the solved game: per player, the
+    /// moves that gave up a win or a draw, by phase, and where each game first went wrong.
+    Audit(audit_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         Command::Analyse(args) => analyse::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Search(args) => search_cmd::run(&args),
+        Command::Audit(args) => audit_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

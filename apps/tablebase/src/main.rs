@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use tns_board::{Board, Side, TOTAL_SHEEP};
-use tns_tablebase::{
-    BuildEvent, LayerStats, PlacementEvent, SliceProgress, Tablebase, Value, Verdict, Wdl,
-};
+use tns_tablebase::{BuildEvent, LayerStats, PlacementEvent, SliceProgress, Tablebase, Verdict};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -216,20 +214,8 @@ fn build(cli: &Cli) -> Result<Tablebase, String> {
     Ok(table)
 }
 
-/// A verdict in words, from the side to move's view: "Tigers win in 20", "Draw", "Sheep win"
-/// (no distance in the placement phase, whose layers store only win, draw or loss).
 fn describe(verdict: Verdict, side: Side) -> String {
-    let (winner, loser) = match side {
-        Side::Sheep => ("Sheep", "Tigers"),
-        Side::Tiger => ("Tigers", "Sheep"),
-    };
-    match (verdict.wdl, verdict.value) {
-        (Wdl::Draw, _) => "Draw".into(),
-        (Wdl::Win, Some(Value::Win(n))) => format!("{winner} win in {n}"),
-        (Wdl::Loss, Some(Value::Loss(n))) => format!("{loser} win in {n}"),
-        (Wdl::Win, _) => format!("{winner} win"),
-        (Wdl::Loss, _) => format!("{loser} win"),
-    }
+    verdict.describe(side)
 }
 
 fn probe(cli: &Cli, position: &str) -> Result<(), String> {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use tns_board::{Bitboard, Board, Game, GameRecord, Move, Point, Side};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Limits, Report, describe};
-use tns_tablebase::{Tablebase, Value};
+use tns_tablebase::Tablebase;
 
 use crate::engine::{Engine, Poll, Thinking, engine, evaluator, suggest};
 
@@ -143,16 +143,12 @@ impl App {
     }
 
     /// The tablebase's verdict on the current position, when a table is loaded and holds it:
-    /// "Sheep win in 23", "Tigers win in 4" or "Draw".
+    /// "Sheep win in 23", "Tigers win in 4" or "Draw"; in the placement phase, where the
+    /// layers are built, "Tigers win", "Sheep win" or "Draw" (the layers keep no distances).
     pub fn verdict(&self) -> Option<String> {
         let board = self.board();
-        let value = self.tablebase.as_ref()?.probe(board)?;
-        let mover = board.side_to_move();
-        Some(match value {
-            Value::Win(n) => format!("{} win in {n}", mover.plural()),
-            Value::Loss(n) => format!("{} win in {n}", mover.other().plural()),
-            Value::Draw => "Draw".into(),
-        })
+        let verdict = self.tablebase.as_ref()?.verdict(board)?;
+        Some(verdict.describe(board.side_to_move()))
     }
 
     /// The player of a side.

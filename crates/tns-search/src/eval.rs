@@ -1,6 +1,6 @@
 //! The evaluator trait: how a search scores a position it does not search further.
 
-use tns_board::Board;
+use tns_board::{Board, MoveList};
 
 /// Scores positions for the search. The search is generic over it, so the hand-written
 /// heuristic, a neural network or a tablebase plug into the same search.
@@ -22,6 +22,15 @@ pub trait Evaluator: Send + Sync + std::fmt::Debug {
         let _ = board;
         None
     }
+
+    /// The moves worth searching at the root of a search of `board`, when the evaluator knows
+    /// that only some of the legal moves keep the position's game-theoretic value (a solved
+    /// placement phase does, where it has no distances to offer as exact scores). The search
+    /// then chooses among these by its own evaluation. `None`, the default, searches them all.
+    fn root_moves(&self, board: Board) -> Option<MoveList> {
+        let _ = board;
+        None
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for &E {
@@ -30,6 +39,9 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     }
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)
+    }
+    fn root_moves(&self, board: Board) -> Option<MoveList> {
+        (**self).root_moves(board)
     }
 }
 
@@ -40,6 +52,9 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)
     }
+    fn root_moves(&self, board: Board) -> Option<MoveList> {
+        (**self).root_moves(board)
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
@@ -48,5 +63,8 @@ impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
     }
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)
+    }
+    fn root_moves(&self, board: Board) -> Option<MoveList> {
+        (**self).root_moves(board)
     }
 }

@@ -137,6 +137,9 @@ struct Shared<'a, E> {
     limits: Limits,
     start: Instant,
     stop: &'a AtomicBool,
+    /// The root moves to search, when the evaluator narrows them (see
+    /// [`Evaluator::root_moves`]); always legal and never empty.
+    root_moves: Option<MoveList>,
     /// Raised when any limit is reached, or when the main thread is done.
     abort: AtomicBool,
     nodes: AtomicU64,
@@ -220,8 +223,16 @@ impl<E: Evaluator> Search<E> {
         for o in self.orderings_mut() {
             o.new_search();
         }
+        let root_moves = self.evaluator.root_moves(board).and_then(|allowed| {
+            let mut kept = MoveList::new();
+            for &m in board.legal_moves().iter().filter(|m| allowed.contains(m)) {
+                kept.push(m);
+            }
+            (!kept.is_empty()).then_some(kept)
+        });
         let shared = Shared {
             evaluator: &self.evaluator,
+            root_moves,
             tt: &self.tt,
             use_table: self.parts.table,
             history,
@@ -286,7 +297,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         first_depth: u32,
         mut report: impl FnMut(&Report),
     ) -> SearchResult {
-        let moves = root.legal_moves();
+        let moves = self.shared.root_moves.clone().unwrap_or_else(|| root.legal_moves());
         let mut result = SearchResult {
             // Until an iteration completes, the first move in the usual order: a kill if any.
             best_move: moves.first().copied(),
@@ -426,8 +437,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         }
 
         let mut moves = MoveList::new();
-        board.generate_moves(&mut moves);
-        if moves.is_empty() {
+        if !self.generate(board, ply, &mut moves) {
             return loss_in(ply);
         }
         let side = board.side_to_move();
@@ -482,6 +492,22 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             self.shared.tt.store(key, entry);
         }
         best
+    }
+
+    /// The moves to search at `ply`: every legal move, or at the root those the evaluator
+    /// narrowed them to. False when there is no legal move.
+    #[inline]
+    fn generate(&self, board: Board, ply: usize, moves: &mut MoveList) -> bool {
+        board.generate_moves(moves);
+        if moves.is_empty() {
+            return false;
+        }
+        if ply == 0
+            && let Some(allowed) = &self.shared.root_moves
+        {
+            moves.clone_from(allowed);
+        }
+        true
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

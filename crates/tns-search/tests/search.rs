@@ -267,3 +267,40 @@ proptest! {
         }
     }
 }
+
+/// The heuristic, allowing at the root only the moves of one kind.
+#[derive(Debug)]
+struct OnlyPlacementsOn(tns_board::Bitboard);
+
+impl Evaluator for OnlyPlacementsOn {
+    fn evaluate(&self, board: Board) -> i32 {
+        Heuristic::default().evaluate(board)
+    }
+    fn root_moves(&self, board: Board) -> Option<tns_board::MoveList> {
+        let mut list = tns_board::MoveList::new();
+        for &m in board.legal_moves().iter().filter(|m| self.0.contains(m.to())) {
+            list.push(m);
+        }
+        // A move that is not legal here is ignored.
+        list.push("a5b5".parse().unwrap());
+        Some(list)
+    }
+}
+
+#[test]
+fn the_evaluator_can_narrow_the_root_moves() {
+    let board = pos("T3T/5/5/5/T3T s 20");
+    // Placements on b1 and d1 only.
+    let allowed =
+        tns_board::Bitboard::EMPTY.with("b1".parse().unwrap()).with("d1".parse().unwrap());
+    for limits in [Limits::depth(1), Limits::depth(5), Limits::nodes(1)] {
+        let mut s = Search::new(OnlyPlacementsOn(allowed), SearchConfig::default());
+        let result = s.search(board, &[], limits, &AtomicBool::new(false), |_| {});
+        let best = result.best_move.unwrap();
+        assert!(allowed.contains(best.to()), "{best} with {limits:?}");
+        assert!(result.pv.first().is_none_or(|m| allowed.contains(m.to())));
+    }
+    // Unrestricted, the heuristic's choice at depth 5 is elsewhere.
+    let free = search_with(board, &[], Limits::depth(5), 1).best_move.unwrap();
+    assert!(!allowed.contains(free.to()), "{free}");
+}

@@ -2,14 +2,16 @@
 
 use std::sync::Arc;
 
-use tns_board::{Board, KILLS_TO_WIN};
+use tns_board::{Board, KILLS_TO_WIN, MoveList};
 use tns_search::{DRAW, Evaluator, loss_in, win_in};
 
 use crate::{Tablebase, TablebaseError, Value};
 
 /// An evaluator that answers exactly wherever the table holds the position (no sheep in hand)
 /// and leaves every other position to `inner`. Plugged into `tns_search::Search`, it makes the
-/// search convert won positions by the shortest path and defend lost ones the longest.
+/// search convert won positions by the shortest path and defend lost ones the longest. Where
+/// the placement layers are built, it also narrows the search's root to the moves that keep the
+/// value ([`Evaluator::root_moves`]): the perfect player from the first move.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -69,5 +71,22 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
     #[inline]
     fn exact(&self, board: Board) -> Option<i32> {
         self.table.probe(board).map(score_of)
+    }
+
+    /// In the placement phase, where the layers are built, the moves that keep the position's
+    /// value: the search picks among them by its own evaluation, so a drawn or won game never
+    /// slips and a weaker opponent still meets moves that test it. (With no sheep in hand the
+    /// exact scores already steer the search.)
+    fn root_moves(&self, board: Board) -> Option<MoveList> {
+        if board.in_hand() == 0 {
+            return None;
+        }
+        let verdicts = self.table.verdicts(board)?;
+        let best = verdicts.first()?.1.wdl;
+        let mut list = MoveList::new();
+        for (m, _) in verdicts.into_iter().filter(|(_, v)| v.wdl == best) {
+            list.push(m);
+        }
+        Some(list)
     }
 }

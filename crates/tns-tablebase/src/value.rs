@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use tns_board::Side;
+
 /// The value of a position with best play, from the side to move's view. Distances count plies:
 /// a side to move with no legal move has lost in 0, and a move that ends the game wins in 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,6 +122,31 @@ impl Verdict {
     #[must_use]
     pub fn before(self) -> Verdict {
         Verdict { wdl: self.wdl.before(), value: self.value.map(Value::before) }
+    }
+
+    /// The verdict in words, given the side it is for: "Tigers win in 20", "Sheep win" (no
+    /// distance known) or "Draw".
+    ///
+    /// ```
+    /// use tns_board::Side;
+    /// use tns_tablebase::{Value, Verdict, Wdl};
+    ///
+    /// assert_eq!(Verdict::from(Value::Loss(20)).describe(Side::Sheep), "Tigers win in 20");
+    /// assert_eq!(Verdict::from(Wdl::Win).describe(Side::Sheep), "Sheep win");
+    /// assert_eq!(Verdict::from(Wdl::Draw).describe(Side::Tiger), "Draw");
+    /// ```
+    pub fn describe(self, side: Side) -> String {
+        let (winner, loser) = match side {
+            Side::Sheep => ("Sheep", "Tigers"),
+            Side::Tiger => ("Tigers", "Sheep"),
+        };
+        match (self.wdl, self.value) {
+            (Wdl::Draw, _) => "Draw".into(),
+            (Wdl::Win, Some(Value::Win(n))) => format!("{winner} win in {n}"),
+            (Wdl::Loss, Some(Value::Loss(n))) => format!("{loser} win in {n}"),
+            (Wdl::Win, _) => format!("{winner} win"),
+            (Wdl::Loss, _) => format!("{loser} win"),
+        }
     }
 }
 
