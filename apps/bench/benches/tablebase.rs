@@ -2,6 +2,10 @@
 //! `TNS_TABLEBASE_DIR`) when one is built, and otherwise builds the 3-kill variant in memory and
 //! says so in the bench's name. The probes are checked before timing: every position is found,
 //! and its value is the one its best move gives.
+//!
+//! With placement layers built, it also times probes of placement positions (sheep to move,
+//! worked out one ply on, and tigers to move, read from a layer file) and the perfect player's
+//! choice of a placement move from the table (every move's verdict).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -64,5 +68,63 @@ fn probe(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, probe);
+/// 256 placement positions with `side` to move and at least `from` sheep placed (fewer than 20),
+/// from a fixed seed.
+fn placement_positions(from: u8, side: Side) -> Vec<Board> {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let low = if side == Side::Tiger { from.max(1) } else { from };
+    (0..256)
+        .map(|_| {
+            let placed = low + next(u64::from(20 - low)) as u8;
+            let dead = next(u64::from(placed.min(4) + 1)) as usize;
+            let mut points: Vec<u32> = (0..25).collect();
+            for j in (1..25).rev() {
+                points.swap(j, next(j as u64 + 1) as usize);
+            }
+            let tigers = points[..4].iter().fold(0, |m, &p| m | 1 << p);
+            let on_board = usize::from(placed) - dead;
+            let sheep = points[4..4 + on_board].iter().fold(0, |m, &p| m | 1 << p);
+            Board::from_parts(
+                Bitboard::from_bits_truncate(tigers),
+                Bitboard::from_bits_truncate(sheep),
+                20 - placed,
+                side,
+            )
+            .expect("a placement position")
+        })
+        .collect()
+}
+
+fn placement(c: &mut Criterion) {
+    let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
+        PathBuf::from,
+    );
+    let Ok(table) = Tablebase::load(KILLS_TO_WIN, &dir) else { return };
+    let Some(from) = table.placement_from() else { return };
+    for side in [Side::Sheep, Side::Tiger] {
+        let boards = placement_positions(from, side);
+        for &b in &boards {
+            let value = table.probe_wdl(b).expect("the layers hold every such position");
+            let best = table.verdicts(b).expect("and its children").first().map(|v| v.1.wdl);
+            assert_eq!(best.unwrap_or(tns_tablebase::Wdl::Loss), value, "{b}");
+        }
+        let name = format!("placement probe/{} to move/256 positions", side.plural());
+        c.bench_function(&name, |bench| {
+            bench.iter(|| black_box(&boards).iter().filter_map(|&b| table.probe_wdl(b)).count());
+        });
+        let name = format!("placement move from the table/{} to move/256 positions", side.plural());
+        c.bench_function(&name, |bench| {
+            bench.iter(|| black_box(&boards).iter().filter_map(|&b| table.verdicts(b)).count());
+        });
+    }
+}
+
+criterion_group!(benches, probe, placement);
 criterion_main!(benches);

@@ -3,8 +3,12 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use tns_board::{Board, Game, Move};
-use tns_search::{Heuristic, Limits, Search, SearchConfig, describe};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tns_board::{Board, Game, KILLS_TO_WIN, Move};
+use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, describe};
+use tns_tablebase::{Tablebase, WithTablebase};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -26,6 +30,22 @@ pub struct Args {
     /// after them and treats their positions as the game's history (for repetitions).
     #[arg(long, default_value = "")]
     history: String,
+    /// The tablebase's directory: when a table is there, its exact verdicts on the position and
+    /// each move are printed first, and the search plays perfectly where the table reaches.
+    #[arg(long, default_value = "tablebase")]
+    tablebase: PathBuf,
+}
+
+/// The table in `dir`, if one is built there; a table that is there but damaged is an error.
+fn load_table(dir: &std::path::Path) -> Result<Option<Arc<Tablebase>>, String> {
+    if !dir.exists() {
+        return Ok(None);
+    }
+    match Tablebase::load(KILLS_TO_WIN, dir) {
+        Ok(t) => Ok(Some(Arc::new(t))),
+        Err(tns_tablebase::TablebaseError::Missing(_)) => Ok(None),
+        Err(e) => Err(format!("--tablebase: {e}")),
+    }
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -52,9 +72,28 @@ pub fn run(args: &Args) -> Result<(), String> {
         tt_mb: args.tt_mb as usize,
         ..SearchConfig::default()
     };
-    let mut search = Search::new(Heuristic::default(), config);
-    let limits = Limits { depth: args.depth, time, nodes: None };
+    let table = load_table(&args.tablebase)?;
     let side = board.side_to_move();
+    if let Some(table) = &table {
+        match table.verdicts(board) {
+            Some(moves) => {
+                let verdict = table.verdict(board).map(|v| v.describe(side)).unwrap_or_default();
+                println!("table {verdict}");
+                let list: Vec<String> =
+                    moves.iter().map(|(m, v)| format!("{m} ({})", v.describe(side))).collect();
+                println!("table moves {}", list.join(", "));
+            }
+            None => println!("table does not hold this position"),
+        }
+    }
+    let evaluator: Box<dyn Evaluator> = match table {
+        Some(t) => {
+            Box::new(WithTablebase::new(Heuristic::default(), t).map_err(|e| e.to_string())?)
+        }
+        None => Box::new(Heuristic::default()),
+    };
+    let mut search = Search::new(evaluator, config);
+    let limits = Limits { depth: args.depth, time, nodes: None };
     let result = search.search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
         let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
         println!(

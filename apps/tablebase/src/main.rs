@@ -48,6 +48,19 @@ enum Command {
         /// The position, e.g. "SSSSS/S1TTS/STS2/S1S1S/TSSSS s 0".
         position: String,
     },
+    /// A perfect game from a position (the start unless given): at each ply the verdict, how
+    /// many legal moves keep it, and the move the perfect player chooses among them.
+    Line {
+        /// The position to start from.
+        #[arg(default_value = "T3T/5/5/5/T3T s 20")]
+        position: String,
+        /// The depth of the perfect player's search among the moves that keep the value.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Plies to play at most.
+        #[arg(long, default_value_t = 200)]
+        plies: usize,
+    },
     /// Positions, wins, draws and losses for each dead count and side to move, and for each
     /// placement layer that is built.
     Stats,
@@ -90,6 +103,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         }
         Command::Probe { position } => probe(cli, position),
         Command::Stats => stats(cli),
+        Command::Line { position, depth, plies } => line(cli, position, *depth, *plies),
         Command::Verify { placement_only } => verify(cli, *placement_only),
     }
 }
@@ -248,7 +262,50 @@ fn probe(cli: &Cli, position: &str) -> Result<(), String> {
     }
     for (m, v) in table.verdicts(board).unwrap_or_default() {
         // After the move the other side is to move: say it from the mover's side.
-        println!("  {m:6} {}", describe(v, side));
+        println!("  {:6} {}", m.to_string(), describe(v, side));
+    }
+    Ok(())
+}
+
+fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), String> {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use tns_search::{Heuristic, Limits, Search, SearchConfig};
+
+    let board: Board = position.parse().map_err(|e| format!("bad position {position:?}: {e}"))?;
+    if cli.kills != tns_board::KILLS_TO_WIN {
+        return Err("the perfect player plays the real game: leave out --kills".into());
+    }
+    let table = Arc::new(load(cli)?);
+    let evaluator = tns_tablebase::WithTablebase::new(Heuristic::default(), Arc::clone(&table))
+        .map_err(|e| e.to_string())?;
+    let mut search = Search::new(evaluator, SearchConfig { tt_mb: 16, ..SearchConfig::default() });
+    let mut game = tns_board::Game::from_position(board);
+    println!("{:>4} {:<28} {:>6} {:>5}  {:<6} verdict", "ply", "position", "moves", "keep", "move");
+    while game.outcome().is_none() && game.len() < plies {
+        let board = game.board();
+        let side = board.side_to_move();
+        let verdicts = table.verdicts(board).ok_or_else(|| format!("{board}: not in the table"))?;
+        let best = verdicts.first().map(|v| v.1).ok_or("no legal move")?;
+        let keep = verdicts.iter().filter(|v| v.1.wdl == best.wdl).count();
+        let stop = AtomicBool::new(false);
+        let m = search
+            .search(board, game.previous(), Limits::depth(depth), &stop, |_| {})
+            .best_move
+            .ok_or("no legal move")?;
+        println!(
+            "{:>4} {:<28} {:>6} {:>5}  {:<6} {}",
+            game.len() + 1,
+            board.to_string(),
+            verdicts.len(),
+            keep,
+            m.to_string(),
+            describe(best, side)
+        );
+        game.play(m).map_err(|e| e.to_string())?;
+    }
+    if let Some(outcome) = game.outcome() {
+        println!("{outcome}");
     }
     Ok(())
 }
