@@ -70,9 +70,10 @@ pub struct Audit {
 }
 
 /// Checks every move of `records` against `table`: a move is an error when the position's value
-/// for the player to move (win, draw or loss) is better than the value after the move. Moves in
-/// positions the table does not hold are counted as unchecked; a game's audit stops where it is
-/// won by kills under the table's rules.
+/// for the player to move (win, draw or loss) is better than the value after the move. The first
+/// plies a record's `Opening` tag names (the match runner's random opening) are nobody's and
+/// are skipped. Moves in positions the table does not hold are counted as unchecked; a game's
+/// audit stops where it is won by kills under the table's rules.
 pub fn audit(records: &[GameRecord], table: &Tablebase) -> Audit {
     let mut out = Audit { games: records.len(), ..Audit::default() };
     for (g, record) in records.iter().enumerate() {
@@ -84,10 +85,15 @@ pub fn audit(records: &[GameRecord], table: &Tablebase) -> Audit {
         for name in &names {
             out.players.entry(name.clone()).or_default().games += 1;
         }
+        let opening = record.tag("Opening").and_then(|n| n.parse::<usize>().ok()).unwrap_or(0);
         let mut board = record.start;
         for (i, &m) in record.moves.iter().enumerate() {
             if board.dead() >= table.kills() {
                 break;
+            }
+            if i < opening {
+                board = board.after_move_unchecked(m);
+                continue;
             }
             let side = board.side_to_move();
             let seat = side as usize;

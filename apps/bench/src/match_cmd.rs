@@ -13,7 +13,7 @@ use tns_bench::{
 #[derive(clap::Args, Debug)]
 #[command(group = clap::ArgGroup::new("players").required(true).args(["engines", "sheep"]))]
 pub struct Args {
-    /// Two players, each playing both sides: `heuristic`, `random`, or a weights file, with
+    /// Two players, each playing both sides: `heuristic`, `perfect`, `random`, or a weights file, with
     /// options after a colon (e.g. `heuristic:time=0.2,dead=350`).
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["sheep", "tiger"])]
     engines: Option<Vec<PlayerSpec>>,
@@ -172,6 +172,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             };
             let mut record = game.played.record(sheep, tiger);
             record.tags.push(("Game".into(), (game.index + 1).to_string()));
+            record.tags.push(("Opening".into(), config.openings.to_string()));
             let _ = writeln!(records, "{record}");
             if last_save.elapsed() >= SAVE_EVERY {
                 save_error = tns_board::write_atomically(path, records.as_bytes()).err();
