@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use tns_board::{Board, Side, TOTAL_SHEEP};
-use tns_tablebase::{BuildEvent, LayerStats, PlacementEvent, SliceProgress, Tablebase, Verdict};
+use tns_tablebase::{
+    BuildEvent, LayerStats, PlacementEvent, SliceProgress, Tablebase, Verdict, Wdl,
+};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -61,6 +63,25 @@ enum Command {
         #[arg(long, default_value_t = 200)]
         plies: usize,
     },
+    /// Positions of a placement layer with a given value for the side to move, the first of
+    /// their symmetry classes in index order.
+    Examples {
+        /// Sheep placed (0 to 19).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=19))]
+        placed: u8,
+        /// Dead sheep.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+        dead: u8,
+        /// The side to move: sheep or tigers.
+        #[arg(long, value_parser = parse_side)]
+        side: Side,
+        /// The value for the side to move: win, draw or loss.
+        #[arg(long, value_parser = parse_wdl)]
+        result: Wdl,
+        /// How many to show.
+        #[arg(long, default_value_t = 5)]
+        count: usize,
+    },
     /// Positions, wins, draws and losses for each dead count and side to move, and for each
     /// placement layer that is built.
     Stats,
@@ -103,8 +124,38 @@ fn run(cli: &Cli) -> Result<(), String> {
         }
         Command::Probe { position } => probe(cli, position),
         Command::Stats => stats(cli),
+        Command::Examples { placed, dead, side, result, count } => {
+            let table = load(cli)?;
+            let found = table
+                .placement_examples(*placed, *dead, *side, *result, *count)
+                .map_err(|e| e.to_string())?;
+            if found.is_empty() {
+                println!("none");
+            }
+            for board in found {
+                println!("{board}");
+            }
+            Ok(())
+        }
         Command::Line { position, depth, plies } => line(cli, position, *depth, *plies),
         Command::Verify { placement_only } => verify(cli, *placement_only),
+    }
+}
+
+fn parse_side(text: &str) -> Result<Side, String> {
+    match text {
+        "sheep" | "s" => Ok(Side::Sheep),
+        "tigers" | "tiger" | "t" => Ok(Side::Tiger),
+        _ => Err(format!("expected sheep or tigers, not {text:?}")),
+    }
+}
+
+fn parse_wdl(text: &str) -> Result<Wdl, String> {
+    match text {
+        "win" => Ok(Wdl::Win),
+        "draw" => Ok(Wdl::Draw),
+        "loss" => Ok(Wdl::Loss),
+        _ => Err(format!("expected win, draw or loss, not {text:?}")),
     }
 }
 

@@ -228,6 +228,48 @@ impl Tablebase {
         Some(out)
     }
 
+    /// Up to `count` positions of a placement layer with `dead` dead and `side` to move whose
+    /// value for the side to move is `wdl`, in index order (the first of their symmetry
+    /// classes): examples to look at.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Placed`] for a layer outside the placement (19 placed at most, and
+    /// at least 1 with the tigers to move), [`TablebaseError::NoLayer`] when the layers that
+    /// answer for it are not built.
+    pub fn placement_examples(
+        &self,
+        placed: u8,
+        dead: u8,
+        side: Side,
+        wdl: Wdl,
+        count: usize,
+    ) -> Result<Vec<Board>, TablebaseError> {
+        if placed > LAST_LAYER || (side == Side::Tiger && placed == 0) {
+            return Err(TablebaseError::Placed(placed));
+        }
+        if self.placement_from().is_none_or(|from| from > placed) {
+            return Err(TablebaseError::NoLayer(placed));
+        }
+        if !dead_counts(self.kills, placed).contains(&dead) {
+            return Ok(Vec::new());
+        }
+        let e = empties(placed, dead);
+        let mut out = Vec::new();
+        for index in 0..self.indexer.slice_len(e) {
+            let Some(board) = self.indexer.position_in_hand(index, e, side, TOTAL_SHEEP - placed)
+            else {
+                continue;
+            };
+            if self.probe_wdl(board) == Some(wdl) {
+                out.push(board);
+                if out.len() >= count {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The counts stored with each placement layer that is there, from 19 placed down, sheep to
     /// move then tigers, by dead count.
     pub fn placement_stats(&self) -> Vec<LayerStats> {

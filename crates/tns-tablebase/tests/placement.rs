@@ -113,6 +113,20 @@ fn two_kill_layers_verify_and_agree_with_minimax() {
     // Positions below the built layers are not held.
     let early: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
     assert_eq!(table.probe_wdl(early), None);
+    assert!(matches!(
+        table.placement_examples(17, 0, Side::Sheep, Wdl::Win, 1),
+        Err(TablebaseError::NoLayer(17))
+    ));
+    // Examples are what they claim to be.
+    for (side, wdl) in [(Side::Sheep, Wdl::Win), (Side::Tiger, Wdl::Loss), (Side::Tiger, Wdl::Draw)]
+    {
+        let found = table.placement_examples(18, 1, side, wdl, 3).unwrap();
+        assert!(!found.is_empty(), "{side:?} {wdl}");
+        for board in found {
+            assert_eq!((board.in_hand(), board.dead(), board.side_to_move()), (2, 1, side));
+            assert_eq!(table.probe_wdl(board), Some(wdl));
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
