@@ -222,7 +222,11 @@ fn tiger_layer(
             let per = binomial(FREE, e);
             let step_codes: &[u8] = &sheep[usize::from(dead)];
             let last_kill = dead + 1 == kills;
-            let jump_codes: &[u8] = if last_kill { &[] } else { &sheep[usize::from(dead) + 1] };
+            // No slice for one more dead when all placed sheep are dead: there is no jump then.
+            let jump_codes: &[u8] = match sheep.get(usize::from(dead) + 1) {
+                Some(codes) if !last_kill => codes,
+                _ => &[],
+            };
             let per_jump = binomial(FREE, e + 1);
             let mut out = vec![0u8; indexer.classes() * per];
             let empty_stats = LayerStats::empty(placed, dead, Side::Tiger);
@@ -315,6 +319,36 @@ mod tests {
                 count += 1;
             });
             assert_eq!(count, binomial(FREE, e));
+        }
+    }
+
+    /// A tigers layer whose every value is `code`, with `placed` sheep placed.
+    fn uniform_layer(indexer: &Indexer, kills: u8, placed: u8, code: u8) -> Layer {
+        let slices = dead_counts(kills, placed)
+            .map(|dead| Codes::pack(&vec![code; indexer.slice_len(empties(placed, dead))]))
+            .collect();
+        Layer { placed, slices, sheep_stats: Vec::new(), tiger_stats: Vec::new() }
+    }
+
+    #[test]
+    fn the_first_layers_build_for_every_kill_count() {
+        // Where fewer sheep are placed than the kills that win, some dead counts leave no sheep
+        // on the board to jump; a build must not look for a slice beyond them.
+        let indexer = Indexer::new();
+        let noop = |_| {};
+        for kills in 1..=5 {
+            for placed in 0..=3 {
+                let next = uniform_layer(&indexer, kills, placed + 1, Wdl::Draw as u8);
+                let progress = Progress::new(1, &noop);
+                let layer = build_layer(&indexer, kills, placed, &next, &progress);
+                for s in &layer.sheep_stats {
+                    // Against draws everywhere, every placement draws.
+                    assert_eq!(s.draws, s.positions, "{kills} kills, {s:?}");
+                }
+                for s in &layer.tiger_stats {
+                    assert_eq!(s.positions, s.wins + s.draws + s.losses);
+                }
+            }
         }
     }
 
