@@ -12,6 +12,21 @@ use tns_tablebase::{
     BuildEvent, LayerStats, PlacementEvent, SliceProgress, Tablebase, Verdict, Wdl,
 };
 
+/// Prints a line to standard output; when the reader has gone (`| head`), ends quietly.
+macro_rules! say {
+    () => { say(format_args!("")) };
+    ($($arg:tt)*) => { say(format_args!($($arg)*)) };
+}
+
+fn say(line: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{line}")
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(0);
+    }
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "tns-tablebase",
@@ -130,10 +145,10 @@ fn run(cli: &Cli) -> Result<(), String> {
                 .placement_examples(*placed, *dead, *side, *result, *count)
                 .map_err(|e| e.to_string())?;
             if found.is_empty() {
-                println!("none");
+                say!("none");
             }
             for board in found {
-                println!("{board}");
+                say!("{board}");
             }
             Ok(())
         }
@@ -164,7 +179,7 @@ fn verify(cli: &Cli, placement_only: bool) -> Result<(), String> {
     if !placement_only {
         let start = Instant::now();
         table.verify().map_err(|e| format!("verification failed: {e}"))?;
-        println!(
+        say!(
             "movement phase verified: every value agrees with its moves ({:.1} s)",
             secs(start.elapsed())
         );
@@ -176,10 +191,10 @@ fn verify(cli: &Cli, placement_only: bool) -> Result<(), String> {
             let start = Instant::now();
             table
                 .verify_placement(|placed| {
-                    println!("layer {placed} placed verified ({:.1} s)", secs(start.elapsed()));
+                    say!("layer {placed} placed verified ({:.1} s)", secs(start.elapsed()));
                 })
                 .map_err(|e| format!("verification failed: {e}"))?;
-            println!(
+            say!(
                 "placement phase verified from {from} placed: every value agrees with its \
                  moves ({:.1} s)",
                 secs(start.elapsed())
@@ -202,7 +217,7 @@ fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), Str
     table
         .build_placement(&cli.dir, from, &|event| match event {
             PlacementEvent::Found { placed } => {
-                bar.suspend(|| println!("layer {placed} placed: already built"));
+                bar.suspend(|| say!("layer {placed} placed: already built"));
             }
             PlacementEvent::Started { placed, work } => {
                 bar.reset();
@@ -212,7 +227,7 @@ fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), Str
             PlacementEvent::Progress { done, .. } => bar.set_position(done),
             PlacementEvent::Finished { placed, time, path, bytes } => {
                 bar.suspend(|| {
-                    println!(
+                    say!(
                         "layer {placed} placed: built in {:.1} s, {} ({:.1} MB)",
                         secs(time),
                         path.display(),
@@ -233,7 +248,7 @@ fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), Str
         .filter_map(|f| f.metadata().ok())
         .map(|m| m.len())
         .sum();
-    println!(
+    say!(
         "placement layers {from} to 19 placed are in {} ({:.2} GB of layer files); this run took {:.1} s",
         cli.dir.display(),
         total as f64 / 1e9,
@@ -259,7 +274,7 @@ fn build(cli: &Cli) -> Result<Tablebase, String> {
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     let table = Tablebase::build(cli.kills, Some(&cli.dir), |event| match event {
-        BuildEvent::Loaded { dead } => bar.suspend(|| println!("slice {dead} dead: already built")),
+        BuildEvent::Loaded { dead } => bar.suspend(|| say!("slice {dead} dead: already built")),
         BuildEvent::Started { dead, slots } => {
             bar.set_message(format!("slice {dead} dead: {slots} slots a side, first pass"));
         }
@@ -270,12 +285,12 @@ fn build(cli: &Cli) -> Result<Tablebase, String> {
             bar.set_message(format!("slice {dead} dead: distance {n} done"));
         }
         BuildEvent::Finished { dead, time } => {
-            bar.suspend(|| println!("slice {dead} dead: built in {:.1} s", secs(time)));
+            bar.suspend(|| say!("slice {dead} dead: built in {:.1} s", secs(time)));
         }
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    println!("movement phase built in {} ({:.1} s)", cli.dir.display(), secs(start.elapsed()));
+    say!("movement phase built in {} ({:.1} s)", cli.dir.display(), secs(start.elapsed()));
     Ok(table)
 }
 
@@ -305,15 +320,15 @@ fn probe(cli: &Cli, position: &str) -> Result<(), String> {
     };
     match verdict.value {
         Some(value) => {
-            println!("{board}: {} ({value} for the side to move)", describe(verdict, side));
+            say!("{board}: {} ({value} for the side to move)", describe(verdict, side));
         }
         None => {
-            println!("{board}: {} ({} for the side to move)", describe(verdict, side), verdict.wdl);
+            say!("{board}: {} ({} for the side to move)", describe(verdict, side), verdict.wdl);
         }
     }
     for (m, v) in table.verdicts(board).unwrap_or_default() {
         // After the move the other side is to move: say it from the mover's side.
-        println!("  {:6} {}", m.to_string(), describe(v, side));
+        say!("  {:6} {}", m.to_string(), describe(v, side));
     }
     Ok(())
 }
@@ -332,7 +347,7 @@ fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), Strin
         .map_err(|e| e.to_string())?;
     let mut search = Search::new(evaluator, SearchConfig { tt_mb: 16, ..SearchConfig::default() });
     let mut game = tns_board::Game::from_position(board);
-    println!("{:>4} {:<28} {:>6} {:>5}  {:<6} verdict", "ply", "position", "moves", "keep", "move");
+    say!("{:>4} {:<28} {:>6} {:>5}  {:<6} verdict", "ply", "position", "moves", "keep", "move");
     while game.outcome().is_none() && game.len() < plies {
         let board = game.board();
         let side = board.side_to_move();
@@ -344,7 +359,7 @@ fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), Strin
             .search(board, game.previous(), Limits::depth(depth), &stop, |_| {})
             .best_move
             .ok_or("no legal move")?;
-        println!(
+        say!(
             "{:>4} {:<28} {:>6} {:>5}  {:<6} {}",
             game.len() + 1,
             board.to_string(),
@@ -356,16 +371,22 @@ fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), Strin
         game.play(m).map_err(|e| e.to_string())?;
     }
     if let Some(outcome) = game.outcome() {
-        println!("{outcome}");
+        say!("{outcome}");
     }
     Ok(())
 }
 
 fn stats(cli: &Cli) -> Result<(), String> {
     let table = load(cli)?;
-    println!(
+    say!(
         "{:>4} {:>6} {:>12} {:>12} {:>12} {:>12} {:>8}",
-        "dead", "to move", "positions", "wins", "draws", "losses", "longest"
+        "dead",
+        "to move",
+        "positions",
+        "wins",
+        "draws",
+        "losses",
+        "longest"
     );
     let mut total = 0;
     for s in table.stats() {
@@ -373,25 +394,37 @@ fn stats(cli: &Cli) -> Result<(), String> {
             Side::Sheep => "sheep",
             Side::Tiger => "tigers",
         };
-        println!(
+        say!(
             "{:>4} {:>7} {:>12} {:>12} {:>12} {:>12} {:>8}",
-            s.dead, side, s.positions, s.wins, s.draws, s.losses, s.longest_win
+            s.dead,
+            side,
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest_win
         );
         total += s.positions;
     }
-    println!("total positions {total}");
+    say!("total positions {total}");
     let layers = table.placement_stats();
     if !layers.is_empty() {
-        println!();
+        say!();
         print_layers(&layers);
     }
     Ok(())
 }
 
 fn print_layers(layers: &[LayerStats]) {
-    println!(
+    say!(
         "{:>6} {:>4} {:>7} {:>14} {:>14} {:>14} {:>14}",
-        "placed", "dead", "to move", "positions", "wins", "draws", "losses"
+        "placed",
+        "dead",
+        "to move",
+        "positions",
+        "wins",
+        "draws",
+        "losses"
     );
     let mut total = [0u64; 4];
     for s in layers {
@@ -399,16 +432,28 @@ fn print_layers(layers: &[LayerStats]) {
             Side::Sheep => "sheep",
             Side::Tiger => "tigers",
         };
-        println!(
+        say!(
             "{:>6} {:>4} {:>7} {:>14} {:>14} {:>14} {:>14}",
-            s.placed, s.dead, side, s.positions, s.wins, s.draws, s.losses
+            s.placed,
+            s.dead,
+            side,
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses
         );
         for (t, n) in total.iter_mut().zip([s.positions, s.wins, s.draws, s.losses]) {
             *t += n;
         }
     }
-    println!(
+    say!(
         "{:>6} {:>4} {:>7} {:>14} {:>14} {:>14} {:>14}",
-        "all", "", "both", total[0], total[1], total[2], total[3]
+        "all",
+        "",
+        "both",
+        total[0],
+        total[1],
+        total[2],
+        total[3]
     );
 }
