@@ -78,6 +78,14 @@ enum Command {
         #[arg(long, default_value_t = 200)]
         plies: usize,
     },
+    /// Every position reachable from the start in up to PLIES plies (each symmetry class once):
+    /// per ply, how many are won, drawn and lost for the side to move, and how many of the
+    /// moves from drawn positions lose.
+    Reach {
+        /// The deepest ply.
+        #[arg(default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]
+        plies: u32,
+    },
     /// Positions of a placement layer with a given value for the side to move, the first of
     /// their symmetry classes in index order.
     Examples {
@@ -153,6 +161,7 @@ fn run(cli: &Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Line { position, depth, plies } => line(cli, position, *depth, *plies),
+        Command::Reach { plies } => reach(cli, *plies),
         Command::Verify { placement_only } => verify(cli, *placement_only),
     }
 }
@@ -372,6 +381,49 @@ fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), Strin
     }
     if let Some(outcome) = game.outcome() {
         say!("{outcome}");
+    }
+    Ok(())
+}
+
+fn reach(cli: &Cli, plies: u32) -> Result<(), String> {
+    let table = load(cli)?;
+    let mut layer = std::collections::HashSet::from([Board::START]);
+    say!(
+        "{:>4} {:>10} {:>10} {:>10} {:>10} {:>16} {:>14}",
+        "ply",
+        "positions",
+        "wins",
+        "draws",
+        "losses",
+        "moves from draws",
+        "of them losing"
+    );
+    for ply in 1..=plies {
+        let (mut wdl, mut moves, mut losing) = ([0u64; 3], 0u64, 0u64);
+        let mut next = std::collections::HashSet::new();
+        for &board in &layer {
+            let verdicts = table.verdicts(board).ok_or_else(|| format!("{board}: not held"))?;
+            let value = verdicts.first().map_or(Wdl::Loss, |v| v.1.wdl);
+            wdl[value as usize] += 1;
+            if value == Wdl::Draw {
+                moves += verdicts.len() as u64;
+                losing += verdicts.iter().filter(|v| v.1.wdl == Wdl::Loss).count() as u64;
+            }
+            for (m, _) in verdicts {
+                let child = board.after_move_unchecked(m);
+                if child.dead() < cli.kills {
+                    next.insert(child.canonical().0);
+                }
+            }
+        }
+        say!(
+            "{ply:>4} {:>10} {:>10} {:>10} {:>10} {moves:>16} {losing:>14}",
+            layer.len(),
+            wdl[2],
+            wdl[1],
+            wdl[0]
+        );
+        layer = next;
     }
     Ok(())
 }
