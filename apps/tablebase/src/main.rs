@@ -114,6 +114,10 @@ enum Command {
         /// Only the placement layers.
         #[arg(long)]
         placement_only: bool,
+        /// Instead of the complete check of the placement layers, check this many random
+        /// positions of each (minutes for the whole game, where the complete check takes hours).
+        #[arg(long, value_name = "N")]
+        sample: Option<usize>,
     },
 }
 
@@ -162,7 +166,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         }
         Command::Line { position, depth, plies } => line(cli, position, *depth, *plies),
         Command::Reach { plies } => reach(cli, *plies),
-        Command::Verify { placement_only } => verify(cli, *placement_only),
+        Command::Verify { placement_only, sample } => verify(cli, *placement_only, *sample),
     }
 }
 
@@ -183,7 +187,7 @@ fn parse_wdl(text: &str) -> Result<Wdl, String> {
     }
 }
 
-fn verify(cli: &Cli, placement_only: bool) -> Result<(), String> {
+fn verify(cli: &Cli, placement_only: bool, sample: Option<usize>) -> Result<(), String> {
     let table = load(cli)?;
     if !placement_only {
         let start = Instant::now();
@@ -196,6 +200,19 @@ fn verify(cli: &Cli, placement_only: bool) -> Result<(), String> {
     match table.placement_from() {
         None if placement_only => Err("no placement layer is built (build --placement)".into()),
         None => Ok(()),
+        Some(from) if sample.is_some() => {
+            let start = Instant::now();
+            let n = sample.unwrap_or(0);
+            let checked = table
+                .verify_placement_sample(n, 1)
+                .map_err(|e| format!("verification failed: {e}"))?;
+            say!(
+                "placement phase sampled from {from} placed: {checked} positions agree with \
+                 their moves ({:.1} s)",
+                secs(start.elapsed())
+            );
+            Ok(())
+        }
         Some(from) => {
             let start = Instant::now();
             table

@@ -240,6 +240,25 @@ fn every_kind_of_damage_has_its_own_error() {
 }
 
 #[test]
+fn sampled_verification_passes_and_catches_wrong_values() {
+    let dir = temp_dir("sample");
+    let table = build(2, 18, &dir);
+    assert_eq!(table.verify_placement_sample(500, 7).unwrap(), 1000);
+    // Every value of the last half of layer 18 turned into a tigers' win (five base-3 twos a
+    // byte): the header still reads, and sampling finds a position that disagrees.
+    let path = dir.join("k2-p18.tnspl");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let len = bytes.len();
+    for b in &mut bytes[len / 2..len - 8] {
+        *b = 242;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let damaged = Tablebase::load(2, &dir).unwrap();
+    assert!(matches!(damaged.verify_placement_sample(5000, 7), Err(TablebaseError::Wrong(_))));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn verdicts_read_like_the_rules() {
     let dir = temp_dir("verdicts");
     let table = build(1, 19, &dir);
