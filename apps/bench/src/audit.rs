@@ -147,7 +147,7 @@ impl fmt::Display for Audit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<28} {:>7} {:>7} {:>8} | {:>9} {:>7} {:>8} | {:>8} {:>8} {:>9}",
+            "{:<28} {:>7} {:>7} {:>8} | {:>9} {:>7} {:>8} | {:>8} {:>6} {:>10}",
             "player",
             "placing",
             "errors",
@@ -162,7 +162,7 @@ impl fmt::Display for Audit {
         for (name, p) in &self.players {
             writeln!(
                 f,
-                "{:<28} {:>7} {:>7} {:>8} | {:>9} {:>7} {:>8} | {:>8} {:>8} {:>9}",
+                "{:<28} {:>7} {:>7} {:>8} | {:>9} {:>7} {:>8} | {:>8} {:>6} {:>10}",
                 name,
                 p.placement_moves,
                 p.placement_errors,
@@ -183,10 +183,9 @@ impl fmt::Display for Audit {
             for e in &self.first_errors {
                 writeln!(
                     f,
-                    "  game {:>4}  {} ({})  ply {:>3}  {:6} {} -> {}",
+                    "  game {:>4}  {:<28} ply {:>3}  {:6} {} -> {}",
                     e.game,
-                    e.player,
-                    e.side.plural().to_lowercase(),
+                    format!("{} ({})", e.player, e.side.plural().to_lowercase()),
                     e.ply,
                     e.mv,
                     e.from,

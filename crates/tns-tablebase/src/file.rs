@@ -52,21 +52,28 @@ pub(crate) fn encode(slice: &Slice, classes: usize) -> Vec<u8> {
 
 /// Saves a slice, whole or not at all.
 pub(crate) fn save(path: &Path, slice: &Slice, classes: usize) -> Result<(), TablebaseError> {
+    save_bytes(path, &encode(slice, classes))
+}
+
+/// Writes a table file whole or not at all, making its directory first.
+pub(crate) fn save_bytes(path: &Path, bytes: &[u8]) -> Result<(), TablebaseError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|source| TablebaseError::Io { path: dir.into(), source })?;
     }
-    tns_board::write_atomically(path, &encode(slice, classes))
+    tns_board::write_atomically(path, bytes)
         .map_err(|source| TablebaseError::Io { path: path.into(), source })
 }
 
-fn read_u32(bytes: &[u8], at: usize) -> u32 {
+/// The little-endian `u32` at `at` (which the caller has checked is in `bytes`).
+pub(crate) fn read_u32(bytes: &[u8], at: usize) -> u32 {
     let mut b = [0; 4];
     b.copy_from_slice(&bytes[at..at + 4]);
     u32::from_le_bytes(b)
 }
 
-fn read_u64(bytes: &[u8], at: usize) -> u64 {
+/// The little-endian `u64` at `at` (which the caller has checked is in `bytes`).
+pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
     let mut b = [0; 8];
     b.copy_from_slice(&bytes[at..at + 8]);
     u64::from_le_bytes(b)

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use tns_board::{Side, checksum};
 
 use crate::TablebaseError;
+use crate::file::{read_u32, read_u64, save_bytes};
 use crate::index::Indexer;
 use crate::layer::{Codes, Layer, LayerStats, PER_BYTE, dead_counts, digit, empties};
 use crate::value::Wdl;
@@ -85,26 +86,9 @@ pub(crate) fn save(
     kills: u8,
     classes: usize,
 ) -> Result<u64, TablebaseError> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|source| TablebaseError::Io { path: dir.into(), source })?;
-    }
     let bytes = encode(layer, kills, classes);
-    tns_board::write_atomically(path, &bytes)
-        .map_err(|source| TablebaseError::Io { path: path.into(), source })?;
+    save_bytes(path, &bytes)?;
     Ok(bytes.len() as u64)
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    let mut b = [0; 4];
-    b.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_le_bytes(b)
-}
-
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    let mut b = [0; 8];
-    b.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(b)
 }
 
 /// A layer's header, checked against what the layer must hold.
@@ -142,16 +126,16 @@ fn parse_header(
             expected: expected_len,
         });
     }
-    let version = u32_at(bytes, 8);
+    let version = read_u32(bytes, 8);
     if version != VERSION {
         return Err(TablebaseError::Version { path: path(), found: version, expected: VERSION });
     }
     let (file_kills, file_placed, file_slices) = (bytes[12], bytes[13], usize::from(bytes[14]));
-    let file_classes = u32_at(bytes, 16) as usize;
+    let file_classes = read_u32(bytes, 16) as usize;
     let file_slots: Vec<u64> = (0..file_slices)
         .map_while(|i| {
             let at = FIXED_HEADER + 8 * i;
-            (at + 8 <= bytes.len()).then(|| u64_at(bytes, at))
+            (at + 8 <= bytes.len()).then(|| read_u64(bytes, at))
         })
         .collect();
     let wanted: Vec<u64> = slots.iter().map(|&s| s as u64).collect();
@@ -184,10 +168,10 @@ fn parse_header(
                     placed,
                     dead,
                     side,
-                    positions: u64_at(bytes, at),
-                    wins: u64_at(bytes, at + 8),
-                    draws: u64_at(bytes, at + 16),
-                    losses: u64_at(bytes, at + 24),
+                    positions: read_u64(bytes, at),
+                    wins: read_u64(bytes, at + 8),
+                    draws: read_u64(bytes, at + 16),
+                    losses: read_u64(bytes, at + 24),
                 }
             })
             .collect::<Vec<_>>()
@@ -223,7 +207,7 @@ pub(crate) fn decode(
 ) -> Result<Layer, TablebaseError> {
     let header = parse_header(path, bytes, bytes.len() as u64, indexer, kills, placed)?;
     let body = bytes.len() - 8;
-    if checksum(&bytes[..body]) != u64_at(bytes, body) {
+    if checksum(&bytes[..body]) != read_u64(bytes, body) {
         return Err(TablebaseError::Checksum(path.into()));
     }
     let slots = expected_slots(indexer, kills, placed);
@@ -249,12 +233,26 @@ pub(crate) fn load(
     decode(path, &bytes, indexer, kills, placed)
 }
 
-/// An open layer file, read a byte at a time where a probe needs it.
+/// Bytes in a cached page.
+const PAGE: usize = 4096;
+/// Pages a layer's cache holds at most (direct-mapped by page number): 8 MiB.
+const CACHE_PAGES: usize = 2048;
+
+/// One cache slot: the page it holds (`u64::MAX` for none) and its bytes.
+#[derive(Debug)]
+struct Slot {
+    page: u64,
+    bytes: Box<[u8]>,
+}
+
+/// An open layer file. Probes read it a page at a time into a small direct-mapped cache, so the
+/// look-ups of one position's children (all in one tiger class's block) mostly hit it.
 #[derive(Debug)]
 pub(crate) struct LayerFile {
     path: PathBuf,
     file: File,
     pub(crate) header: Header,
+    cache: Vec<std::sync::Mutex<Slot>>,
 }
 
 impl LayerFile {
@@ -273,23 +271,55 @@ impl LayerFile {
         let mut head = vec![0; want];
         read_at(&file, &mut head, 0).map_err(io)?;
         let header = parse_header(path, &head, len, indexer, kills, placed)?;
-        Ok(LayerFile { path: path.into(), file, header })
+        let pages = (len as usize).div_ceil(PAGE).min(CACHE_PAGES);
+        let cache = (0..pages)
+            .map(|_| std::sync::Mutex::new(Slot { page: u64::MAX, bytes: Box::default() }))
+            .collect();
+        Ok(LayerFile { path: path.into(), file, header, cache })
     }
 
     /// The value of slot `index` of the slice with `dead` dead, for the tigers to move.
     pub(crate) fn get(&self, dead: u8, index: usize) -> Result<Wdl, TablebaseError> {
         let at = self.header.offsets[usize::from(dead)] + (index / PER_BYTE) as u64;
-        let mut byte = [0u8];
-        read_at(&self.file, &mut byte, at)
-            .map_err(|source| TablebaseError::Io { path: self.path.clone(), source })?;
-        Ok(Wdl::from_code(digit(byte[0], index % PER_BYTE)))
+        Ok(Wdl::from_code(digit(self.byte(at)?, index % PER_BYTE)))
+    }
+
+    /// The byte at `at`, through the page cache.
+    fn byte(&self, at: u64) -> Result<u8, TablebaseError> {
+        let page = at / PAGE as u64;
+        let offset = (at % PAGE as u64) as usize;
+        let io = |source| TablebaseError::Io { path: self.path.clone(), source };
+        if at >= self.header.len {
+            return Err(io(std::io::ErrorKind::UnexpectedEof.into()));
+        }
+        let Some(slot) = self.cache.get(page as usize % self.cache.len().max(1)) else {
+            let mut byte = [0u8];
+            read_at(&self.file, &mut byte, at).map_err(io)?;
+            return Ok(byte[0]);
+        };
+        // A poisoned lock only means another thread panicked mid-read: the slot is refilled.
+        let mut slot = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if slot.page != page {
+            let start = page * PAGE as u64;
+            let len = (self.header.len - start).min(PAGE as u64) as usize;
+            let mut bytes = std::mem::take(&mut slot.bytes);
+            if bytes.len() != PAGE {
+                bytes = vec![0u8; PAGE].into_boxed_slice();
+            }
+            slot.page = u64::MAX;
+            read_at(&self.file, &mut bytes[..len], start).map_err(io)?;
+            slot.bytes = bytes;
+            slot.page = page;
+        }
+        Ok(slot.bytes[offset])
     }
 
     /// Reads the whole file and checks its checksum.
     pub(crate) fn check(&self) -> Result<(), TablebaseError> {
         let bytes = std::fs::read(&self.path).map_err(|e| read_error(&self.path, e))?;
         let body = bytes.len().saturating_sub(8);
-        if bytes.len() as u64 != self.header.len || checksum(&bytes[..body]) != u64_at(&bytes, body)
+        if bytes.len() as u64 != self.header.len
+            || checksum(&bytes[..body]) != read_u64(&bytes, body)
         {
             return Err(TablebaseError::Checksum(self.path.clone()));
         }

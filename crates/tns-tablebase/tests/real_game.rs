@@ -4,9 +4,8 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, OnceLock};
 
 use common::burnside;
 use tns_board::{Game, KILLS_TO_WIN, Side};
@@ -14,17 +13,7 @@ use tns_search::{Heuristic, Limits, Search, SearchConfig};
 use tns_tablebase::{Tablebase, Value, WithTablebase};
 
 fn table() -> &'static Arc<Tablebase> {
-    static TABLE: OnceLock<Arc<Tablebase>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
-            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
-            PathBuf::from,
-        );
-        let table = Tablebase::load(KILLS_TO_WIN, &dir).unwrap_or_else(|e| {
-            panic!("{e}: build it with `cargo run --release -p tns-tablebase-cli -- build`")
-        });
-        Arc::new(table)
-    })
+    common::real_table()
 }
 
 #[test]

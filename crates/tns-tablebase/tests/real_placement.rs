@@ -4,9 +4,8 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, OnceLock};
 
 use common::burnside;
 use tns_board::{Board, Game, KILLS_TO_WIN, Move, Side, TOTAL_SHEEP};
@@ -14,18 +13,9 @@ use tns_search::{Heuristic, Limits, Search, SearchConfig};
 use tns_tablebase::{Tablebase, Wdl, WithTablebase};
 
 fn table() -> &'static Arc<Tablebase> {
-    static TABLE: OnceLock<Arc<Tablebase>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
-            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
-            PathBuf::from,
-        );
-        let table = Tablebase::load(KILLS_TO_WIN, &dir).unwrap_or_else(|e| {
-            panic!("{e}: build it with `cargo run --release -p tns-tablebase-cli -- build --from-placed 18`")
-        });
-        assert!(table.placement_from().is_some(), "no placement layer in {}", dir.display());
-        Arc::new(table)
-    })
+    let table = common::real_table();
+    assert!(table.placement_from().is_some(), "no placement layer is built");
+    table
 }
 
 /// The fewest sheep placed the built layers answer for.

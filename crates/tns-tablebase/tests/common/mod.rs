@@ -1,6 +1,29 @@
 //! Helpers shared by the tablebase tests.
 
-use tns_board::{Bitboard, Symmetry};
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use tns_board::{Bitboard, KILLS_TO_WIN, Symmetry};
+use tns_tablebase::Tablebase;
+
+/// The real game's table, built into `tablebase/` (or `TNS_TABLEBASE_DIR`), loaded once.
+#[allow(dead_code)] // Only the tests on the real table use it.
+pub fn real_table() -> &'static Arc<Tablebase> {
+    static TABLE: OnceLock<Arc<Tablebase>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
+            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
+            PathBuf::from,
+        );
+        let table = Tablebase::load(KILLS_TO_WIN, &dir).unwrap_or_else(|e| {
+            panic!(
+                "{e}: build it with `cargo run --release -p tns-tablebase-cli -- build \
+                 --from-placed 18`"
+            )
+        });
+        Arc::new(table)
+    })
+}
 
 /// The number of symmetry classes of positions with 4 tigers and `empties` empty points (the
 /// rest sheep), one side to move, by Burnside's lemma: the mean over the 8 symmetries of the
