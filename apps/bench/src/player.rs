@@ -32,8 +32,8 @@ pub trait Player: Send {
 pub enum Kind {
     /// The search with the hand-written evaluator and these weights.
     Heuristic(Weights),
-    /// The search with the tablebase in front of the heuristic: perfect once the last sheep
-    /// is placed.
+    /// The search with the tablebase in front of the heuristic: perfect from the first move
+    /// when the placement layers are built, else once the last sheep is placed.
     Perfect(Weights),
     /// The search with a network as its evaluator, from a weights file.
     Neural(Arc<Network>),

@@ -18,8 +18,8 @@ pub enum PlayerKind {
     Human,
     /// The search with the hand-written evaluation.
     Heuristic,
-    /// The search with the tablebase in front of the hand-written evaluation: perfect once the
-    /// last sheep is placed.
+    /// The search with the tablebase in front of the hand-written evaluation: perfect from the
+    /// first move when the placement layers are built, else once the last sheep is placed.
     Perfect,
     /// The search with a trained network as its evaluator.
     Neural {
@@ -86,7 +86,7 @@ pub struct App {
     pub last_turn: [Option<TurnInfo>; 2],
     /// Set when the user asks to quit.
     pub quit: bool,
-    /// The movement-phase tablebase, when one is loaded: the perfect player's, and the source
+    /// The tablebase, when one is loaded: the perfect player's, and the source
     /// of the status line's verdict.
     pub tablebase: Option<Arc<Tablebase>>,
 }

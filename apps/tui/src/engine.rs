@@ -18,8 +18,8 @@ pub fn engine(evaluator: Box<dyn Evaluator>) -> Box<Engine> {
 }
 
 /// The heuristic evaluator, with the tablebase in front of it when one is given (the perfect
-/// player: exact in every position with no sheep in hand, so it plays the movement phase
-/// perfectly and steers the end of the placement by the table's values).
+/// player: exact in every position with no sheep in hand, and in the placement phase, where its
+/// layers are built, searching only the moves that keep the position's value).
 pub fn evaluator(table: Option<Arc<Tablebase>>) -> Box<dyn Evaluator> {
     match table.map(|t| WithTablebase::new(Heuristic::default(), t)) {
         Some(Ok(perfect)) => Box::new(perfect),

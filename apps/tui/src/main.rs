@@ -41,8 +41,9 @@ struct Cli {
     /// Resume a saved game record.
     #[arg(long)]
     load: Option<PathBuf>,
-    /// The movement-phase tablebase's directory (built with `tns-tablebase build`). Loaded when
-    /// it exists: the perfect player needs it, and the status line shows its verdict.
+    /// The tablebase's directory (built with `tns-tablebase build`, and `build --placement` for
+    /// the whole game). Loaded when it exists: the perfect player needs it, and the status line
+    /// shows its verdict.
     #[arg(long, default_value = "tablebase")]
     tablebase: PathBuf,
 }
