@@ -116,8 +116,12 @@ enum Command {
         placement_only: bool,
         /// Instead of the complete check of the placement layers, check this many random
         /// positions of each (minutes for the whole game, where the complete check takes hours).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", conflicts_with = "layers")]
         sample: Option<usize>,
+        /// Only the placement layers from A to B sheep placed (each is checked against the
+        /// stored values of the next), so the whole game can be verified a part at a time.
+        #[arg(long, value_name = "A-B", value_parser = parse_layers)]
+        layers: Option<(u8, u8)>,
     },
 }
 
@@ -166,7 +170,9 @@ fn run(cli: &Cli) -> Result<(), String> {
         }
         Command::Line { position, depth, plies } => line(cli, position, *depth, *plies),
         Command::Reach { plies } => reach(cli, *plies),
-        Command::Verify { placement_only, sample } => verify(cli, *placement_only, *sample),
+        Command::Verify { placement_only, sample, layers } => {
+            verify(cli, *placement_only, *sample, *layers)
+        }
     }
 }
 
@@ -187,7 +193,21 @@ fn parse_wdl(text: &str) -> Result<Wdl, String> {
     }
 }
 
-fn verify(cli: &Cli, placement_only: bool, sample: Option<usize>) -> Result<(), String> {
+fn parse_layers(text: &str) -> Result<(u8, u8), String> {
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let parse = |s: &str| s.trim().parse::<u8>().ok().filter(|&n| n <= 19);
+    match (parse(a), parse(b)) {
+        (Some(a), Some(b)) if a <= b => Ok((a, b)),
+        _ => Err(format!("expected layers A-B with 0 <= A <= B <= 19, not {text:?}")),
+    }
+}
+
+fn verify(
+    cli: &Cli,
+    placement_only: bool,
+    sample: Option<usize>,
+    layers: Option<(u8, u8)>,
+) -> Result<(), String> {
     let table = load(cli)?;
     if !placement_only {
         let start = Instant::now();
@@ -215,13 +235,14 @@ fn verify(cli: &Cli, placement_only: bool, sample: Option<usize>) -> Result<(), 
         }
         Some(from) => {
             let start = Instant::now();
+            let (from, to) = layers.unwrap_or((from, 19));
             table
-                .verify_placement(|placed| {
+                .verify_placement_layers(from..=to, |placed| {
                     say!("layer {placed} placed verified ({:.1} s)", secs(start.elapsed()));
                 })
                 .map_err(|e| format!("verification failed: {e}"))?;
             say!(
-                "placement phase verified from {from} placed: every value agrees with its \
+                "placement layers {from} to {to} placed verified: every value agrees with its \
                  moves ({:.1} s)",
                 secs(start.elapsed())
             );

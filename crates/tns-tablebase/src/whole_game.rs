@@ -291,13 +291,37 @@ impl Tablebase {
     /// # Errors
     /// [`TablebaseError::NoLayer`] when no layer is built, a file error, the first position whose
     /// value disagrees ([`TablebaseError::Wrong`]), or counts that disagree.
-    pub fn verify_placement(&self, mut on_layer: impl FnMut(u8)) -> Result<(), TablebaseError> {
+    pub fn verify_placement(&self, on_layer: impl FnMut(u8)) -> Result<(), TablebaseError> {
         let from = self.placement_from().ok_or(TablebaseError::NoLayer(LAST_LAYER))?;
-        let mut next = movement_layer(&self.indexer, self.kills, &self.slices);
-        for placed in (from..=LAST_LAYER).rev() {
-            let file = self.placement[usize::from(placed)]
-                .as_ref()
-                .ok_or(TablebaseError::NoLayer(placed))?;
+        self.verify_placement_layers(from..=LAST_LAYER, on_layer)
+    }
+
+    /// [`verify_placement`](Tablebase::verify_placement) for some of the layers, from the most
+    /// placed down: each layer is checked against the stored values of the next (which its own
+    /// check covers), so the whole game can be verified a few layers at a time.
+    ///
+    /// # Errors
+    /// As [`verify_placement`](Tablebase::verify_placement); [`TablebaseError::NoLayer`] when
+    /// a layer of the range, or the one after it, is not built.
+    pub fn verify_placement_layers(
+        &self,
+        layers: std::ops::RangeInclusive<u8>,
+        mut on_layer: impl FnMut(u8),
+    ) -> Result<(), TablebaseError> {
+        let (from, to) = (*layers.start(), (*layers.end()).min(LAST_LAYER));
+        let file = |placed: u8| {
+            self.placement
+                .get(usize::from(placed))
+                .and_then(Option::as_ref)
+                .ok_or(TablebaseError::NoLayer(placed))
+        };
+        let mut next = if to == LAST_LAYER {
+            movement_layer(&self.indexer, self.kills, &self.slices)
+        } else {
+            layer_file::load(file(to + 1)?.path(), &self.indexer, self.kills, to + 1)?
+        };
+        for placed in (from..=to).rev() {
+            let file = file(placed)?;
             file.check()?;
             let layer = layer_file::load(file.path(), &self.indexer, self.kills, placed)?;
             self.verify_layer(&layer, &next)?;

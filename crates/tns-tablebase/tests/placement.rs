@@ -105,6 +105,14 @@ fn two_kill_layers_verify_and_agree_with_minimax() {
     let dir = temp_dir("two");
     let table = build(2, 18, &dir);
     table.verify_placement(|_| {}).unwrap();
+    // A part at a time: the layer below 19 against the stored layer 19.
+    let mut seen = Vec::new();
+    table.verify_placement_layers(18..=18, |p| seen.push(p)).unwrap();
+    assert_eq!(seen, [18]);
+    assert!(matches!(
+        table.verify_placement_layers(17..=17, |_| {}),
+        Err(TablebaseError::NoLayer(17))
+    ));
     assert!(check_against_minimax(&table, 18, 120) > 60);
     for s in table.placement_stats() {
         let e = 21 - usize::from(s.placed - s.dead);
