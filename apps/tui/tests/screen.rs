@@ -260,3 +260,24 @@ fn status_shows_the_tablebase_verdict() {
     // No table, no verdict line.
     assert!(!screen_text(&draw(&human_game(), 100, 32).0).contains("Tablebase"));
 }
+
+#[test]
+fn the_verdict_reaches_into_the_placement_with_its_layers() {
+    // The 1-kill variant with its last placement layer: one sheep still in hand.
+    let dir = std::env::temp_dir().join(format!("tns-tui-layers-{}", std::process::id()));
+    let mut table = tns_tablebase::Tablebase::build(1, Some(&dir), |_| {}).unwrap();
+    table.build_placement(&dir, 19, &|_| {}).unwrap();
+    let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1".parse().unwrap();
+    let app = App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        Some(std::sync::Arc::new(table)),
+    );
+    // No distance in the placement phase: the layers keep win, draw or loss only.
+    assert_eq!(app.verdict().as_deref(), Some("Tigers win"));
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert!(text.contains("Tablebase: Tigers win"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,104 @@
+//! The `tns-tablebase` command line on the 1-kill variant (it builds in seconds): building the
+//! last placement layers, probing, counting, verifying, and bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tns-tablebase")).args(args).output().expect("it runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A directory with the 1-kill table and its layers from 18 placed, built once.
+fn dir() -> &'static str {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("tns-tb-cli-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out =
+            run(&["--kills", "1", "--dir", dir.to_str().unwrap(), "build", "--from-placed", "18"]);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stderr}");
+        assert!(stdout.contains("layer 18 placed: built in"), "{stdout}");
+        assert!(stdout.contains("placement layers 18 to 19 placed are in"), "{stdout}");
+        dir
+    })
+    .to_str()
+    .unwrap()
+}
+
+fn table(args: &[&str]) -> (bool, String, String) {
+    let mut all = vec!["--kills", "1", "--dir", dir()];
+    all.extend_from_slice(args);
+    let out = run(&all);
+    let (stdout, stderr) = text(&out);
+    (out.status.success(), stdout, stderr)
+}
+
+#[test]
+fn a_second_build_finds_the_layers_and_builds_nothing() {
+    let (ok, stdout, stderr) = table(&["build", "--from-placed", "18"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("layer 19 placed: already built"), "{stdout}");
+    assert!(stdout.contains("layer 18 placed: already built"), "{stdout}");
+    assert!(!stdout.contains("placed: built in"), "{stdout}");
+}
+
+#[test]
+fn probe_answers_with_sheep_in_hand_and_lists_every_move() {
+    // One sheep in hand; the tigers to move can jump: the tigers win the 1-kill game at once.
+    let (ok, stdout, stderr) = table(&["probe", "TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1"]);
+    assert!(ok, "{stderr}");
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1: Tigers win (win for the side to move)")
+    );
+    let first = lines.next().unwrap();
+    assert!(
+        first.trim_start().starts_with("a5c5") && first.ends_with("Tigers win in 1"),
+        "{first}"
+    );
+    // A position before the built layers, and bad input, are clear errors.
+    let (ok, _, stderr) = table(&["probe", "T3T/5/2S2/5/T3T t 19"]);
+    assert!(!ok);
+    assert!(stderr.contains("the placement layers are built from 18 placed"), "{stderr}");
+    let (ok, _, stderr) = table(&["probe", "T3T/5/5/5/T3T x 20"]);
+    assert!(!ok);
+    assert!(stderr.contains("bad position"), "{stderr}");
+}
+
+#[test]
+fn stats_and_verify_cover_the_layers() {
+    let (ok, stdout, stderr) = table(&["stats"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("placed dead"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.trim_start().starts_with("all") && l.contains("both")));
+    let (ok, stdout, stderr) = table(&["verify", "--placement-only"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("placement layers 18 to 19 placed verified"), "{stdout}");
+    let (ok, stdout, stderr) = table(&["verify", "--placement-only", "--sample", "100"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("200 positions agree"), "{stdout}");
+}
+
+#[test]
+fn bad_arguments_are_refused_before_any_work() {
+    let (ok, _, stderr) = table(&["build", "--from-placed", "20"]);
+    assert!(!ok);
+    assert!(stderr.contains("--from-placed"), "{stderr}");
+    let (ok, _, stderr) = table(&["verify", "--layers", "9-3"]);
+    assert!(!ok);
+    assert!(stderr.contains("expected layers A-B"), "{stderr}");
+    let (ok, _, stderr) =
+        table(&["examples", "--placed", "18", "--side", "goats", "--result", "win"]);
+    assert!(!ok);
+    assert!(stderr.contains("expected sheep or tigers"), "{stderr}");
+}
