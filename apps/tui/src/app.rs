@@ -9,7 +9,10 @@ use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Limits, Report, describe};
 use tns_tablebase::Tablebase;
 
-use crate::engine::{Engine, Poll, Thinking, engine, evaluator, suggest};
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+use crate::engine::{Engine, Poll, Thinking, engine, evaluator, start_hint};
+use crate::input::Mode;
 
 /// Who plays a side.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +56,15 @@ pub struct TurnInfo {
     pub score: String,
 }
 
+/// What a yes/no question will do on yes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// Quit the program.
+    Quit,
+    /// Start a new game.
+    NewGame,
+}
+
 /// One player slot: its kind and, for a computer, its engine while it is not searching.
 #[derive(Debug)]
 struct Seat {
@@ -78,8 +90,15 @@ pub struct App {
     pub show_help: bool,
     /// A one-line message for the status bar.
     pub message: String,
-    /// The engine's suggestion, after `h`.
+    /// The engine's suggestion, after `H`: the cursor (and the selection, for a step or a
+    /// jump) is put on it, so Enter or Tab plays it.
     pub hint: Option<Move>,
+    /// A hint being worked out on its own thread, and the game length it is for.
+    hint_job: Option<(Receiver<Option<Move>>, usize)>,
+    /// A question waiting for y/n: what to do on yes.
+    pub confirm: Option<Pending>,
+    /// Whether moves were played or taken back since the game was started, loaded or saved.
+    pub dirty: bool,
     /// The search in progress, if a computer is thinking.
     pub thinking: Option<Thinking>,
     /// What each side's last computer turn found.
@@ -135,6 +154,9 @@ impl App {
             show_help: false,
             message: "Press ? for help".into(),
             hint: None,
+            hint_job: None,
+            confirm: None,
+            dirty: false,
             thinking: None,
             last_turn: [None, None],
             quit: false,
@@ -181,6 +203,7 @@ impl App {
     /// Advances the computer players: starts a search when one is to move, and plays its move
     /// when it is done.
     pub fn tick(&mut self) {
+        self.poll_hint();
         if let Some(thinking) = &mut self.thinking {
             match thinking.poll() {
                 Poll::Running => {}
@@ -199,6 +222,7 @@ impl App {
                         && let Some(m) = result.best_move
                         && self.game.play(m).is_ok()
                     {
+                        self.dirty = true;
                         self.last_turn[seat_index(side)] = Some(TurnInfo {
                             mv: m,
                             depth: result.depth,
@@ -239,6 +263,7 @@ impl App {
     fn after_move(&mut self) {
         self.selected = None;
         self.hint = None;
+        self.hint_job = None;
         self.typed.clear();
         if let Some(outcome) = self.game.outcome() {
             self.message = format!("{outcome}. u: take back, n: new game, q: quit");
@@ -254,6 +279,7 @@ impl App {
         match self.game.play(m) {
             Ok(()) => {
                 self.message = format!("played {m}");
+                self.dirty = true;
                 self.after_move();
             }
             Err(e) => self.message = format!("{m}: {e}"),
@@ -324,9 +350,11 @@ impl App {
     /// Goes back to just before move `index` (0-based), stopping any search.
     pub fn revert_to(&mut self, index: usize) {
         self.cancel_search();
+        self.dirty |= index < self.game.len();
         self.game.truncate(index);
         self.selected = None;
         self.hint = None;
+        self.hint_job = None;
         self.typed.clear();
         self.last_turn = [None, None];
         self.message = format!("back to before move {}", index + 1);
@@ -351,17 +379,111 @@ impl App {
     /// Starts a new game from the same start.
     pub fn new_game(&mut self) {
         self.revert_to(0);
+        self.dirty = false;
         self.message = "new game".into();
     }
 
-    /// Shows the engine's suggested move for the side to move.
+    /// Asks for a new game: at once when nothing is unsaved, else after a yes.
+    pub fn request_new_game(&mut self) {
+        if self.unsaved() {
+            self.confirm = Some(Pending::NewGame);
+            self.message = "Start again without saving? y: yes, s: save first, n: no".into();
+        } else {
+            self.new_game();
+        }
+    }
+
+    /// Whether the game has moves that a quit or a new game would lose.
+    pub fn unsaved(&self) -> bool {
+        self.dirty && !self.game.is_empty()
+    }
+
+    /// What the keys mean now.
+    pub fn mode(&self) -> Mode {
+        if self.confirm.is_some() {
+            Mode::Confirm
+        } else if self.show_help {
+            Mode::Help
+        } else {
+            Mode::Play
+        }
+    }
+
+    /// The answer to the pending question.
+    pub fn answer(&mut self, yes: bool) {
+        match (self.confirm.take(), yes) {
+            (Some(Pending::Quit), true) => self.force_quit(),
+            (Some(Pending::NewGame), true) => self.new_game(),
+            (Some(_), false) => self.message = "carry on".into(),
+            (None, _) => {}
+        }
+    }
+
+    /// Esc: drops the selection, the typed move or the hint, whichever there is.
+    pub fn cancel(&mut self) {
+        if self.confirm.take().is_some() {
+            self.message = "carry on".into();
+        } else if !self.typed.is_empty() {
+            self.typed.clear();
+            self.message = "typing cleared".into();
+        } else if self.selected.is_some() || self.hint.is_some() || self.hint_job.is_some() {
+            self.selected = None;
+            self.hint = None;
+            self.hint_job = None;
+            self.message = "cancelled".into();
+        } else {
+            self.message = "nothing to cancel (q quits)".into();
+        }
+    }
+
+    /// Backspace: deletes the last typed character.
+    pub fn backspace(&mut self) {
+        self.typed.pop();
+    }
+
+    /// Asks for the best move for the side to move, worked out on its own thread by the
+    /// strongest player there is: the table where it holds the position, else the search.
     pub fn hint(&mut self) {
-        if self.game.outcome().is_some() {
+        if self.game.outcome().is_some() || !self.human_to_move() {
             return;
         }
-        self.hint = suggest(self.board(), self.game.previous());
-        if let Some(m) = self.hint {
-            self.message = format!("hint: {m}");
+        let rx = start_hint(self.board(), self.game.previous().to_vec(), self.tablebase.clone());
+        self.hint_job = Some((rx, self.game.len()));
+        self.hint = None;
+        self.message = "hint: thinking...".into();
+    }
+
+    /// Collects a finished hint and puts the cursor on it.
+    fn poll_hint(&mut self) {
+        let Some((rx, ply)) = &self.hint_job else { return };
+        let found = match rx.try_recv() {
+            Ok(found) => found,
+            Err(TryRecvError::Empty) => return,
+            Err(TryRecvError::Disconnected) => None,
+        };
+        let stale = *ply != self.game.len();
+        self.hint_job = None;
+        let Some(m) = found.filter(|_| !stale) else { return };
+        self.hint = Some(m);
+        self.typed.clear();
+        self.cursor = m.to();
+        self.selected = m.from();
+        self.message = format!("hint: {m} (Enter or Tab plays it, Esc drops it)");
+    }
+
+    /// Waits for a hint being worked out (for tests and scripts; the game loop polls instead).
+    pub fn wait_for_hint(&mut self) {
+        while self.hint_job.is_some() {
+            std::thread::sleep(Duration::from_millis(5));
+            self.poll_hint();
+        }
+    }
+
+    /// Plays the hinted move.
+    pub fn play_hint(&mut self) {
+        match self.hint {
+            Some(m) => self.play(m),
+            None => self.message = "no hint: press H for one".into(),
         }
     }
 
@@ -382,13 +504,26 @@ impl App {
         let path = dir.join(format!("tns-game-{secs}.txt"));
         self.message =
             match tns_board::write_atomically(&path, self.record().to_string().as_bytes()) {
-                Ok(()) => format!("saved {}", path.display()),
+                Ok(()) => {
+                    self.dirty = false;
+                    format!("saved {}", path.display())
+                }
                 Err(e) => format!("could not save {}: {e}", path.display()),
             };
     }
 
-    /// Asks to quit; a running search is told to stop.
+    /// Asks to quit: at once when nothing is unsaved, else after a yes.
     pub fn request_quit(&mut self) {
+        if self.unsaved() {
+            self.confirm = Some(Pending::Quit);
+            self.message = "Quit without saving? y: quit, s: save and quit, n: stay".into();
+        } else {
+            self.force_quit();
+        }
+    }
+
+    /// Quits at once; a running search is told to stop.
+    pub fn force_quit(&mut self) {
         if let Some(t) = &self.thinking {
             t.stop();
         }

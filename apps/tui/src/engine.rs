@@ -121,11 +121,26 @@ impl Drop for Thinking {
     }
 }
 
-/// The suggested move for a hint: a short fixed search.
-pub fn suggest(board: Board, history: &[Board]) -> Option<Move> {
-    let mut s =
-        Search::new(Heuristic::default(), SearchConfig { tt_mb: 8, ..SearchConfig::default() });
-    let limits =
-        Limits { depth: Some(20), time: Some(std::time::Duration::from_millis(300)), nodes: None };
-    s.search(board, history, limits, &AtomicBool::new(false), |_| {}).best_move
+/// Works out a hint on its own thread: a short search (at most 300 ms) by the strongest player
+/// there is, the perfect one when a table is given (exact where it holds the position, and in
+/// the placement phase choosing only among the moves that keep the value). The answer comes on
+/// the returned channel.
+pub fn start_hint(
+    board: Board,
+    history: Vec<Board>,
+    table: Option<Arc<Tablebase>>,
+) -> Receiver<Option<Move>> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut s =
+            Search::new(evaluator(table), SearchConfig { tt_mb: 8, ..SearchConfig::default() });
+        let limits = Limits {
+            depth: Some(20),
+            time: Some(std::time::Duration::from_millis(300)),
+            nodes: None,
+        };
+        let _ =
+            tx.send(s.search(board, &history, limits, &AtomicBool::new(false), |_| {}).best_move);
+    });
+    rx
 }

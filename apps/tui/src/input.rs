@@ -8,11 +8,34 @@ use tns_board::Point;
 
 use crate::board_view::Geometry;
 
+/// What the keys mean just now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Playing: the board and the game's keys.
+    Play,
+    /// The help overlay is open: any key closes it.
+    Help,
+    /// A yes/no question is asked (quit or start again with moves not saved).
+    Confirm,
+}
+
 /// Something the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Quit the program.
+    /// Quit the program (asking first when the game has moves not saved).
     Quit,
+    /// Quit at once, whatever is unsaved (Ctrl+C).
+    ForceQuit,
+    /// Cancel the selection, the typed move, the hint or the question (Esc).
+    Cancel,
+    /// Delete the last typed character.
+    Backspace,
+    /// Play the hinted move.
+    PlayHint,
+    /// The answer to a question: yes or no.
+    Answer(bool),
+    /// Save the game, then do what the question asked.
+    SaveAndConfirm,
     /// Place, select or move on a point (a click, or Enter/Space at the cursor).
     Activate(Point),
     /// Activate the point under the cursor.
@@ -45,26 +68,40 @@ pub struct Hitmap {
 }
 
 /// The action for an event, if any.
-pub fn map_event(event: &Event, hit: &Hitmap, help_open: bool) -> Option<Action> {
+pub fn map_event(event: &Event, hit: &Hitmap, mode: Mode) -> Option<Action> {
     match event {
-        Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, help_open),
-        Event::Mouse(mouse) => map_mouse(*mouse, hit),
+        Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, mode),
+        Event::Mouse(mouse) if mode == Mode::Play => map_mouse(*mouse, hit),
         _ => None,
     }
 }
 
-fn map_key(key: KeyEvent, help_open: bool) -> Option<Action> {
+fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
     if key.modifiers.contains(KeyModifiers::CONTROL) {
-        return (key.code == KeyCode::Char('c')).then_some(Action::Quit);
+        return (key.code == KeyCode::Char('c')).then_some(Action::ForceQuit);
     }
-    if help_open {
-        return Some(match key.code {
-            KeyCode::Char('q') => Action::Quit,
-            _ => Action::ToggleHelp,
-        });
+    match mode {
+        Mode::Help => {
+            return Some(match key.code {
+                KeyCode::Char('q') => Action::Quit,
+                _ => Action::ToggleHelp,
+            });
+        }
+        Mode::Confirm => {
+            return match key.code {
+                KeyCode::Char('y' | 'Y') => Some(Action::Answer(true)),
+                KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(Action::Answer(false)),
+                KeyCode::Char('s' | 'S') => Some(Action::SaveAndConfirm),
+                _ => None,
+            };
+        }
+        Mode::Play => {}
     }
     Some(match key.code {
-        KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
+        KeyCode::Char('q') => Action::Quit,
+        KeyCode::Esc => Action::Cancel,
+        KeyCode::Backspace => Action::Backspace,
+        KeyCode::Tab => Action::PlayHint,
         KeyCode::Char('?') => Action::ToggleHelp,
         // hjkl move the cursor like the arrows, so the hint is on H (Shift+h).
         KeyCode::Left | KeyCode::Char('h') => Action::Cursor(-1, 0),

@@ -16,12 +16,25 @@ use crate::input::{Action, Hitmap, map_event};
 
 /// Applies one action to the app.
 pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
-    if app.show_help && action != Action::Quit {
+    if app.show_help && !matches!(action, Action::Quit | Action::ForceQuit) {
         app.show_help = false;
         return;
     }
     match action {
         Action::Quit => app.request_quit(),
+        Action::ForceQuit => app.force_quit(),
+        Action::Cancel => app.cancel(),
+        Action::Backspace => app.backspace(),
+        Action::PlayHint => app.play_hint(),
+        Action::Answer(yes) => app.answer(yes),
+        Action::SaveAndConfirm => {
+            app.save(save_dir);
+            if app.unsaved() {
+                // Saving failed: the message says why, and the question stands.
+                return;
+            }
+            app.answer(true);
+        }
         Action::Activate(p) => app.activate(p),
         Action::ActivateCursor => app.activate(app.cursor),
         Action::Cursor(dx, dy) => app.move_cursor(dx, dy),
@@ -32,7 +45,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
             }
         }
         Action::Undo => app.undo(),
-        Action::NewGame => app.new_game(),
+        Action::NewGame => app.request_new_game(),
         Action::Hint => app.hint(),
         Action::Save => app.save(save_dir),
         Action::ToggleHelp => app.show_help = !app.show_help,
@@ -52,7 +65,7 @@ pub fn run(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> std::io::R
         // Short polls keep the screen live while a computer thinks, and quitting quick.
         if event::poll(Duration::from_millis(50))? {
             let ev = event::read()?;
-            if let Some(action) = map_event(&ev, &hit, app.show_help) {
+            if let Some(action) = map_event(&ev, &hit, app.mode()) {
                 apply(app, action, &save_dir);
             }
         }

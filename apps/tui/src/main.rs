@@ -1,5 +1,6 @@
 //! `tigers-and-sheep`: the game in the terminal.
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -114,8 +115,22 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // ratatui::init installs a panic hook that restores the terminal before the message.
-    let mut terminal = ratatui::init();
+    // Without a terminal (run from a script, say) there is nothing to draw on: say so.
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        eprintln!(
+            "tigers-and-sheep: the game needs a terminal, and standard input or output is not \
+             one (for scripts, use tns-bench or tns-tablebase)"
+        );
+        return ExitCode::FAILURE;
+    }
+    // ratatui::try_init installs a panic hook that restores the terminal before the message.
+    let mut terminal = match ratatui::try_init() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            eprintln!("tigers-and-sheep: cannot open the terminal: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let result = tigers_and_sheep::run(&mut terminal, &mut app);
     let _ = execute!(std::io::stdout(), DisableMouseCapture);

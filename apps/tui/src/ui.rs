@@ -27,13 +27,17 @@ pub const KEYS: &[(&str, &str)] = &[
     ("arrows, hjkl", "move the cursor"),
     ("Enter, Space", "place / select / move at the cursor"),
     ("a5b4, c3", "type a move to play it"),
+    ("Backspace", "delete the last typed character"),
+    ("Esc", "cancel the selection, typed move or hint"),
     ("click a move", "go back to just before it"),
     ("u", "take back your last move"),
-    ("n", "new game"),
-    ("H", "hint: the engine's suggestion"),
+    ("n", "new game (asks if not saved)"),
+    ("H", "hint: cursor on the best move"),
+    ("Enter, Tab", "play the hinted move"),
     ("s", "save the game record"),
     ("?", "this help"),
-    ("q, Esc, Ctrl+C", "quit"),
+    ("q", "quit (asks if not saved)"),
+    ("Ctrl+C", "quit at once"),
 ];
 
 /// Draws everything and returns where the board and history landed, for mapping clicks.

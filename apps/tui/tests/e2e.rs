@@ -1,5 +1,6 @@
-//! The real binary in tmux: play a move by keyboard, see the computer's reply, quit, and find
-//! the terminal restored. Needs tmux, so it is ignored by default; CI installs tmux and runs it
+//! The real binary in tmux: play a move by keyboard, see the computer's reply, take a hint
+//! with Enter, find that Esc does not quit and that `q` asks, quit, and find the terminal
+//! restored. Needs tmux, so it is ignored by default; CI installs tmux and runs it
 //! with `cargo test --release -- --ignored`.
 
 use std::process::Command;
@@ -43,7 +44,22 @@ fn play_a_move_and_quit_in_tmux() {
     assert!(screen.contains("2. t "), "the computer replied:\n{screen}");
     assert!(screen.contains("in hand 19"), "{screen}");
 
+    // A hint, taken with Enter: the sheep's second move is played.
+    tmux(&["send-keys", "-t", &session, "H"]);
+    let screen = wait_for(&session, "Enter or Tab plays it", Duration::from_secs(10));
+    assert!(screen.contains("hint: "), "{screen}");
+    tmux(&["send-keys", "-t", &session, "Enter"]);
+    let screen = wait_for(&session, "in hand 18", Duration::from_secs(10));
+    assert!(screen.contains("3. s "), "the hint was played:\n{screen}");
+
+    // Esc does not quit; q with moves not saved asks, n stays, then q and y quit.
+    tmux(&["send-keys", "-t", &session, "Escape"]);
+    std::thread::sleep(Duration::from_millis(300));
     tmux(&["send-keys", "-t", &session, "q"]);
+    let screen = wait_for(&session, "Quit without saving?", Duration::from_secs(5));
+    assert!(screen.contains("Quit without saving?"), "q asks first:\n{screen}");
+    assert!(!screen.contains("EXITED-"), "{screen}");
+    tmux(&["send-keys", "-t", &session, "y"]);
     let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
     let alternate = tmux(&["display-message", "-p", "-t", &session, "#{alternate_on}"]);
     tmux(&["kill-session", "-t", &session]);

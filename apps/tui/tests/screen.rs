@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 use tigers_and_sheep::board_view::{BoardView, Geometry};
-use tigers_and_sheep::input::{Action, Hitmap, map_event};
+use tigers_and_sheep::input::{Action, Hitmap, Mode, map_event};
 use tigers_and_sheep::{App, PlayerKind, apply, ui};
 use tns_board::{Bitboard, Board, Game, Point};
 use tns_search::Limits;
@@ -132,7 +132,7 @@ fn click(hit: &Hitmap, point: Point) -> Action {
         row,
         modifiers: KeyModifiers::NONE,
     });
-    map_event(&ev, hit, false).unwrap()
+    map_event(&ev, hit, Mode::Play).unwrap()
 }
 
 fn key(code: KeyCode) -> Event {
@@ -156,13 +156,13 @@ fn clicks_and_keys_make_moves() {
     // Keyboard: the cursor is on b4, where the last click was; right to c4, up to c5, Enter.
     assert_eq!(app.cursor, p("b4"));
     for ev in [key(KeyCode::Right), key(KeyCode::Char('k')), key(KeyCode::Enter)] {
-        let action = map_event(&ev, &hit, false).unwrap();
+        let action = map_event(&ev, &hit, Mode::Play).unwrap();
         apply(&mut app, action, &dir);
     }
     assert_eq!(app.game.moves().last().unwrap().to_string(), "c5");
     // Typing a move plays it.
     for c in "b4a5".chars() {
-        apply(&mut app, map_event(&key(KeyCode::Char(c)), &hit, false).unwrap(), &dir);
+        apply(&mut app, map_event(&key(KeyCode::Char(c)), &hit, Mode::Play).unwrap(), &dir);
     }
     assert_eq!(app.game.moves().last().unwrap().to_string(), "b4a5");
     assert_eq!(app.game.len(), 4);
@@ -202,7 +202,7 @@ fn revert_and_undo_truncate_history() {
         row: area.y + 1,
         modifiers: KeyModifiers::NONE,
     });
-    let action = map_event(&ev, &hit, false).unwrap();
+    let action = map_event(&ev, &hit, Mode::Play).unwrap();
     assert_eq!(action, Action::Revert(first + 1));
     apply(&mut app, action, &dir);
     assert_eq!(app.game.len(), 1);
@@ -221,7 +221,7 @@ fn quit_returns_while_a_search_runs() {
     assert!(app.thinking.is_some(), "the computer started thinking");
     std::thread::sleep(Duration::from_millis(20));
     let dir = std::env::temp_dir();
-    let quit = map_event(&key(KeyCode::Char('q')), &Hitmap::default(), false).unwrap();
+    let quit = map_event(&key(KeyCode::Char('q')), &Hitmap::default(), Mode::Play).unwrap();
     apply(&mut app, quit, &dir);
     assert!(app.quit);
     // The search has no limit, so it only ends because quitting raised its stop flag; cancel
@@ -280,4 +280,113 @@ fn the_verdict_reaches_into_the_placement_with_its_layers() {
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("Tablebase: Tigers win"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    if let Some(action) = map_event(&key(code), &Hitmap::default(), app.mode()) {
+        apply(app, action, &std::env::temp_dir());
+    }
+}
+
+#[test]
+fn a_hint_puts_the_cursor_on_its_move_and_enter_plays_it() {
+    // The sheep to move: the hint is a placement, and Enter places it.
+    let mut app = human_game();
+    press(&mut app, KeyCode::Char('H'));
+    app.wait_for_hint();
+    let hint = app.hint.expect("a hint");
+    assert_eq!(app.cursor, hint.to());
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.moves().last(), Some(&hint));
+    // Now the tigers: the hint is a step or a jump; its piece is selected and Tab plays it.
+    press(&mut app, KeyCode::Char('H'));
+    app.wait_for_hint();
+    let hint = app.hint.expect("a hint");
+    assert_eq!((app.selected, app.cursor), (hint.from(), hint.to()));
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.game.moves().last(), Some(&hint));
+    assert_eq!(app.hint, None);
+}
+
+#[test]
+fn the_hint_comes_from_the_table_where_it_knows_the_position() {
+    // The 1-kill variant: the tigers to move win at once with the jump, which the hint finds.
+    let table = std::sync::Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
+    let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/TSSST t 0".parse().unwrap();
+    let mut app = App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        Some(table),
+    );
+    app.hint();
+    app.wait_for_hint();
+    assert!(app.hint.expect("a hint").is_jump());
+}
+
+#[test]
+fn esc_cancels_and_never_quits_and_backspace_deletes() {
+    let mut app = human_game();
+    press(&mut app, KeyCode::Char('a'));
+    assert_eq!(app.typed, "a");
+    press(&mut app, KeyCode::Backspace);
+    assert_eq!(app.typed, "");
+    // A mistyped column, cleared with Backspace, then the right one: c3 is placed.
+    press(&mut app, KeyCode::Char('b'));
+    press(&mut app, KeyCode::Backspace);
+    press(&mut app, KeyCode::Char('c'));
+    press(&mut app, KeyCode::Char('3'));
+    assert_eq!(app.game.moves().last().map(ToString::to_string).as_deref(), Some("c3"));
+    app.new_game();
+    press(&mut app, KeyCode::Char('d'));
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.typed, "");
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.quit);
+    assert!(app.message.contains("q quits"), "{}", app.message);
+}
+
+#[test]
+fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
+    let mut app = human_game();
+    // Nothing played: q quits at once.
+    let mut fresh = human_game();
+    press(&mut fresh, KeyCode::Char('q'));
+    assert!(fresh.quit);
+
+    app.play("c3".parse().unwrap());
+    press(&mut app, KeyCode::Char('q'));
+    assert!(!app.quit, "asks first");
+    assert_eq!(app.mode(), Mode::Confirm);
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert!(text.contains("Quit without saving?"), "{text}");
+    press(&mut app, KeyCode::Char('n'));
+    assert!(!app.quit);
+    assert_eq!(app.game.len(), 1);
+
+    // n asks too; y starts again.
+    press(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.mode(), Mode::Confirm);
+    press(&mut app, KeyCode::Char('y'));
+    assert!(app.game.is_empty());
+
+    // s saves, then quits; once saved, q quits at once.
+    app.play("c3".parse().unwrap());
+    let dir = std::env::temp_dir().join(format!("tns-tui-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    apply(&mut app, Action::Quit, &dir);
+    apply(&mut app, Action::SaveAndConfirm, &dir);
+    assert!(app.quit);
+    let saved: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(saved.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Ctrl+C quits at once, saved or not.
+    let mut again = human_game();
+    again.play("c3".parse().unwrap());
+    let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    let action = map_event(&ctrl_c, &Hitmap::default(), again.mode()).unwrap();
+    apply(&mut again, action, &std::env::temp_dir());
+    assert!(again.quit);
 }
