@@ -265,8 +265,9 @@ impl App {
         self.hint = None;
         self.hint_job = None;
         self.typed.clear();
-        if let Some(outcome) = self.game.outcome() {
-            self.message = format!("{outcome}. u: take back, n: new game, q: quit");
+        if self.game.outcome().is_some() {
+            // The status panel shows the result; the message says what can be done next.
+            self.message = "u: take back, n: new game, q: quit".into();
         }
     }
 

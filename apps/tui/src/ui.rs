@@ -14,11 +14,16 @@ use crate::input::Hitmap;
 /// The smallest terminal the game draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 15);
 const HISTORY_WIDTH: u16 = 18;
-const STATUS_HEIGHT: u16 = 5;
+const STATUS_HEIGHT: u16 = 6;
 
-/// The status panel's height: one line more for the tablebase's verdict when a table is loaded.
-fn status_height(app: &App) -> u16 {
-    STATUS_HEIGHT + u16::from(app.tablebase.is_some())
+/// Below this width the move list is left out, and below this height the panels lose their
+/// borders, so that the smallest terminal still shows a whole board.
+const ROOMY: (u16, u16) = (60, 20);
+
+/// The status panel's height: one line more for the tablebase's verdict when a table is loaded;
+/// two rows fewer without borders.
+fn status_height(app: &App, compact: bool) -> u16 {
+    STATUS_HEIGHT + u16::from(app.tablebase.is_some()) - if compact { 2 } else { 0 }
 }
 
 /// Every key, for the help overlay.
@@ -48,16 +53,24 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return Hitmap::default();
     }
+    let compact = area.height < ROOMY.1 || area.width < ROOMY.0;
     let [top, status] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(status_height(app))]).areas(area);
+        Layout::vertical([Constraint::Min(0), Constraint::Length(status_height(app, compact))])
+            .areas(area);
+    let history_width = if area.width < ROOMY.0 { 0 } else { HISTORY_WIDTH };
     let [board_area, history_area] =
-        Layout::horizontal([Constraint::Min(0), Constraint::Length(HISTORY_WIDTH)]).areas(top);
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(history_width)]).areas(top);
     let mut hit = Hitmap::default();
 
-    let board_block =
-        Block::bordered().title(" Tigers and Sheep ").title_bottom(" ? help · q quit ");
-    let inner = board_block.inner(board_area);
-    frame.render_widget(board_block, board_area);
+    let inner = if compact {
+        board_area
+    } else {
+        let board_block =
+            Block::bordered().title(" Tigers and Sheep ").title_bottom(" ? help · q quit ");
+        let inner = board_block.inner(board_area);
+        frame.render_widget(board_block, board_area);
+        inner
+    };
     if let Some(geometry) = Geometry::fit(inner) {
         hit.board = Some(geometry);
         let last = app.game.moves().last().map_or(Bitboard::EMPTY, |m| {
@@ -77,8 +90,10 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         frame.render_widget(Paragraph::new("board too small"), inner);
     }
 
-    hit.history = Some(draw_history(frame, app, history_area));
-    draw_status(frame, app, status);
+    if history_width > 0 {
+        hit.history = Some(draw_history(frame, app, history_area));
+    }
+    draw_status(frame, app, status, compact);
     if app.show_help {
         draw_help(frame, area);
     }
@@ -110,26 +125,25 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> (Rect, usize) {
     (inner, first)
 }
 
-fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
+    let split = if compact { 100 } else { 60 };
     let [now, last] =
-        Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(area);
+        Layout::horizontal([Constraint::Percentage(split), Constraint::Percentage(100 - split)])
+            .areas(area);
     let board = app.board();
     let side = board.side_to_move();
-    let mut lines = vec![Line::from(format!(
-        "{} to move ({})   in hand {}   dead {}",
-        side.plural(),
-        app.player(side).name(),
-        board.in_hand(),
-        board.dead()
-    ))];
+    let mut lines = Vec::new();
     if let Some(outcome) = app.game.outcome() {
+        // The result, once, in place of whose move it is.
         lines
             .push(Line::styled(outcome.to_string(), Style::default().add_modifier(Modifier::BOLD)));
     } else if *app.player(side) == PlayerKind::Human {
+        lines.push(to_move_line(app));
         let typed =
             if app.typed.is_empty() { String::new() } else { format!("   typed: {}", app.typed) };
-        lines.push(Line::from(format!("Your move: click, Enter at the cursor, or type it{typed}")));
+        lines.push(Line::from(format!("Your move: click, Enter, or type it{typed}")));
     } else if let Some(r) = app.live_report() {
+        lines.push(to_move_line(app));
         lines.push(Line::from(format!(
             "Thinking… depth {} score {} {:.1}M nodes/s",
             r.depth,
@@ -137,6 +151,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
             r.nps as f64 / 1e6
         )));
     } else {
+        lines.push(to_move_line(app));
         lines.push(Line::from(format!("Thinking… ({})", app.limit_text())));
     }
     if let Some(verdict) = app.verdict() {
@@ -144,7 +159,12 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     }
     lines.push(Line::styled(app.message.clone(), Style::default().fg(Color::Cyan)));
     let title = format!(" {}: {} ", side.plural(), app.player(side).name());
-    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), now);
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: true });
+    if compact {
+        frame.render_widget(paragraph, now);
+        return;
+    }
+    frame.render_widget(paragraph.block(Block::bordered().title(title)), now);
 
     let other = side.other();
     let text = match &app.last_turn[usize::from(other == Side::Tiger)] {
@@ -161,8 +181,23 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(text).block(Block::bordered().title(title)), last);
 }
 
+/// Whose move it is, by whom, and the sheep in hand and dead.
+fn to_move_line(app: &App) -> Line<'static> {
+    let board = app.board();
+    let side = board.side_to_move();
+    Line::from(format!(
+        "{} to move ({})   in hand {}   dead {}",
+        side.plural(),
+        app.player(side).name(),
+        board.in_hand(),
+        board.dead()
+    ))
+}
+
 fn draw_help(frame: &mut Frame, area: Rect) {
-    let width = 56.min(area.width);
+    let key_width = KEYS.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    let what_width = KEYS.iter().map(|(_, w)| w.chars().count()).max().unwrap_or(0);
+    let width = ((key_width + 2 + what_width + 2) as u16).min(area.width);
     let height = (KEYS.len() as u16 + 2).min(area.height);
     let popup = Rect::new(
         area.x + (area.width - width) / 2,
@@ -174,7 +209,7 @@ fn draw_help(frame: &mut Frame, area: Rect) {
         .iter()
         .map(|(k, what)| {
             Line::from(vec![
-                Span::styled(format!("{k:>15}  "), Style::default().fg(Color::Yellow)),
+                Span::styled(format!("{k:>key_width$}  "), Style::default().fg(Color::Yellow)),
                 Span::raw(*what),
             ])
         })

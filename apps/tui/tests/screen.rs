@@ -390,3 +390,53 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     apply(&mut again, action, &std::env::temp_dir());
     assert!(again.quit);
 }
+
+#[test]
+fn every_panel_is_whole_from_80_by_24_up_and_the_minimum_shows_a_board() {
+    for (w, h) in [(80, 24), (120, 40), (200, 50)] {
+        // The help overlay: every key and the whole of every description.
+        let mut app = human_game();
+        app.show_help = true;
+        let text = screen_text(&draw(&app, w, h).0);
+        for (k, what) in ui::KEYS {
+            assert!(text.contains(&format!("{k}  {what}")), "{w}x{h}: {k} {what}\n{text}");
+        }
+        // The status panel: the prompt and the longest messages end on screen.
+        let mut app = human_game();
+        for message in [
+            "hint: a5b4 (Enter or Tab plays it, Esc drops it)",
+            "Quit without saving? y: quit, s: save and quit, n: stay",
+        ] {
+            app.message = message.into();
+            let text = screen_text(&draw(&app, w, h).0);
+            assert!(text.contains("or type it"), "{w}x{h}\n{text}");
+            // Wrapped or not, its last word is on screen.
+            let last_word = message.rsplit(' ').next().unwrap_or_default();
+            assert!(text.contains(last_word), "{w}x{h}: {last_word}\n{text}");
+        }
+        let (_, hit) = draw(&app, w, h);
+        assert!(hit.board.is_some() && hit.history.is_some(), "{w}x{h}");
+    }
+    // The smallest size the game asks for still draws a board to play on.
+    let (w, h) = ui::MIN_SIZE;
+    let (buf, hit) = draw(&human_game(), w, h);
+    assert!(hit.board.is_some(), "{}", screen_text(&buf));
+    assert!(!screen_text(&buf).contains("too small"));
+}
+
+#[test]
+fn the_result_is_shown_once() {
+    // Five sheep dead: the tigers have won.
+    let mut app = App::new(
+        Game::from_position("TS2T/5/5/5/T3T t 15".parse().unwrap()),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        None,
+    );
+    app.play("a5c5".parse().unwrap());
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert_eq!(text.matches("Tigers win").count(), 1, "{text}");
+    assert!(!text.contains("to move"), "{text}");
+    assert!(text.contains("n: new game"), "{text}");
+}
