@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tns_board::{Bitboard, Board, Game, GameRecord, Move, Point, Side};
 use tns_nn::{Network, NeuralEvaluator};
-use tns_search::{Limits, Report, describe};
+use tns_search::{Limits, Report, plies_to_end};
 use tns_tablebase::Tablebase;
 
 use std::sync::mpsc::{Receiver, TryRecvError};
@@ -52,8 +52,10 @@ pub struct TurnInfo {
     pub mv: Move,
     /// Depth reached.
     pub depth: u32,
-    /// The score, described for people.
+    /// The score, described for people (see [`score_text`]).
     pub score: String,
+    /// The line the engine expected, from its move on.
+    pub pv: Vec<Move>,
 }
 
 /// What a yes/no question will do on yes.
@@ -170,7 +172,17 @@ impl App {
     pub fn verdict(&self) -> Option<String> {
         let board = self.board();
         let verdict = self.tablebase.as_ref()?.verdict(board)?;
-        Some(verdict.describe(board.side_to_move()))
+        let side = board.side_to_move();
+        // One wording for decided positions everywhere on screen: "Tigers win in 18 plies".
+        Some(match verdict.value {
+            Some(tns_tablebase::Value::Win(n)) => {
+                format!("{} win in {}", side.plural(), plies(i32::from(n)))
+            }
+            Some(tns_tablebase::Value::Loss(n)) => {
+                format!("{} win in {}", side.other().plural(), plies(i32::from(n)))
+            }
+            _ => verdict.describe(side),
+        })
     }
 
     /// The player of a side.
@@ -226,7 +238,8 @@ impl App {
                         self.last_turn[seat_index(side)] = Some(TurnInfo {
                             mv: m,
                             depth: result.depth,
-                            score: describe(result.score, side),
+                            score: score_text(result.score, side),
+                            pv: result.pv.clone(),
                         });
                         self.after_move();
                     }
@@ -539,6 +552,39 @@ impl App {
             (None, None) => "no limit".into(),
         }
     }
+}
+
+/// What one dead sheep is worth in the evaluation's units (hundredths of a sheep, with a dead
+/// sheep weighed at 4.00 by the heuristic): scores are shown in dead sheep.
+pub const DEAD_SHEEP: i32 = 400;
+
+/// A search score for people, from the side ahead: "Tigers +0.70 (dead sheep)", "Even", or
+/// for a forced result "Sheep win in 7 plies" (the same words as the table's verdict).
+pub fn score_text(score: i32, side_to_move: Side) -> String {
+    if let Some(n) = plies_to_end(score) {
+        let winner = if score > 0 { side_to_move } else { side_to_move.other() };
+        return format!("{} win in {}", winner.plural(), plies(n));
+    }
+    let tigers = score * side_to_move.sign();
+    let value = f64::from(tigers.abs()) / f64::from(DEAD_SHEEP);
+    if value < 0.005 {
+        return "Even".into();
+    }
+    let ahead = if tigers > 0 { Side::Tiger } else { Side::Sheep };
+    format!("{} +{value:.2} (dead sheep)", ahead.plural())
+}
+
+/// "1 ply", "7 plies".
+fn plies(n: i32) -> String {
+    if n == 1 { "1 ply".into() } else { format!("{n} plies") }
+}
+
+/// Where a score puts the game on a bar from the sheep's side (0) to the tigers' (`width`),
+/// even in the middle, full at two dead sheep either way or a forced result.
+pub fn bar_position(score: i32, side_to_move: Side, width: u16) -> u16 {
+    let tigers = (score * side_to_move.sign()).clamp(-2 * DEAD_SHEEP, 2 * DEAD_SHEEP);
+    let half = i32::from(width) / 2;
+    (half + tigers * half / (2 * DEAD_SHEEP)).clamp(0, i32::from(width)) as u16
 }
 
 /// The default thinking time.

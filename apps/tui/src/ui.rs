@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use tns_board::{Bitboard, Side};
 
-use crate::app::{App, PlayerKind};
+use crate::app::{App, PlayerKind, bar_position, score_text};
 use crate::board_view::{BoardView, Geometry};
 use crate::input::Hitmap;
 
@@ -145,11 +145,13 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     } else if let Some(r) = app.live_report() {
         lines.push(to_move_line(app));
         lines.push(Line::from(format!(
-            "Thinking… depth {} score {} {:.1}M nodes/s",
+            "Thinking… depth {}: {}",
             r.depth,
-            tns_search::describe(r.score, side),
-            r.nps as f64 / 1e6
+            score_text(r.score, side)
         )));
+        let mut bar = score_bar(r.score, side);
+        bar.push_span(Span::raw(format!(" expects {}", pv_text(&r.pv))));
+        lines.push(bar);
     } else {
         lines.push(to_move_line(app));
         lines.push(Line::from(format!("Thinking… ({})", app.limit_text())));
@@ -169,8 +171,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let other = side.other();
     let text = match &app.last_turn[usize::from(other == Side::Tiger)] {
         Some(t) => vec![
-            Line::from(format!("played {}", t.mv)),
-            Line::from(format!("depth {}  {}", t.depth, t.score)),
+            Line::from(format!("played {} (depth {})", t.mv, t.depth)),
+            Line::from(t.score.clone()),
+            Line::from(format!("expected {}", pv_text(&t.pv))),
         ],
         None => match app.game.moves().last() {
             Some(m) => vec![Line::from(format!("played {m}"))],
@@ -179,6 +182,24 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     };
     let title = format!(" Last turn: {} ", other.plural());
     frame.render_widget(Paragraph::new(text).block(Block::bordered().title(title)), last);
+}
+
+/// The first moves of a principal variation.
+fn pv_text(pv: &[tns_board::Move]) -> String {
+    let moves: Vec<String> = pv.iter().take(3).map(ToString::to_string).collect();
+    if moves.is_empty() { "—".into() } else { moves.join(" ") }
+}
+
+/// A small bar for who stands better: the sheep's end on the left, the tigers' on the right.
+fn score_bar(score: i32, side: Side) -> Line<'static> {
+    const WIDTH: u16 = 11;
+    let at = bar_position(score, side, WIDTH);
+    let bar: String = (0..WIDTH).map(|i| if i == at.min(WIDTH - 1) { '┃' } else { '─' }).collect();
+    Line::from(vec![
+        Span::raw("Sheep "),
+        Span::styled(bar, Style::default().fg(Color::Yellow)),
+        Span::raw(" Tigers"),
+    ])
 }
 
 /// Whose move it is, by whom, and the sheep in hand and dead.

@@ -253,10 +253,10 @@ fn status_shows_the_tablebase_verdict() {
         Limits::depth(1),
         Some(table),
     );
-    assert_eq!(app.verdict().as_deref(), Some("Tigers win in 1"));
+    assert_eq!(app.verdict().as_deref(), Some("Tigers win in 1 ply"));
     let (buf, _) = draw(&app, 100, 32);
     let text = screen_text(&buf);
-    assert!(text.contains("Tablebase: Tigers win in 1"), "{text}");
+    assert!(text.contains("Tablebase: Tigers win in 1 ply"), "{text}");
     // No table, no verdict line.
     assert!(!screen_text(&draw(&human_game(), 100, 32).0).contains("Tablebase"));
 }
@@ -439,4 +439,45 @@ fn the_result_is_shown_once() {
     assert_eq!(text.matches("Tigers win").count(), 1, "{text}");
     assert!(!text.contains("to move"), "{text}");
     assert!(text.contains("n: new game"), "{text}");
+}
+
+#[test]
+fn scores_are_said_from_a_named_side_in_dead_sheep_with_one_wording_for_results() {
+    use tigers_and_sheep::app::{bar_position, score_text};
+    use tns_board::Side;
+    // 280 hundredths for the side to move, the sheep: the sheep are ahead by 0.70 dead sheep.
+    assert_eq!(score_text(280, Side::Sheep), "Sheep +0.70 (dead sheep)");
+    assert_eq!(score_text(280, Side::Tiger), "Tigers +0.70 (dead sheep)");
+    assert_eq!(score_text(-280, Side::Tiger), "Sheep +0.70 (dead sheep)");
+    assert_eq!(score_text(0, Side::Tiger), "Even");
+    assert_eq!(score_text(tns_search::win_in(7), Side::Sheep), "Sheep win in 7 plies");
+    assert_eq!(score_text(-tns_search::win_in(18), Side::Sheep), "Tigers win in 18 plies");
+    // The bar: even in the middle, the tigers' end for a tigers' win.
+    assert_eq!(bar_position(0, Side::Sheep, 10), 5);
+    assert_eq!(bar_position(tns_search::win_in(3), Side::Tiger, 10), 10);
+    assert_eq!(bar_position(tns_search::win_in(3), Side::Sheep, 10), 0);
+
+    // While a computer thinks: the score from a named side, the expected line and the bar.
+    let mut app =
+        App::new(Game::new(), PlayerKind::Heuristic, PlayerKind::Human, Limits::depth(4), None);
+    app.tick();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while app.thinking.is_some() && Instant::now() < deadline {
+        if app.live_report().is_some() {
+            let text = screen_text(&draw(&app, 100, 32).0);
+            assert!(text.contains("Thinking… depth"), "{text}");
+            assert!(text.contains("expects"), "{text}");
+            assert!(text.contains("Sheep ") && text.contains(" Tigers"), "{text}");
+        }
+        std::thread::sleep(Duration::from_millis(1));
+        app.tick();
+    }
+    // The last turn says the same things once the move is played.
+    assert_eq!(app.game.len(), 1, "{}", app.message);
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert!(text.contains("expected "), "{text}");
+    assert!(
+        text.contains("(dead sheep)") || text.contains("Even") || text.contains("plies"),
+        "{text}"
+    );
 }
