@@ -101,6 +101,8 @@ pub struct App {
     pub confirm: Option<Pending>,
     /// Whether moves were played or taken back since the game was started, loaded or saved.
     pub dirty: bool,
+    /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
+    pub clipboard: Option<String>,
     /// The search in progress, if a computer is thinking.
     pub thinking: Option<Thinking>,
     /// What each side's last computer turn found.
@@ -159,6 +161,7 @@ impl App {
             hint_job: None,
             confirm: None,
             dirty: false,
+            clipboard: None,
             thinking: None,
             last_turn: [None, None],
             quit: false,
@@ -501,21 +504,40 @@ impl App {
         }
     }
 
-    /// The game as a record.
+    /// The game as a record, with tags for the date (UTC) and each computer side's limits.
     pub fn record(&self) -> GameRecord {
-        GameRecord::from_game(
+        let mut record = GameRecord::from_game(
             &self.game,
             self.player(Side::Sheep).name(),
             self.player(Side::Tiger).name(),
-        )
+        );
+        let (date, time) = utc_now();
+        record.tags.push(("Date".into(), date));
+        record.tags.push(("Time".into(), time));
+        for (side, tag) in [(Side::Sheep, "SheepLimits"), (Side::Tiger, "TigerLimits")] {
+            if *self.player(side) != PlayerKind::Human {
+                record.tags.push((tag.into(), self.limit_text()));
+            }
+        }
+        record
     }
 
-    /// Saves the game record in `dir`, written whole or not at all.
+    /// Saves the game record in `dir` (made if need be) under a dated name, written whole or
+    /// not at all.
     pub fn save(&mut self, dir: &Path) {
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let path = dir.join(format!("tns-game-{secs}.txt"));
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            self.message = format!("could not save into {}: {e}", dir.display());
+            return;
+        }
+        let (date, time) = utc_now();
+        let stem = format!("tns-{date}-{}", time.replace(':', ""));
+        let path = (0..100)
+            .map(|i| {
+                let suffix = if i == 0 { String::new() } else { format!("-{i}") };
+                dir.join(format!("{stem}{suffix}.txt"))
+            })
+            .find(|p| !p.exists())
+            .unwrap_or_else(|| dir.join(format!("{stem}.txt")));
         self.message =
             match tns_board::write_atomically(&path, self.record().to_string().as_bytes()) {
                 Ok(()) => {
@@ -524,6 +546,14 @@ impl App {
                 }
                 Err(e) => format!("could not save {}: {e}", path.display()),
             };
+    }
+
+    /// Shows the current position in position notation and puts it on the clipboard (where
+    /// the terminal allows).
+    pub fn copy_position(&mut self) {
+        let text = self.board().to_string();
+        self.message = format!("position: {text} (copied)");
+        self.clipboard = Some(text);
     }
 
     /// Asks to quit: at once when nothing is unsaved, else after a yes.
@@ -552,6 +582,43 @@ impl App {
             (None, None) => "no limit".into(),
         }
     }
+}
+
+/// Today's date and the time, UTC, as `2026-11-30` and `20:45:51`.
+pub fn utc_now() -> (String, String) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc_of(secs)
+}
+
+/// The UTC date and time of a Unix time (days to a civil date by Howard Hinnant's method).
+pub fn utc_of(secs: u64) -> (String, String) {
+    let days = (secs / 86_400) as i64;
+    let rest = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        format!("{year:04}-{month:02}-{day:02}"),
+        format!("{:02}:{:02}:{:02}", rest / 3600, rest / 60 % 60, rest % 60),
+    )
+}
+
+/// The limits a saved game's tag describes ("depth 4", "2.0 s a move"), if it reads as one.
+pub fn limits_of_tag(text: &str) -> Option<Limits> {
+    if let Some(d) = text.strip_prefix("depth ") {
+        return d.trim().parse().ok().filter(|&d| (1..=100).contains(&d)).map(Limits::depth);
+    }
+    let secs: f64 = text.strip_suffix(" s a move")?.trim().parse().ok()?;
+    (secs.is_finite() && secs > 0.0 && secs <= 86_400.0)
+        .then(|| Limits::time(Duration::from_secs_f64(secs)))
 }
 
 /// What one dead sheep is worth in the evaluation's units (hundredths of a sheep, with a dead

@@ -56,6 +56,8 @@ pub enum Action {
     Save,
     /// Open or close the help.
     ToggleHelp,
+    /// Show the position string and copy it to the clipboard.
+    CopyPosition,
 }
 
 /// Where things are on screen, from the last draw, to map clicks.
@@ -113,6 +115,7 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Char('n') => Action::NewGame,
         KeyCode::Char('H') => Action::Hint,
         KeyCode::Char('s') => Action::Save,
+        KeyCode::Char('y') => Action::CopyPosition,
         KeyCode::Char(c @ ('a'..='e' | 'A'..='E' | '1'..='5')) => Action::Type(c),
         _ => return None,
     })

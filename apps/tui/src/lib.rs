@@ -6,7 +6,7 @@ pub mod engine;
 pub mod input;
 pub mod ui;
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Duration;
 
 pub use app::{App, PlayerKind};
@@ -49,24 +49,53 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::Hint => app.hint(),
         Action::Save => app.save(save_dir),
         Action::ToggleHelp => app.show_help = !app.show_help,
+        Action::CopyPosition => app.copy_position(),
     }
+}
+
+/// Standard base64 with padding, for the clipboard escape sequence.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// Runs the game until the user quits: draw, advance computer players, handle input.
 ///
 /// # Errors
 /// A terminal I/O error.
-pub fn run(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> std::io::Result<()> {
-    let save_dir = PathBuf::from(".");
+pub fn run(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    save_dir: &Path,
+) -> std::io::Result<()> {
     let mut hit = Hitmap::default();
     while !app.quit {
         terminal.draw(|frame| hit = ui::draw(frame, app))?;
+        if let Some(text) = app.clipboard.take() {
+            // OSC 52: terminals that allow it put the text on the clipboard; others ignore it.
+            use std::io::Write as _;
+            let mut out = std::io::stdout();
+            write!(out, "\x1b]52;c;{}\x07", base64(text.as_bytes()))?;
+            out.flush()?;
+        }
         app.tick();
         // Short polls keep the screen live while a computer thinks, and quitting quick.
         if event::poll(Duration::from_millis(50))? {
             let ev = event::read()?;
             if let Some(action) = map_event(&ev, &hit, app.mode()) {
-                apply(app, action, &save_dir);
+                apply(app, action, save_dir);
             }
         }
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::Parser;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
-use tigers_and_sheep::app::DEFAULT_TIME;
+use tigers_and_sheep::app::{DEFAULT_TIME, limits_of_tag};
 use tigers_and_sheep::{App, PlayerKind};
 use tns_board::{Board, Game, GameRecord, KILLS_TO_WIN};
 use tns_nn::Network;
@@ -23,14 +23,15 @@ use tns_tablebase::Tablebase;
 #[command(name = "tigers-and-sheep", version)]
 struct Cli {
     /// Who plays the sheep: human, heuristic, perfect (needs the tablebase), or a weights file
-    /// for a neural player.
-    #[arg(short = 'S', long, default_value = "heuristic")]
-    sheep: String,
-    /// Who plays the tigers: human, heuristic, perfect (needs the tablebase), or a weights file
-    /// for a neural player.
-    #[arg(short = 'T', long, default_value = "heuristic")]
-    tiger: String,
-    /// Seconds a computer player may think per move.
+    /// for a neural player [default: heuristic, or the saved game's player with --load].
+    #[arg(short = 'S', long)]
+    sheep: Option<String>,
+    /// Who plays the tigers, likewise [default: heuristic, or the saved game's player with
+    /// --load].
+    #[arg(short = 'T', long)]
+    tiger: Option<String>,
+    /// Seconds a computer player may think per move [default: 2, or the saved game's limit
+    /// with --load].
     #[arg(short, long, conflicts_with = "depth")]
     time: Option<f64>,
     /// Search depth (plies) for computer players, instead of a time limit.
@@ -39,9 +40,14 @@ struct Cli {
     /// Start from this position (position notation, e.g. "T3T/5/5/5/T3T s 20").
     #[arg(long, conflicts_with = "load")]
     position: Option<String>,
-    /// Resume a saved game record.
+    /// Resume a saved game record, with its players and limits (options given here override
+    /// them).
     #[arg(long)]
     load: Option<PathBuf>,
+    /// Where `s` saves games [default: a games folder in the user's data directory, such as
+    /// ~/.local/share/tigers-and-sheep/games on Linux].
+    #[arg(long, value_name = "DIR")]
+    save_dir: Option<PathBuf>,
     /// The tablebase's directory (built with `tns-tablebase build`, and `build --placement` for
     /// the whole game). Loaded when it exists: the perfect player needs it, and the status line
     /// shows its verdict.
@@ -64,9 +70,38 @@ fn player(text: &str) -> Result<PlayerKind, String> {
     }
 }
 
+/// The games folder in the user's data directory, or the current folder if there is none.
+fn default_save_dir() -> PathBuf {
+    directories::ProjectDirs::from("", "", "tigers-and-sheep")
+        .map_or_else(|| PathBuf::from("."), |d| d.data_dir().join("games"))
+}
+
 fn setup(cli: &Cli) -> Result<App, String> {
-    let sheep = player(&cli.sheep).map_err(|e| format!("--sheep: {e}"))?;
-    let tiger = player(&cli.tiger).map_err(|e| format!("--tiger: {e}"))?;
+    let record = match &cli.load {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--load {}: {e}", path.display()))?;
+            Some(
+                text.parse::<GameRecord>()
+                    .map_err(|e| format!("--load {}: {e}", path.display()))?,
+            )
+        }
+        None => None,
+    };
+    // A side's player: the option if given, else the saved game's, else the heuristic.
+    let seat = |given: &Option<String>, tag: &str, option: &str| {
+        match given {
+        Some(text) => player(text).map_err(|e| format!("{option}: {e}")),
+        None => match record.as_ref().and_then(|r| r.tag(tag)) {
+            Some(saved) => player(saved).map_err(|e| {
+                format!("the saved game's {tag} player {saved:?} cannot play: {e} (choose with {option})")
+            }),
+            None => Ok(PlayerKind::Heuristic),
+        },
+    }
+    };
+    let sheep = seat(&cli.sheep, "Sheep", "--sheep")?;
+    let tiger = seat(&cli.tiger, "Tiger", "--tiger")?;
     let time = match cli.time {
         Some(t) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
             return Err(format!("--time must be a number of seconds above 0, not {t}"));
@@ -74,16 +109,16 @@ fn setup(cli: &Cli) -> Result<App, String> {
         Some(t) => Duration::from_secs_f64(t),
         None => DEFAULT_TIME,
     };
-    let limits = match cli.depth {
-        Some(d) => Limits::depth(d),
-        None => Limits::time(time),
+    let saved_limits = record.as_ref().and_then(|r| {
+        ["SheepLimits", "TigerLimits"].iter().find_map(|t| r.tag(t).and_then(limits_of_tag))
+    });
+    let limits = match (cli.depth, cli.time, saved_limits) {
+        (Some(d), _, _) => Limits::depth(d),
+        (None, None, Some(saved)) => saved,
+        _ => Limits::time(time),
     };
-    let game = if let Some(path) = &cli.load {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("--load {}: {e}", path.display()))?;
-        let record: GameRecord =
-            text.parse().map_err(|e| format!("--load {}: {e}", path.display()))?;
-        record.replay().map_err(|e| format!("--load {}: {e}", path.display()))?
+    let game = if let Some(record) = &record {
+        record.replay().map_err(|e| format!("--load: {e}"))?
     } else if let Some(text) = &cli.position {
         let board: Board = text.parse().map_err(|e| format!("--position {text:?}: {e}"))?;
         Game::from_position(board)
@@ -132,7 +167,8 @@ fn main() -> ExitCode {
         }
     };
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let result = tigers_and_sheep::run(&mut terminal, &mut app);
+    let save_dir = cli.save_dir.clone().unwrap_or_else(default_save_dir);
+    let result = tigers_and_sheep::run(&mut terminal, &mut app, &save_dir);
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     if let Err(e) = result {

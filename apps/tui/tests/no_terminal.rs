@@ -14,3 +14,33 @@ fn without_a_terminal_the_game_says_so_and_exits_1() {
     assert!(stderr.contains("the game needs a terminal"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// A saved game whose tiger player is a weights file that is gone.
+fn saved_game() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("tns-load-{}.txt", std::process::id()));
+    let text = "[Sheep \"human\"]\n[Tiger \"no/such/weights.bin\"]\n[TigerLimits \"depth 3\"]\n[Result \"*\"]\n\n1. c3\n";
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn loading_restores_the_players_and_options_override_them() {
+    let path = saved_game();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tigers-and-sheep"))
+            .arg("--load")
+            .arg(&path)
+            .args(extra)
+            .stdin(Stdio::null())
+            .output()
+            .expect("it runs");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // The saved tiger player is restored, and cannot play: a clear error names it.
+    let stderr = run(&[]);
+    assert!(stderr.contains("the saved game's Tiger player \"no/such/weights.bin\""), "{stderr}");
+    // Given on the command line, the option wins: the game gets as far as wanting a terminal.
+    let stderr = run(&["--tiger", "heuristic"]);
+    assert!(stderr.contains("the game needs a terminal"), "{stderr}");
+    std::fs::remove_file(&path).unwrap();
+}

@@ -1,5 +1,6 @@
 //! Rendering with `TestBackend`, and the game loop driven by scripted events.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
@@ -480,4 +481,59 @@ fn scores_are_said_from_a_named_side_in_dead_sheep_with_one_wording_for_results(
         text.contains("(dead sheep)") || text.contains("Even") || text.contains("plies"),
         "{text}"
     );
+}
+
+#[test]
+fn saved_games_are_dated_tagged_and_never_overwrite() {
+    use tigers_and_sheep::app::{limits_of_tag, utc_of};
+    assert_eq!(utc_of(0), ("1970-01-01".into(), "00:00:00".into()));
+    assert_eq!(utc_of(1_764_533_151), ("2025-11-30".into(), "20:05:51".into()));
+    assert_eq!(utc_of(951_782_400), ("2000-02-29".into(), "00:00:00".into()));
+
+    let dir = std::env::temp_dir().join(format!("tns-tui-games-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut app =
+        App::new(Game::new(), PlayerKind::Human, PlayerKind::Heuristic, Limits::depth(4), None);
+    app.play("c3".parse().unwrap());
+    app.save(&dir);
+    app.save(&dir);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|f| f.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("tns-") && Path::new(n).extension().is_some_and(|x| x == "txt")),
+        "{names:?}"
+    );
+    let text = std::fs::read_to_string(dir.join(&names[0])).unwrap();
+    let record: tns_board::GameRecord = text.parse().unwrap();
+    assert_eq!(record.tag("Sheep"), Some("human"));
+    assert_eq!(record.tag("Tiger"), Some("heuristic"));
+    assert_eq!(record.tag("SheepLimits"), None);
+    let limits = record.tag("TigerLimits").and_then(limits_of_tag);
+    assert_eq!(limits, Some(Limits::depth(4)));
+    assert!(record.tag("Date").is_some_and(|d| d.len() == 10));
+    assert!(!app.unsaved());
+    assert_eq!(limits_of_tag("2.5 s a move"), Some(Limits::time(Duration::from_secs_f64(2.5))));
+    assert_eq!(limits_of_tag("soon"), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_position_can_be_copied() {
+    let mut app = human_game();
+    app.play("c3".parse().unwrap());
+    apply(&mut app, Action::CopyPosition, &std::env::temp_dir());
+    assert_eq!(app.clipboard.as_deref(), Some("T3T/5/2S2/5/T3T t 19"));
+    assert!(app.message.contains("T3T/5/2S2/5/T3T t 19"), "{}", app.message);
+    assert_eq!(tigers_and_sheep::base64(b""), "");
+    assert_eq!(tigers_and_sheep::base64(b"f"), "Zg==");
+    assert_eq!(tigers_and_sheep::base64(b"fo"), "Zm8=");
+    assert_eq!(tigers_and_sheep::base64(b"foo"), "Zm9v");
+    assert_eq!(tigers_and_sheep::base64(b"foob"), "Zm9vYg==");
 }
