@@ -103,6 +103,8 @@ pub struct App {
     pub dirty: bool,
     /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
     pub clipboard: Option<String>,
+    /// Draw without colours (the `NO_COLOR` convention).
+    pub no_color: bool,
     /// The search in progress, if a computer is thinking.
     pub thinking: Option<Thinking>,
     /// What each side's last computer turn found.
@@ -162,6 +164,7 @@ impl App {
             confirm: None,
             dirty: false,
             clipboard: None,
+            no_color: false,
             thinking: None,
             last_turn: [None, None],
             quit: false,

@@ -49,10 +49,11 @@ struct Cli {
     #[arg(long, value_name = "DIR")]
     save_dir: Option<PathBuf>,
     /// The tablebase's directory (built with `tns-tablebase build`, and `build --placement` for
-    /// the whole game). Loaded when it exists: the perfect player needs it, and the status line
-    /// shows its verdict.
-    #[arg(long, default_value = "tablebase")]
-    tablebase: PathBuf,
+    /// the whole game) [default: $TNS_TABLEBASE_DIR, else ./tablebase, else a tablebase folder
+    /// in the user's data directory, the first that holds a table]. The perfect player needs
+    /// it, and the status line shows its verdict.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
 }
 
 fn player(text: &str) -> Result<PlayerKind, String> {
@@ -74,6 +75,48 @@ fn player(text: &str) -> Result<PlayerKind, String> {
 fn default_save_dir() -> PathBuf {
     directories::ProjectDirs::from("", "", "tigers-and-sheep")
         .map_or_else(|| PathBuf::from("."), |d| d.data_dir().join("games"))
+}
+
+/// The folders a table is looked for in, in order: the option, `TNS_TABLEBASE_DIR`,
+/// `./tablebase`, and a tablebase folder in the user's data directory.
+fn tablebase_dirs(given: Option<&std::path::Path>) -> Vec<PathBuf> {
+    if let Some(dir) = given {
+        return vec![dir.to_path_buf()];
+    }
+    let mut dirs = Vec::new();
+    if let Some(dir) = std::env::var_os("TNS_TABLEBASE_DIR").filter(|d| !d.is_empty()) {
+        dirs.push(PathBuf::from(dir));
+    }
+    dirs.push(PathBuf::from("tablebase"));
+    if let Some(d) = directories::ProjectDirs::from("", "", "tigers-and-sheep") {
+        dirs.push(d.data_dir().join("tablebase"));
+    }
+    dirs
+}
+
+/// The first table found; an error naming where it looked when the perfect player needs one and
+/// there is none, or when a table is there but damaged.
+fn find_tablebase(
+    given: Option<&std::path::Path>,
+    needed: bool,
+) -> Result<Option<Arc<Tablebase>>, String> {
+    let dirs = tablebase_dirs(given);
+    for dir in &dirs {
+        match Tablebase::load(KILLS_TO_WIN, dir) {
+            Ok(table) => return Ok(Some(Arc::new(table))),
+            Err(tns_tablebase::TablebaseError::Missing(_)) => {}
+            Err(e) => return Err(format!("the tablebase in {}: {e}", dir.display())),
+        }
+    }
+    if !needed {
+        return Ok(None);
+    }
+    let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    Err(format!(
+        "the perfect player needs the tablebase, and there is none in {}\n(build it with \
+         `cargo run --release -p tns-tablebase-cli -- build --placement --dir DIR`)",
+        looked.join(", ")
+    ))
 }
 
 fn setup(cli: &Cli) -> Result<App, String> {
@@ -126,25 +169,18 @@ fn setup(cli: &Cli) -> Result<App, String> {
         Game::new()
     };
     let wants_table = sheep == PlayerKind::Perfect || tiger == PlayerKind::Perfect;
-    let tablebase = if wants_table || cli.tablebase.exists() {
-        let table = Tablebase::load(KILLS_TO_WIN, &cli.tablebase).map_err(|e| {
-            format!(
-                "--tablebase: {e}\n(build it with `cargo run --release -p tns-tablebase-cli -- \
-                 build --dir {}`)",
-                cli.tablebase.display()
-            )
-        })?;
-        Some(Arc::new(table))
-    } else {
-        None
-    };
+    let tablebase = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
     Ok(App::new(game, sheep, tiger, limits, tablebase))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut app = match setup(&cli) {
-        Ok(app) => app,
+        Ok(mut app) => {
+            // https://no-color.org: a set, non-empty NO_COLOR means no colours.
+            app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            app
+        }
         Err(e) => {
             eprintln!("tigers-and-sheep: {e}");
             return ExitCode::FAILURE;

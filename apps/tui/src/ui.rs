@@ -98,6 +98,13 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     if app.show_help {
         draw_help(frame, area);
     }
+    if app.no_color {
+        // Keep the bold and reversed text, drop every colour.
+        for cell in &mut frame.buffer_mut().content {
+            cell.set_fg(Color::Reset);
+            cell.set_bg(Color::Reset);
+        }
+    }
     hit
 }
 

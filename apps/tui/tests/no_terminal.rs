@@ -44,3 +44,25 @@ fn loading_restores_the_players_and_options_override_them() {
     assert!(stderr.contains("the game needs a terminal"), "{stderr}");
     std::fs::remove_file(&path).unwrap();
 }
+
+#[test]
+fn the_perfect_player_says_where_it_looked_for_the_table() {
+    let home = std::env::temp_dir().join(format!("tns-home-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tigers-and-sheep"))
+        .args(["--tiger", "perfect"])
+        .current_dir(&home)
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("TNS_TABLEBASE_DIR", home.join("from-env"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("it runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("the perfect player needs the tablebase"), "{stderr}");
+    for place in ["from-env", "tablebase", "tigers-and-sheep/tablebase"] {
+        assert!(stderr.contains(place), "{place}: {stderr}");
+    }
+    std::fs::remove_dir_all(&home).unwrap();
+}

@@ -537,3 +537,19 @@ fn the_position_can_be_copied() {
     assert_eq!(tigers_and_sheep::base64(b"foo"), "Zm9v");
     assert_eq!(tigers_and_sheep::base64(b"foob"), "Zm9vYg==");
 }
+
+#[test]
+fn no_color_draws_without_colours() {
+    let mut app = human_game();
+    app.play("c3".parse().unwrap());
+    let coloured = |buf: &Buffer| {
+        buf.content
+            .iter()
+            .any(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset)
+    };
+    assert!(coloured(&draw(&app, 100, 32).0));
+    app.no_color = true;
+    let (buf, _) = draw(&app, 100, 32);
+    assert!(!coloured(&buf));
+    assert!(screen_text(&buf).contains("Moves"));
+}
