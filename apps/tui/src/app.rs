@@ -76,6 +76,9 @@ struct Seat {
 
 /// The whole state of the program.
 #[derive(Debug)]
+// Help open, moves unsaved, colours off and quitting are independent switches, not a state
+// machine in disguise.
+#[allow(clippy::struct_excessive_bools)]
 pub struct App {
     /// The game so far.
     pub game: Game,
