@@ -49,7 +49,7 @@ struct Cli {
     #[arg(long, value_name = "DIR")]
     save_dir: Option<PathBuf>,
     /// The tablebase's directory (built with `tns-tablebase build`, and `build --placement` for
-    /// the whole game) [default: $TNS_TABLEBASE_DIR, else ./tablebase, else a tablebase folder
+    /// the whole game) [default: `TNS_TABLEBASE_DIR`, else ./tablebase, else a tablebase folder
     /// in the user's data directory, the first that holds a table]. The perfect player needs
     /// it, and the status line shows its verdict.
     #[arg(long, value_name = "DIR")]
