@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use tns_bench::{
+use tns_match::{
     Budget, Colours, GameReport, MatchConfig, PlayerSpec, Sprt, Standings, Tally, Verdict,
 };
 
@@ -120,7 +120,7 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         },
         tablebase: None,
     };
-    let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_bench::Kind::Perfect(_));
+    let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_match::Kind::Perfect(_));
     if perfect(&config.a) || perfect(&config.b) {
         let table = tns_tablebase::Tablebase::load(tns_board::KILLS_TO_WIN, &args.tablebase)
             .map_err(|e| format!("--tablebase: {e}"))?;
@@ -139,10 +139,10 @@ pub fn run(args: &Args) -> Result<(), String> {
     );
     let (budget_a, budget_b) = (config.a.budget(config.defaults), config.b.budget(config.defaults));
     let describe = |spec: &PlayerSpec, budget| match spec.kind {
-        tns_bench::Kind::Random => "random moves".to_string(),
-        tns_bench::Kind::Heuristic(_) => budget_text(budget),
-        tns_bench::Kind::Neural(_) => format!("{} with the network", budget_text(budget)),
-        tns_bench::Kind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
+        tns_match::Kind::Random => "random moves".to_string(),
+        tns_match::Kind::Heuristic(_) => budget_text(budget),
+        tns_match::Kind::Neural(_) => format!("{} with the network", budget_text(budget)),
+        tns_match::Kind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
     };
     println!(
         "limits: {name_a}: {}; {name_b}: {}",
@@ -162,7 +162,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut save_error = None;
     let started = Instant::now();
     let mut standings = Standings::default();
-    let finished = tns_bench::run_match(&config, &stop, |game: &GameReport| {
+    let finished = tns_match::run_match(&config, &stop, |game: &GameReport| {
         standings.add(game);
         let total = standings.a_total();
         if let Some(path) = &args.records {

@@ -3,7 +3,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use tns_bench::{BENCH_POSITIONS, Kind, PlayerSpec};
+use tns_bench::BENCH_POSITIONS;
+use tns_match::{Kind, PlayerSpec};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, describe};
 

@@ -10,7 +10,7 @@ use rand::SeedableRng as _;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
-use tns_bench::{Budget, Colours, Kind, MatchConfig, PlayerSpec, run_match};
+use tns_match::{Budget, Colours, Kind, MatchConfig, PlayerSpec, run_match};
 use tns_nn::{Adam, Network, Sample, train_epoch};
 
 use crate::progress::{self, Row};
@@ -200,7 +200,7 @@ pub fn train(s: &Settings, mut log: impl FnMut(&str)) -> Result<Network, String>
         if s.match_every > 0 && generation % s.match_every == 0 {
             let match_seed = mix(s.seed, u64::from(generation), 7);
             let heuristic: PlayerSpec =
-                "heuristic".parse().map_err(|e: tns_bench::PlayerError| e.to_string())?;
+                "heuristic".parse().map_err(|e: tns_match::PlayerError| e.to_string())?;
             vs_heuristic = Some(match_score(s, &net, heuristic, match_seed)?);
             if let Some(previous) = last_tested {
                 let old =

@@ -7,9 +7,9 @@ use std::sync::mpsc::channel;
 use tns_board::{RecordResult, Side};
 use tns_tablebase::Tablebase;
 
-use crate::elo::{Points, Tally};
 use crate::player::{Budget, PlayerError, PlayerSpec};
 use crate::referee::{Played, play, random_opening};
+use crate::stats::{Points, Tally};
 
 /// Who plays which side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
-//! Players a match can pit against each other, named on the command line.
+//! Players, named on the command line the same way by every program here.
 //!
 //! A player is written `KIND[:OPTION=VALUE,...]`: `heuristic`, `perfect`, `random`, or a
 //! weights file, with options that set its limits (`time`, `depth`, `threads`, `tt`)
-//! and, for `heuristic`, any of its weights (`dead=350,mobility=15`).
+//! and, for `heuristic` and `perfect`, any of the heuristic's weights (`dead=350,mobility=15`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -40,6 +40,16 @@ pub enum Kind {
     /// A uniformly random legal move.
     Random,
 }
+
+/// Ready-made players from weakest to strongest, with what each is like: the levels a program
+/// offers people who do not want to write a spec.
+pub const LEVELS: [(&str, &str); 5] = [
+    ("random", "any legal move: anyone can beat it"),
+    ("heuristic:depth=2", "looks two plies ahead: a beginner can beat it"),
+    ("heuristic:depth=4", "looks four plies ahead: a fair club player"),
+    ("heuristic", "searches for the time limit: strong"),
+    ("perfect", "the solved game (needs the tablebase): never lets a win or a draw slip"),
+];
 
 /// How long a searching player thinks per move, and with what.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,7 +93,10 @@ pub struct PlayerSpec {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerError {
     /// Not `heuristic`, `perfect`, `random`, or an existing file.
-    #[error("unknown player {0:?}: expected heuristic, perfect, random or a weights file")]
+    #[error(
+        "unknown player {0:?}: expected heuristic, perfect, random or a weights file, with \
+         options after a colon (heuristic:depth=2)"
+    )]
     Unknown(String),
     /// A perfect player, but no tablebase was given.
     #[error("the perfect player needs the tablebase: build it with `tns-tablebase build`")]
@@ -232,6 +245,19 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
+    /// `heuristic`: the search with the hand-written evaluator's default weights, within the
+    /// limits a program gives it.
+    pub fn heuristic() -> PlayerSpec {
+        PlayerSpec {
+            name: "heuristic".into(),
+            kind: Kind::Heuristic(Weights::DEFAULT),
+            time: None,
+            depth: None,
+            threads: None,
+            tt_mb: None,
+        }
+    }
+
     /// This player's budget: its own settings, and `defaults` for the rest. A player that sets
     /// a depth but no time searches to that depth only, and the other way round.
     pub fn budget(&self, defaults: Budget) -> Budget {
@@ -247,6 +273,30 @@ impl PlayerSpec {
         }
     }
 
+    /// The evaluator this player searches with, or `None` for a player that does not search
+    /// (`random`). A program that runs the search itself (to show its progress, say) uses this
+    /// with [`PlayerSpec::budget`]; others use [`PlayerSpec::build`].
+    ///
+    /// # Errors
+    /// [`PlayerError::NoTablebase`] for a perfect player without a table (or with a table for a
+    /// variant rather than the real game).
+    pub fn evaluator(
+        &self,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> Result<Option<Box<dyn Evaluator>>, PlayerError> {
+        Ok(match &self.kind {
+            Kind::Heuristic(weights) => Some(Box::new(Heuristic::new(*weights))),
+            Kind::Perfect(weights) => {
+                let table = tablebase.ok_or(PlayerError::NoTablebase)?;
+                let evaluator = WithTablebase::new(Heuristic::new(*weights), Arc::clone(table))
+                    .map_err(|_| PlayerError::NoTablebase)?;
+                Some(Box::new(evaluator))
+            }
+            Kind::Neural(net) => Some(Box::new(NeuralEvaluator::new(Network::clone(net)))),
+            Kind::Random => None,
+        })
+    }
+
     /// Builds the player, with `defaults` for the limits it does not set and `tablebase` for a
     /// perfect player.
     ///
@@ -258,22 +308,20 @@ impl PlayerSpec {
         defaults: Budget,
         tablebase: Option<&Arc<Tablebase>>,
     ) -> Result<Box<dyn Player>, PlayerError> {
-        let budget = self.budget(defaults);
-        Ok(match &self.kind {
-            Kind::Heuristic(weights) => {
-                Box::new(SearchPlayer::new(Heuristic::new(*weights), budget))
-            }
-            Kind::Perfect(weights) => {
-                let table = tablebase.ok_or(PlayerError::NoTablebase)?;
-                let evaluator = WithTablebase::new(Heuristic::new(*weights), Arc::clone(table))
-                    .map_err(|_| PlayerError::NoTablebase)?;
-                Box::new(SearchPlayer::new(evaluator, budget))
-            }
-            Kind::Neural(net) => {
-                Box::new(SearchPlayer::new(NeuralEvaluator::new(Network::clone(net)), budget))
-            }
-            Kind::Random => Box::new(RandomPlayer { rng: StdRng::seed_from_u64(0) }),
+        Ok(match self.evaluator(tablebase)? {
+            Some(evaluator) => Box::new(SearchPlayer::new(evaluator, self.budget(defaults))),
+            None => Box::new(RandomPlayer::new(0)),
         })
+    }
+
+    /// Whether this player needs the tablebase.
+    pub fn needs_tablebase(&self) -> bool {
+        matches!(self.kind, Kind::Perfect(_))
+    }
+
+    /// Whether this player searches (and so has limits): all but `random`.
+    pub fn searches(&self) -> bool {
+        !matches!(self.kind, Kind::Random)
     }
 }
 
@@ -313,6 +361,13 @@ pub struct RandomPlayer {
     rng: StdRng,
 }
 
+impl RandomPlayer {
+    /// A random player drawing from `seed` (until [`Player::new_game`] gives another).
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer { rng: StdRng::seed_from_u64(seed) }
+    }
+}
+
 impl Player for RandomPlayer {
     fn new_game(&mut self, seed: u64) {
         self.rng = StdRng::seed_from_u64(seed);
@@ -330,6 +385,7 @@ mod tests {
 
     #[test]
     fn parses_kinds_limits_and_weights() {
+        assert_eq!("heuristic".parse::<PlayerSpec>().unwrap(), PlayerSpec::heuristic());
         let spec: PlayerSpec = "heuristic:time=0.2,dead=350,in_hand=-5".parse().unwrap();
         assert_eq!(spec.time, Some(0.2));
         let Kind::Heuristic(w) = spec.kind else { panic!("{spec:?}") };
