@@ -2,16 +2,17 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tns_board::{Bitboard, Board, Game, GameRecord, Move, Point, Side};
-use tns_nn::{Network, NeuralEvaluator};
+use tns_match::{Budget, Player as _, PlayerError, PlayerSpec, RandomPlayer};
 use tns_search::{Limits, Report, plies_to_end};
 use tns_tablebase::Tablebase;
 
 use std::sync::mpsc::{Receiver, TryRecvError};
 
-use crate::engine::{Engine, Poll, Thinking, engine, evaluator, start_hint};
+use crate::engine::{ENGINE_TT_MB, Engine, Poll, Thinking, engine, evaluator, start_hint};
 use crate::input::Mode;
 
 /// Who plays a side.
@@ -19,29 +20,40 @@ use crate::input::Mode;
 pub enum PlayerKind {
     /// A person, with mouse and keyboard.
     Human,
-    /// The search with the hand-written evaluation.
-    Heuristic,
-    /// The search with the tablebase in front of the hand-written evaluation: perfect from the
-    /// first move when the placement layers are built, else once the last sheep is placed.
-    Perfect,
-    /// The search with a trained network as its evaluator.
-    Neural {
-        /// The weights file it came from, as given.
-        path: String,
-        /// The network.
-        network: Arc<Network>,
-    },
+    /// A computer player, named as in `tns-bench match` (`heuristic:depth=2`, `random`,
+    /// `perfect`, a weights file).
+    Computer(PlayerSpec),
 }
 
 impl PlayerKind {
+    /// `human`, or a player spec.
+    ///
+    /// # Errors
+    /// The spec's error when it is not `human` and not a player spec.
+    pub fn parse(text: &str) -> Result<PlayerKind, PlayerError> {
+        if text == "human" {
+            Ok(PlayerKind::Human)
+        } else {
+            Ok(PlayerKind::Computer(text.parse()?))
+        }
+    }
+
+    /// The search with the hand-written evaluation and its default weights.
+    pub fn heuristic() -> PlayerKind {
+        PlayerKind::Computer(PlayerSpec::heuristic())
+    }
+
     /// The name shown on screen and written into saved games.
     pub fn name(&self) -> &str {
         match self {
             PlayerKind::Human => "human",
-            PlayerKind::Heuristic => "heuristic",
-            PlayerKind::Perfect => "perfect",
-            PlayerKind::Neural { path, .. } => path,
+            PlayerKind::Computer(spec) => &spec.name,
         }
+    }
+
+    /// Whether this is the perfect player, which needs the tablebase.
+    pub fn needs_tablebase(&self) -> bool {
+        matches!(self, PlayerKind::Computer(spec) if spec.needs_tablebase())
     }
 }
 
@@ -67,11 +79,14 @@ pub enum Pending {
     NewGame,
 }
 
-/// One player slot: its kind and, for a computer, its engine while it is not searching.
+/// One player slot: its kind and, for a computer, its limits and its engine while it is not
+/// searching (or its random moves, for `random`).
 #[derive(Debug)]
 struct Seat {
     kind: PlayerKind,
     engine: Option<Box<Engine>>,
+    limits: Limits,
+    random: Option<RandomPlayer>,
 }
 
 /// The whole state of the program.
@@ -83,8 +98,6 @@ pub struct App {
     /// The game so far.
     pub game: Game,
     seats: [Seat; 2],
-    /// Thinking limit for computer players.
-    pub limits: Limits,
     /// The keyboard cursor.
     pub cursor: Point,
     /// The piece the human has selected.
@@ -117,6 +130,26 @@ pub struct App {
     /// The tablebase, when one is loaded: the perfect player's, and the source
     /// of the status line's verdict.
     pub tablebase: Option<Arc<Tablebase>>,
+    /// In review, the position looked at, as the number of the game's moves it follows;
+    /// `None` while the game itself is shown. Reviewing never changes the game.
+    pub review: Option<usize>,
+    /// Moves taken back, for `r` to play again: the next one last.
+    redo: Vec<Move>,
+}
+
+/// Where a review step goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Browse {
+    /// One move back (←).
+    Back,
+    /// One move on (→); past the last move, back to the game.
+    Forward,
+    /// The start (Home).
+    First,
+    /// The game as it stands (End).
+    Last,
+    /// The position after this many moves (a click on a move in the list).
+    At(usize),
 }
 
 /// The centre point, c3, where the cursor starts.
@@ -133,8 +166,9 @@ const fn seat_index(side: Side) -> usize {
 }
 
 impl App {
-    /// A new game between the two players. A perfect player needs `tablebase`; without one it
-    /// plays as the heuristic player.
+    /// A new game between the two players, who think within `limits` unless their spec sets
+    /// limits of its own (`heuristic:depth=2`). A perfect player needs `tablebase`; without one
+    /// it plays as the heuristic player.
     pub fn new(
         game: Game,
         sheep: PlayerKind,
@@ -142,21 +176,29 @@ impl App {
         limits: Limits,
         tablebase: Option<Arc<Tablebase>>,
     ) -> App {
+        let defaults = Budget {
+            time: limits.time.map(|t| t.as_secs_f64()),
+            depth: limits.depth,
+            threads: 1,
+            tt_mb: ENGINE_TT_MB,
+        };
         let seat = |kind: PlayerKind| {
-            let engine = match &kind {
-                PlayerKind::Human => None,
-                PlayerKind::Heuristic => Some(engine(evaluator(None))),
-                PlayerKind::Perfect => Some(engine(evaluator(tablebase.clone()))),
-                PlayerKind::Neural { network, .. } => {
-                    Some(engine(Box::new(NeuralEvaluator::new(Network::clone(network)))))
+            let (engine, limits, random) = match &kind {
+                PlayerKind::Human => (None, limits, None),
+                PlayerKind::Computer(spec) => {
+                    let budget = spec.budget(defaults);
+                    match spec.evaluator(tablebase.as_ref()) {
+                        Ok(Some(evaluator)) => (Some(engine(evaluator)), budget.limits(), None),
+                        Ok(None) => (None, budget.limits(), Some(RandomPlayer::new(seed()))),
+                        Err(_) => (Some(engine(evaluator(None))), budget.limits(), None),
+                    }
                 }
             };
-            Seat { kind, engine }
+            Seat { kind, engine, limits, random }
         };
         App {
             game,
             seats: [seat(sheep), seat(tiger)],
-            limits,
             cursor: CENTRE,
             selected: None,
             typed: String::new(),
@@ -172,14 +214,16 @@ impl App {
             last_turn: [None, None],
             quit: false,
             tablebase,
+            review: None,
+            redo: Vec::new(),
         }
     }
 
-    /// The tablebase's verdict on the current position, when a table is loaded and holds it:
+    /// The tablebase's verdict on the shown position (in review, the one looked at), when a table is loaded and holds it:
     /// "Sheep win in 23", "Tigers win in 4" or "Draw"; in the placement phase, where the
     /// layers are built, "Tigers win", "Sheep win" or "Draw" (the layers keep no distances).
     pub fn verdict(&self) -> Option<String> {
-        let board = self.board();
+        let board = self.shown_board();
         let verdict = self.tablebase.as_ref()?.verdict(board)?;
         let side = board.side_to_move();
         // One wording for decided positions everywhere on screen: "Tigers win in 18 plies".
@@ -243,7 +287,7 @@ impl App {
                         && let Some(m) = result.best_move
                         && self.game.play(m).is_ok()
                     {
-                        self.dirty = true;
+                        self.played(m);
                         self.last_turn[seat_index(side)] = Some(TurnInfo {
                             mv: m,
                             depth: result.depth,
@@ -260,12 +304,21 @@ impl App {
             return;
         }
         let side = self.board().side_to_move();
-        if let Some(engine) = self.seats[seat_index(side)].engine.take() {
+        let seat = &mut self.seats[seat_index(side)];
+        if let Some(random) = &mut seat.random {
+            if let Some(m) = random.choose(&self.game, &AtomicBool::new(false))
+                && self.game.play(m).is_ok()
+            {
+                self.played(m);
+                self.last_turn[seat_index(side)] = None;
+                self.after_move();
+            }
+        } else if let Some(engine) = seat.engine.take() {
             self.thinking = Some(Thinking::start(
                 engine,
-                self.board(),
+                self.game.board(),
                 self.game.previous().to_vec(),
-                self.limits,
+                seat.limits,
                 self.game.len(),
             ));
         }
@@ -293,8 +346,32 @@ impl App {
         }
     }
 
+    /// Book-keeping after a move reached the game: it is unsaved, and it ends the moves `r`
+    /// could play again unless it is the next of them.
+    fn played(&mut self, m: Move) {
+        self.dirty = true;
+        if self.redo.last() == Some(&m) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+    }
+
+    /// Says that the game cannot be played while an earlier position is shown; true if so.
+    fn refuse_in_review(&mut self) -> bool {
+        if let Some(ply) = self.review {
+            self.message = format!(
+                "looking at move {ply}: End goes back to the game, t takes the game back to here"
+            );
+        }
+        self.review.is_some()
+    }
+
     /// Plays a human's move, if it is a human's turn and the move is legal.
     pub fn play(&mut self, m: Move) {
+        if self.refuse_in_review() {
+            return;
+        }
         if !self.human_to_move() {
             self.message = "it is not your turn".into();
             return;
@@ -302,7 +379,7 @@ impl App {
         match self.game.play(m) {
             Ok(()) => {
                 self.message = format!("played {m}");
-                self.dirty = true;
+                self.played(m);
                 self.after_move();
             }
             Err(e) => self.message = format!("{m}: {e}"),
@@ -312,7 +389,7 @@ impl App {
     /// A click or Enter on a point: place, select, or move the selected piece there.
     pub fn activate(&mut self, p: Point) {
         self.cursor = p;
-        if !self.human_to_move() {
+        if self.refuse_in_review() || !self.human_to_move() {
             return;
         }
         let board = self.board();
@@ -352,6 +429,9 @@ impl App {
 
     /// A typed character of a move; the move is played as soon as it is complete.
     pub fn type_char(&mut self, c: char) {
+        if self.refuse_in_review() {
+            return;
+        }
         self.typed.push(c.to_ascii_lowercase());
         let board = self.board();
         let complete = match self.typed.len() {
@@ -370,11 +450,16 @@ impl App {
         }
     }
 
-    /// Goes back to just before move `index` (0-based), stopping any search.
+    /// Goes back to just before move `index` (0-based), stopping any search; `r` plays the
+    /// moves taken back again.
     pub fn revert_to(&mut self, index: usize) {
         self.cancel_search();
         self.dirty |= index < self.game.len();
+        if index < self.game.len() {
+            self.redo.extend(self.game.moves()[index..].iter().rev());
+        }
         self.game.truncate(index);
+        self.review = None;
         self.selected = None;
         self.hint = None;
         self.hint_job = None;
@@ -396,12 +481,100 @@ impl App {
             }
         }
         self.revert_to(target);
-        self.message = "took back".into();
+        self.message = "took back (r redoes)".into();
+    }
+
+    /// Plays again what `u` (or `t`) took back: up to the next position where a person is to
+    /// move, so that a move and the computer's reply come back together.
+    pub fn redo(&mut self) {
+        if self.refuse_in_review() {
+            return;
+        }
+        if self.redo.is_empty() {
+            self.message = "nothing to redo".into();
+            return;
+        }
+        self.cancel_search();
+        let mut replayed = 0;
+        while let Some(m) = self.redo.pop() {
+            if self.game.play(m).is_err() {
+                // Cannot happen (the moves were legal here), but never trust a stack blindly.
+                self.redo.clear();
+                break;
+            }
+            replayed += 1;
+            self.dirty = true;
+            if self.human_to_move() || self.game.outcome().is_some() {
+                break;
+            }
+        }
+        self.after_move();
+        self.message = format!("redid {replayed} move{}", if replayed == 1 { "" } else { "s" });
+    }
+
+    /// Whether `r` has moves to play again.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// The position on the board: the game's, or in review an earlier one.
+    pub fn shown_board(&self) -> Board {
+        let positions = self.game.positions();
+        self.review.and_then(|ply| positions.get(ply)).copied().unwrap_or(self.board())
+    }
+
+    /// The number of moves the shown position follows.
+    pub fn shown_ply(&self) -> usize {
+        self.review.unwrap_or(self.game.len()).min(self.game.len())
+    }
+
+    /// The move that led to the shown position.
+    pub fn shown_last_move(&self) -> Option<Move> {
+        self.shown_ply().checked_sub(1).map(|i| self.game.moves()[i])
+    }
+
+    /// Steps through the game's positions without changing the game.
+    pub fn browse(&mut self, to: Browse) {
+        let len = self.game.len();
+        let now = self.shown_ply();
+        let target = match to {
+            Browse::Back => now.saturating_sub(1),
+            Browse::Forward => now + 1,
+            Browse::First => 0,
+            Browse::Last => len,
+            Browse::At(ply) if ply > len => return,
+            Browse::At(ply) => ply,
+        };
+        if target >= len {
+            if self.review.take().is_some() {
+                self.message = "back to the game".into();
+            }
+            return;
+        }
+        self.review = Some(target);
+        self.selected = None;
+        self.typed.clear();
+        self.message = format!(
+            "move {target} of {len}: ← → step, End: back to the game, t: take the game back to here"
+        );
+    }
+
+    /// Takes the game back to the position shown in review (an explicit choice, never a side
+    /// effect of looking).
+    pub fn take_back_to_review(&mut self) {
+        match self.review {
+            Some(ply) => {
+                self.revert_to(ply);
+                self.message = format!("took the game back to move {ply} (r redoes)");
+            }
+            None => self.message = "← shows earlier positions; t then takes the game back".into(),
+        }
     }
 
     /// Starts a new game from the same start.
     pub fn new_game(&mut self) {
         self.revert_to(0);
+        self.redo.clear();
         self.dirty = false;
         self.message = "new game".into();
     }
@@ -446,6 +619,8 @@ impl App {
     pub fn cancel(&mut self) {
         if self.confirm.take().is_some() {
             self.message = "carry on".into();
+        } else if self.review.take().is_some() {
+            self.message = "back to the game".into();
         } else if !self.typed.is_empty() {
             self.typed.clear();
             self.message = "typing cleared".into();
@@ -467,7 +642,7 @@ impl App {
     /// Asks for the best move for the side to move, worked out on its own thread by the
     /// strongest player there is: the table where it holds the position, else the search.
     pub fn hint(&mut self) {
-        if self.game.outcome().is_some() || !self.human_to_move() {
+        if self.refuse_in_review() || self.game.outcome().is_some() || !self.human_to_move() {
             return;
         }
         let rx = start_hint(self.board(), self.game.previous().to_vec(), self.tablebase.clone());
@@ -521,8 +696,8 @@ impl App {
         record.tags.push(("Date".into(), date));
         record.tags.push(("Time".into(), time));
         for (side, tag) in [(Side::Sheep, "SheepLimits"), (Side::Tiger, "TigerLimits")] {
-            if *self.player(side) != PlayerKind::Human {
-                record.tags.push((tag.into(), self.limit_text()));
+            if matches!(self.player(side), PlayerKind::Computer(spec) if spec.searches()) {
+                record.tags.push((tag.into(), self.limit_text(side)));
             }
         }
         record
@@ -580,14 +755,22 @@ impl App {
         self.quit = true;
     }
 
-    /// How long a computer may think, for the status line.
-    pub fn limit_text(&self) -> String {
-        match (self.limits.depth, self.limits.time) {
+    /// How long a side's computer player may think, for the status line and saved games.
+    pub fn limit_text(&self, side: Side) -> String {
+        let limits = self.seats[seat_index(side)].limits;
+        match (limits.depth, limits.time) {
             (Some(d), _) => format!("depth {d}"),
             (None, Some(t)) => format!("{:.1} s a move", t.as_secs_f64()),
             (None, None) => "no limit".into(),
         }
     }
+}
+
+/// A seed for a random player, from the clock: a new game each time.
+fn seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// Today's date and the time, UTC, as `2026-11-30` and `20:45:51`.

@@ -12,9 +12,15 @@ use tns_tablebase::{Tablebase, WithTablebase};
 /// The searcher a computer player keeps between moves. Players differ only in the evaluator.
 pub type Engine = Search<Box<dyn Evaluator>>;
 
+/// The transposition table of a computer player, in MiB.
+pub const ENGINE_TT_MB: usize = 32;
+
 /// A new engine searching with `evaluator`.
 pub fn engine(evaluator: Box<dyn Evaluator>) -> Box<Engine> {
-    Box::new(Search::new(evaluator, SearchConfig { tt_mb: 32, ..SearchConfig::default() }))
+    Box::new(Search::new(
+        evaluator,
+        SearchConfig { tt_mb: ENGINE_TT_MB, ..SearchConfig::default() },
+    ))
 }
 
 /// The heuristic evaluator, with the tablebase in front of it when one is given (the perfect

@@ -6,6 +6,8 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Rect;
 use tns_board::Point;
 
+use crate::app::Browse;
+
 use crate::board_view::Geometry;
 
 /// What the keys mean just now.
@@ -44,10 +46,14 @@ pub enum Action {
     Cursor(i8, i8),
     /// A character of a typed move.
     Type(char),
-    /// Go back to just before move N (0-based), from a click in the history.
-    Revert(usize),
+    /// Look at another position of the game, without changing it.
+    Browse(Browse),
+    /// Take the game back to the position looked at.
+    TakeBackHere,
     /// Take back the human's last move.
     Undo,
+    /// Play again what was taken back.
+    Redo,
     /// Start again.
     NewGame,
     /// Show the engine's suggestion.
@@ -65,8 +71,37 @@ pub enum Action {
 pub struct Hitmap {
     /// The board's geometry, if it was drawn.
     pub board: Option<Geometry>,
-    /// The history list's inner area, and the index of its first visible row.
-    pub history: Option<(Rect, usize)>,
+    /// The move list, if it was drawn.
+    pub history: Option<HistoryHit>,
+}
+
+/// Where the move list landed: a row per turn, the sheep's move then the tigers'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryHit {
+    /// The list's inner area.
+    pub area: Rect,
+    /// The turn (from 0) on its first row.
+    pub first_turn: usize,
+    /// 1 when the game started with the tigers to move (the first turn has no sheep move).
+    pub offset: usize,
+}
+
+/// Columns of a move-list row: the turn number, then the two moves.
+pub const HISTORY_COLUMNS: (u16, u16) = (5, 6);
+
+impl HistoryHit {
+    /// The number of moves played up to and including the move at a screen cell, if a move is
+    /// there.
+    pub fn ply_at(&self, column: u16, row: u16) -> Option<usize> {
+        if !self.area.contains((column, row).into()) {
+            return None;
+        }
+        let x = column - self.area.x;
+        let (number, width) = HISTORY_COLUMNS;
+        let slot = usize::from(x >= number + width);
+        let turn = self.first_turn + usize::from(row - self.area.y);
+        (turn * 2 + slot + 1).checked_sub(self.offset).filter(|&p| p > 0)
+    }
 }
 
 /// The action for an event, if any.
@@ -105,9 +140,18 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Backspace => Action::Backspace,
         KeyCode::Tab => Action::PlayHint,
         KeyCode::Char('?') => Action::ToggleHelp,
-        // hjkl move the cursor like the arrows, so the hint is on H (Shift+h).
-        KeyCode::Left | KeyCode::Char('h') => Action::Cursor(-1, 0),
-        KeyCode::Right | KeyCode::Char('l') => Action::Cursor(1, 0),
+        // ← → step through the game (as on analysis boards); the cursor goes sideways with h l
+        // or Shift+← →, so the hint is on H (Shift+h).
+        KeyCode::Left if key.modifiers.contains(KeyModifiers::SHIFT) => Action::Cursor(-1, 0),
+        KeyCode::Right if key.modifiers.contains(KeyModifiers::SHIFT) => Action::Cursor(1, 0),
+        KeyCode::Char('h') => Action::Cursor(-1, 0),
+        KeyCode::Char('l') => Action::Cursor(1, 0),
+        KeyCode::Left => Action::Browse(Browse::Back),
+        KeyCode::Right => Action::Browse(Browse::Forward),
+        KeyCode::Home => Action::Browse(Browse::First),
+        KeyCode::End => Action::Browse(Browse::Last),
+        KeyCode::Char('t') => Action::TakeBackHere,
+        KeyCode::Char('r') => Action::Redo,
         KeyCode::Up | KeyCode::Char('k') => Action::Cursor(0, -1),
         KeyCode::Down | KeyCode::Char('j') => Action::Cursor(0, 1),
         KeyCode::Enter | KeyCode::Char(' ') => Action::ActivateCursor,
@@ -130,7 +174,6 @@ fn map_mouse(mouse: MouseEvent, hit: &Hitmap) -> Option<Action> {
     {
         return Some(Action::Activate(p));
     }
-    let (area, first) = hit.history?;
-    area.contains((mouse.column, mouse.row).into())
-        .then(|| Action::Revert(first + usize::from(mouse.row - area.y)))
+    let ply = hit.history?.ply_at(mouse.column, mouse.row)?;
+    Some(Action::Browse(Browse::At(ply)))
 }

@@ -39,12 +39,10 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::ActivateCursor => app.activate(app.cursor),
         Action::Cursor(dx, dy) => app.move_cursor(dx, dy),
         Action::Type(c) => app.type_char(c),
-        Action::Revert(i) => {
-            if i < app.game.len() {
-                app.revert_to(i);
-            }
-        }
+        Action::Browse(to) => app.browse(to),
+        Action::TakeBackHere => app.take_back_to_review(),
         Action::Undo => app.undo(),
+        Action::Redo => app.redo(),
         Action::NewGame => app.request_new_game(),
         Action::Hint => app.hint(),
         Action::Save => app.save(save_dir),

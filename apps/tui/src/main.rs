@@ -12,7 +12,6 @@ use ratatui::crossterm::execute;
 use tigers_and_sheep::app::{DEFAULT_TIME, limits_of_tag};
 use tigers_and_sheep::{App, PlayerKind};
 use tns_board::{Board, Game, GameRecord, KILLS_TO_WIN};
-use tns_nn::Network;
 use tns_search::Limits;
 use tns_tablebase::Tablebase;
 
@@ -20,15 +19,15 @@ use tns_tablebase::Tablebase;
 ///
 /// By default the computer plays both sides. Keys: ? in the game lists them all.
 #[derive(Parser, Debug)]
-#[command(name = "tigers-and-sheep", version)]
+#[command(name = "tigers-and-sheep", version, after_help = PLAYERS_HELP)]
 struct Cli {
-    /// Who plays the sheep: human, heuristic, perfect (needs the tablebase), or a weights file
-    /// for a neural player [default: heuristic, or the saved game's player with --load].
-    #[arg(short = 'S', long)]
+    /// Who plays the sheep: human, or a computer player (see the list below) [default:
+    /// heuristic, or the saved game's player with --load].
+    #[arg(short = 'S', long, value_name = "PLAYER")]
     sheep: Option<String>,
     /// Who plays the tigers, likewise [default: heuristic, or the saved game's player with
     /// --load].
-    #[arg(short = 'T', long)]
+    #[arg(short = 'T', long, value_name = "PLAYER")]
     tiger: Option<String>,
     /// Seconds a computer player may think per move [default: 2, or the saved game's limit
     /// with --load].
@@ -56,19 +55,21 @@ struct Cli {
     tablebase: Option<PathBuf>,
 }
 
+/// The players, listed after the options in `--help` (a test checks it names every level).
+const PLAYERS_HELP: &str = "\
+Players (for --sheep and --tiger; the same names as `tns-bench match`):
+  human               you, with the keyboard or the mouse
+  random              any legal move: anyone can beat it
+  heuristic:depth=2   looks two plies ahead: a beginner can beat it
+  heuristic:depth=4   looks four plies ahead: a fair club player
+  heuristic           searches for the time limit (--time, 2 s a move): strong
+  perfect             the solved game (needs the tablebase): never lets a win or a draw slip
+  FILE                a trained network's weights file, searching with it
+Options go after a colon: heuristic:time=0.5, heuristic:depth=6,dead=350, FILE:depth=4.
+A player's own time or depth replaces --time and --depth for that player.";
+
 fn player(text: &str) -> Result<PlayerKind, String> {
-    match text {
-        "human" => Ok(PlayerKind::Human),
-        "heuristic" => Ok(PlayerKind::Heuristic),
-        "perfect" => Ok(PlayerKind::Perfect),
-        path if std::path::Path::new(path).exists() => {
-            let network = Network::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
-            Ok(PlayerKind::Neural { path: path.into(), network: Arc::new(network) })
-        }
-        other => Err(format!(
-            "unknown player {other:?}: use human, heuristic, perfect, or a weights file that exists"
-        )),
-    }
+    PlayerKind::parse(text).map_err(|e| e.to_string())
 }
 
 /// The games folder in the user's data directory, or the current folder if there is none.
@@ -139,7 +140,7 @@ fn setup(cli: &Cli) -> Result<App, String> {
             Some(saved) => player(saved).map_err(|e| {
                 format!("the saved game's {tag} player {saved:?} cannot play: {e} (choose with {option})")
             }),
-            None => Ok(PlayerKind::Heuristic),
+            None => Ok(PlayerKind::heuristic()),
         },
     }
     };
@@ -168,7 +169,7 @@ fn setup(cli: &Cli) -> Result<App, String> {
     } else {
         Game::new()
     };
-    let wants_table = sheep == PlayerKind::Perfect || tiger == PlayerKind::Perfect;
+    let wants_table = sheep.needs_tablebase() || tiger.needs_tablebase();
     let tablebase = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
     Ok(App::new(game, sheep, tiger, limits, tablebase))
 }
@@ -215,4 +216,24 @@ fn main() -> ExitCode {
         println!("{outcome}");
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_lists_every_level_and_each_parses() {
+        for (spec, what) in tns_match::LEVELS {
+            let line = PLAYERS_HELP
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(spec))
+                .unwrap_or_else(|| panic!("{spec} is not in the help"));
+            assert!(line.ends_with(what) || spec == "heuristic", "{line:?} vs {what:?}");
+            assert!(player(spec).is_ok(), "{spec}");
+        }
+        assert_eq!(player("human"), Ok(PlayerKind::Human));
+        let err = player("heuristic:speed=2").unwrap_err();
+        assert!(err.contains("speed=2"), "{err}");
+    }
 }

@@ -5,15 +5,16 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
-use tns_board::{Bitboard, Side};
+use tns_board::{Bitboard, Move, Side};
 
 use crate::app::{App, PlayerKind, bar_position, score_text};
 use crate::board_view::{BoardView, Geometry};
-use crate::input::Hitmap;
+use crate::input::{HISTORY_COLUMNS, HistoryHit, Hitmap};
 
 /// The smallest terminal the game draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 15);
-const HISTORY_WIDTH: u16 = 18;
+/// The move list: a border either side of a turn number and two moves.
+const HISTORY_WIDTH: u16 = HISTORY_COLUMNS.0 + 2 * HISTORY_COLUMNS.1 + 2;
 const STATUS_HEIGHT: u16 = 6;
 
 /// Below this width the move list is left out, and below this height the panels lose their
@@ -29,13 +30,17 @@ fn status_height(app: &App, compact: bool) -> u16 {
 /// Every key, for the help overlay.
 pub const KEYS: &[(&str, &str)] = &[
     ("click", "place a sheep, select a piece, move it"),
-    ("arrows, hjkl", "move the cursor"),
+    ("hjkl, ↑ ↓, Shift+← →", "move the cursor"),
     ("Enter, Space", "place / select / move at the cursor"),
     ("a5b4, c3", "type a move to play it"),
     ("Backspace", "delete the last typed character"),
     ("Esc", "cancel the selection, typed move or hint"),
-    ("click a move", "go back to just before it"),
+    ("← → Home End", "look through the game (it goes on)"),
+    ("click a move", "look at the position after it"),
+    ("End, Esc", "back to the game"),
+    ("t", "take the game back to the move looked at"),
     ("u", "take back your last move"),
+    ("r", "redo what u or t took back"),
     ("n", "new game (asks if not saved)"),
     ("H", "hint: cursor on the best move"),
     ("Enter, Tab", "play the hinted move"),
@@ -74,16 +79,17 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     };
     if let Some(geometry) = Geometry::fit(inner) {
         hit.board = Some(geometry);
-        let last = app.game.moves().last().map_or(Bitboard::EMPTY, |m| {
+        let last = app.shown_last_move().map_or(Bitboard::EMPTY, |m| {
             m.from().map_or(Bitboard::EMPTY, Bitboard::from_point).with(m.to())
         });
+        let live = app.review.is_none();
         let hinted = app.hint.map_or(Bitboard::EMPTY, |m| Bitboard::from_point(m.to()));
         let view = BoardView {
-            board: app.board(),
+            board: app.shown_board(),
             geometry,
-            cursor: app.human_to_move().then_some(app.cursor),
-            selected: app.selected.or(app.hint.and_then(tns_board::Move::from)),
-            targets: app.targets() | hinted,
+            cursor: (live && app.human_to_move()).then_some(app.cursor),
+            selected: app.selected.or(app.hint.and_then(Move::from)).filter(|_| live),
+            targets: if live { app.targets() | hinted } else { Bitboard::EMPTY },
             last,
         };
         frame.render_widget(view, inner);
@@ -108,29 +114,60 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     hit
 }
 
-fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> (Rect, usize) {
+/// A move as the move list writes it: a jump, which kills a sheep, with an `x` (`a5xc3`).
+pub fn move_text(m: Move) -> String {
+    match m {
+        Move::Jump { from, to } => format!("{from}x{to}"),
+        other => other.to_string(),
+    }
+}
+
+fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
     let block = Block::bordered().title(" Moves ");
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let moves = app.game.moves();
-    let rows = usize::from(inner.height);
-    let first = moves.len().saturating_sub(rows);
-    let start_side = app.game.start().side_to_move();
-    let lines: Vec<Line> = moves[first..]
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let index = first + i;
-            let side = if index % 2 == 0 { start_side } else { start_side.other() };
-            let colour = if side == Side::Tiger { Color::Yellow } else { Color::White };
-            Line::from(vec![
-                Span::styled(format!("{:>3}. ", index + 1), Style::default().fg(Color::DarkGray)),
-                Span::styled(format!("{} {m}", side.letter()), Style::default().fg(colour)),
-            ])
+    // A row per turn, the sheep's move first; a game from a position with the tigers to move
+    // starts its first row with a gap.
+    let offset = usize::from(app.game.start().side_to_move() == Side::Tiger);
+    let turns = (moves.len() + offset).div_ceil(2);
+    let rows = usize::from(inner.height).max(1);
+    // Keep the shown move in view: the last rows while playing, the reviewed one in review.
+    let focus_turn = (app.shown_ply() + offset).saturating_sub(1) / 2;
+    let first_turn = if app.review.is_some() {
+        focus_turn.saturating_sub(rows / 2).min(turns.saturating_sub(rows))
+    } else {
+        turns.saturating_sub(rows)
+    };
+    let shown = app.review.and_then(|ply| ply.checked_sub(1));
+    let (number_width, move_width) = HISTORY_COLUMNS;
+    let lines: Vec<Line> = (first_turn..turns.min(first_turn + rows))
+        .map(|turn| {
+            let mut spans = vec![Span::styled(
+                format!("{:>w$}. ", turn + 1, w = usize::from(number_width) - 2),
+                Style::default().fg(Color::DarkGray),
+            )];
+            for slot in 0..2 {
+                let Some(index) = (turn * 2 + slot).checked_sub(offset) else {
+                    spans.push(Span::raw(format!("{:<w$}", "…", w = usize::from(move_width))));
+                    continue;
+                };
+                let Some(&m) = moves.get(index) else { break };
+                let colour = if slot == 1 { Color::Yellow } else { Color::White };
+                let mut style = Style::default().fg(colour);
+                if shown == Some(index) {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                let text = move_text(m);
+                spans.push(Span::styled(text.clone(), style));
+                let pad = usize::from(move_width).saturating_sub(text.chars().count());
+                spans.push(Span::raw(" ".repeat(pad)));
+            }
+            Line::from(spans)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
-    (inner, first)
+    HistoryHit { area: inner, first_turn, offset }
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
@@ -141,7 +178,20 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let board = app.board();
     let side = board.side_to_move();
     let mut lines = Vec::new();
-    if let Some(outcome) = app.game.outcome() {
+    if let Some(ply) = app.review {
+        let shown = app.shown_board();
+        lines.push(Line::styled(
+            format!(
+                "Looking at move {ply} of {}: {} to move, in hand {}, dead {}",
+                app.game.len(),
+                shown.side_to_move().plural(),
+                shown.in_hand(),
+                shown.dead()
+            ),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        lines.push(Line::from("← → Home End step · End or Esc: the game · t: take back to here"));
+    } else if let Some(outcome) = app.game.outcome() {
         // The result, once, in place of whose move it is.
         lines
             .push(Line::styled(outcome.to_string(), Style::default().add_modifier(Modifier::BOLD)));
@@ -162,7 +212,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
         lines.push(bar);
     } else {
         lines.push(to_move_line(app));
-        lines.push(Line::from(format!("Thinking… ({})", app.limit_text())));
+        lines.push(Line::from(format!("Thinking… ({})", app.limit_text(side))));
     }
     if let Some(verdict) = app.verdict() {
         lines.push(Line::from(format!("Tablebase: {verdict}")));
@@ -179,12 +229,12 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let other = side.other();
     let text = match &app.last_turn[usize::from(other == Side::Tiger)] {
         Some(t) => vec![
-            Line::from(format!("played {} (depth {})", t.mv, t.depth)),
+            Line::from(format!("played {} (depth {})", move_text(t.mv), t.depth)),
             Line::from(t.score.clone()),
             Line::from(format!("expected {}", pv_text(&t.pv))),
         ],
         None => match app.game.moves().last() {
-            Some(m) => vec![Line::from(format!("played {m}"))],
+            Some(&m) => vec![Line::from(format!("played {}", move_text(m)))],
             None => vec![Line::from("—")],
         },
     };

@@ -1,4 +1,5 @@
-//! The real binary in tmux: play a move by keyboard, see the computer's reply, take a hint
+//! The real binary in tmux: play a move by keyboard, see the computer's reply, look back with
+//! ← and find the game unchanged, take a hint
 //! with Enter, find that Esc does not quit and that `q` asks, quit, and find the terminal
 //! restored. Needs tmux, so it is ignored by default; CI installs tmux and runs it
 //! with `cargo test --release -- --ignored`.
@@ -39,10 +40,18 @@ fn play_a_move_and_quit_in_tmux() {
     let screen = wait_for(&session, "Your move", Duration::from_secs(10));
     assert!(screen.contains("Sheep to move (human)"), "{screen}");
     tmux(&["send-keys", "-t", &session, "c", "3"]);
-    let screen = wait_for(&session, "2. t ", Duration::from_secs(15));
-    assert!(screen.contains("1. s c3"), "{screen}");
-    assert!(screen.contains("2. t "), "the computer replied:\n{screen}");
-    assert!(screen.contains("in hand 19"), "{screen}");
+    let screen = wait_for(&session, "Your move", Duration::from_secs(15));
+    assert!(screen.contains("1. c3    "), "{screen}");
+    assert!(screen.contains("in hand 19"), "the computer replied:\n{screen}");
+
+    // ← shows the start again (c3 empty, 20 in hand), and the game is unchanged: End returns
+    // to it with c3 still played.
+    tmux(&["send-keys", "-t", &session, "Left", "Left"]);
+    let screen = wait_for(&session, "Looking at move 0 of 2", Duration::from_secs(5));
+    assert!(screen.contains("in hand 20"), "the start is shown:\n{screen}");
+    tmux(&["send-keys", "-t", &session, "End"]);
+    let screen = wait_for(&session, "Your move", Duration::from_secs(5));
+    assert!(screen.contains("in hand 19") && screen.contains("1. c3    "), "{screen}");
 
     // A hint, taken with Enter: the sheep's second move is played.
     tmux(&["send-keys", "-t", &session, "H"]);
@@ -50,7 +59,7 @@ fn play_a_move_and_quit_in_tmux() {
     assert!(screen.contains("hint: "), "{screen}");
     tmux(&["send-keys", "-t", &session, "Enter"]);
     let screen = wait_for(&session, "in hand 18", Duration::from_secs(10));
-    assert!(screen.contains("3. s "), "the hint was played:\n{screen}");
+    assert!(screen.contains("2. "), "the hint was played:\n{screen}");
 
     // Esc does not quit; q with moves not saved asks, n stays, then q and y quit.
     tmux(&["send-keys", "-t", &session, "Escape"]);

@@ -10,6 +10,7 @@ use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
+use tigers_and_sheep::app::Browse;
 use tigers_and_sheep::board_view::{BoardView, Geometry};
 use tigers_and_sheep::input::{Action, Hitmap, Mode, map_event};
 use tigers_and_sheep::{App, PlayerKind, apply, ui};
@@ -101,10 +102,9 @@ fn whole_screen_mid_game() {
     let (buf, hit) = draw(&app, 100, 32);
     let text = screen_text(&buf);
     assert!(text.contains("Moves"), "{text}");
-    assert!(
-        text.contains("1. s c3") && text.contains("2. t a5b4") && text.contains("3. s b5"),
-        "{text}"
-    );
+    // Numbered by turn: the sheep's move, then the tigers'.
+    assert!(text.contains("1. c3    a5b4"), "{text}");
+    assert!(text.contains("2. b5 "), "{text}");
     assert!(text.contains("Tigers to move (human)   in hand 18   dead 0"), "{text}");
     assert!(text.contains("Last turn: Sheep"), "{text}");
     let g = hit.board.unwrap();
@@ -156,7 +156,7 @@ fn clicks_and_keys_make_moves() {
     assert_eq!(app.game.moves().last().unwrap().to_string(), "a5b4");
     // Keyboard: the cursor is on b4, where the last click was; right to c4, up to c5, Enter.
     assert_eq!(app.cursor, p("b4"));
-    for ev in [key(KeyCode::Right), key(KeyCode::Char('k')), key(KeyCode::Enter)] {
+    for ev in [key(KeyCode::Char('l')), key(KeyCode::Char('k')), key(KeyCode::Enter)] {
         let action = map_event(&ev, &hit, Mode::Play).unwrap();
         apply(&mut app, action, &dir);
     }
@@ -172,7 +172,7 @@ fn clicks_and_keys_make_moves() {
 #[test]
 fn revert_and_undo_truncate_history() {
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::Heuristic, Limits::depth(1), None);
+        App::new(Game::new(), PlayerKind::Human, PlayerKind::heuristic(), Limits::depth(1), None);
     let dir = std::env::temp_dir();
     app.play("c3".parse().unwrap());
     // Let the computer reply.
@@ -190,31 +190,166 @@ fn revert_and_undo_truncate_history() {
     // Undo again takes back the computer's reply and the human's first move.
     apply(&mut app, Action::Undo, &dir);
     assert_eq!(app.game.len(), 0);
-    // Revert from a click in the history.
+}
+
+fn shift(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::SHIFT))
+}
+
+fn keys(app: &mut App, events: &[Event]) {
+    for ev in events {
+        if let Some(action) = map_event(ev, &Hitmap::default(), app.mode()) {
+            apply(app, action, &std::env::temp_dir());
+        }
+    }
+}
+
+#[test]
+fn review_looks_back_without_changing_the_game() {
     let mut app = human_game();
     for m in ["c3", "a5b4", "b5", "b4a4"] {
         app.play(m.parse().unwrap());
     }
+    let moves = app.game.moves().to_vec();
+    // ← twice: the position after the second move, with that move highlighted.
+    keys(&mut app, &[key(KeyCode::Left), key(KeyCode::Left)]);
+    assert_eq!(app.review, Some(2));
+    assert_eq!(app.shown_board(), app.game.positions()[2]);
+    assert_eq!(app.shown_last_move(), Some("a5b4".parse().unwrap()));
+    let (buf, hit) = draw(&app, 100, 32);
+    let text = screen_text(&buf);
+    assert!(text.contains("Looking at move 2 of 4"), "{text}");
+    let g = hit.board.unwrap();
+    let (x, y) = g.cell(p("b4"));
+    assert_eq!(
+        buf[(x, y)].symbol(),
+        "T",
+        "b4 holds the tiger after a5b4:
+{text}"
+    );
+    let (x, y) = g.cell(p("b5"));
+    assert_ne!(
+        buf[(x, y)].symbol(),
+        "S",
+        "b5 is still empty then:
+{text}"
+    );
+    // Moves are refused while looking back, and the game is as it was.
+    app.play("c1".parse().unwrap());
+    assert!(app.message.contains("End goes back"), "{}", app.message);
+    assert_eq!(app.game.moves(), moves.as_slice());
+    // Home, then → steps on; End and Esc go back to the game.
+    keys(&mut app, &[key(KeyCode::Home)]);
+    assert_eq!((app.review, app.shown_last_move()), (Some(0), None));
+    keys(&mut app, &[key(KeyCode::Right)]);
+    assert_eq!(app.review, Some(1));
+    keys(&mut app, &[key(KeyCode::End)]);
+    assert_eq!(app.review, None);
+    keys(&mut app, &[key(KeyCode::Left), key(KeyCode::Esc)]);
+    assert_eq!(app.review, None);
+    assert_eq!(app.game.moves(), moves.as_slice(), "looking changed nothing");
+    // A click on a move in the list shows the position after it.
     let (_, hit) = draw(&app, 100, 32);
-    let (area, first) = hit.history.unwrap();
-    let ev = Event::Mouse(MouseEvent {
-        kind: MouseEventKind::Down(MouseButton::Left),
-        column: area.x + 2,
-        row: area.y + 1,
-        modifiers: KeyModifiers::NONE,
-    });
-    let action = map_event(&ev, &hit, Mode::Play).unwrap();
-    assert_eq!(action, Action::Revert(first + 1));
-    apply(&mut app, action, &dir);
-    assert_eq!(app.game.len(), 1);
+    let list = hit.history.unwrap();
+    let (number, width) = tigers_and_sheep::input::HISTORY_COLUMNS;
+    let at = |column: u16, row: u16| {
+        let ev = Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: list.area.x + column,
+            row: list.area.y + row,
+            modifiers: KeyModifiers::NONE,
+        });
+        map_event(&ev, &hit, Mode::Play)
+    };
+    assert_eq!(at(number, 0), Some(Action::Browse(Browse::At(1))));
+    assert_eq!(at(number + width, 1), Some(Action::Browse(Browse::At(4))));
+    apply(&mut app, at(number + width, 0).unwrap(), &std::env::temp_dir());
+    assert_eq!(app.review, Some(2));
+    // t takes the game back there, on purpose; r plays the moves again.
+    keys(&mut app, &[key(KeyCode::Char('t'))]);
+    assert_eq!((app.review, app.game.len()), (None, 2));
+    keys(&mut app, &[key(KeyCode::Char('r'))]);
+    assert_eq!(app.game.len(), 3, "r redoes one move between two people");
+    keys(&mut app, &[key(KeyCode::Char('r'))]);
+    assert_eq!(app.game.moves(), moves.as_slice());
+    keys(&mut app, &[key(KeyCode::Char('r'))]);
+    assert_eq!(app.message, "nothing to redo");
+    // Shift+← still moves the cursor.
+    let before = app.cursor;
+    keys(&mut app, &[shift(KeyCode::Left)]);
+    assert_eq!((app.cursor.x() + 1, app.review), (before.x(), None));
+}
+
+#[test]
+fn redo_brings_back_a_move_and_the_computers_reply_and_a_new_move_ends_it() {
+    let mut app =
+        App::new(Game::new(), PlayerKind::Human, PlayerKind::heuristic(), Limits::depth(1), None);
+    app.play("c3".parse().unwrap());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while app.game.len() < 2 && Instant::now() < deadline {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let moves = app.game.moves().to_vec();
+    assert_eq!(moves.len(), 2);
+    keys(&mut app, &[key(KeyCode::Char('u'))]);
+    assert_eq!(app.game.len(), 0);
+    assert!(app.can_redo());
+    keys(&mut app, &[key(KeyCode::Char('r'))]);
+    assert_eq!(app.game.moves(), moves.as_slice(), "the move and the reply came back");
+    keys(&mut app, &[key(KeyCode::Char('u'))]);
+    app.play("b5".parse().unwrap());
+    assert!(!app.can_redo(), "another move forgets what was taken back");
+}
+
+#[test]
+fn the_move_list_numbers_turns_and_marks_kills() {
+    // A tiger to move next to a sheep it can jump.
+    let board: Board = "T3T/1S3/5/5/T3T t 19".parse().unwrap();
+    let mut app = App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        None,
+    );
+    app.play("a5c3".parse().unwrap());
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert!(text.contains("played a5xc3"), "the last-turn panel marks it too:\n{text}");
+    app.play("b1".parse().unwrap());
+    let (buf, _) = draw(&app, 100, 32);
+    let text = screen_text(&buf);
+    assert!(text.contains("1. …     a5xc3"), "{text}");
+    assert!(text.contains("2. b1"), "{text}");
+}
+
+#[test]
+fn a_random_player_moves_at_once_and_specs_set_their_own_limits() {
+    let random = PlayerKind::parse("random").unwrap();
+    let mut app = App::new(
+        Game::new(),
+        random,
+        PlayerKind::parse("heuristic:depth=2").unwrap(),
+        Limits::time(Duration::from_secs(5)),
+        None,
+    );
+    app.tick();
+    assert_eq!(app.game.len(), 1, "the random sheep moved without searching");
+    assert!(app.thinking.is_none());
+    assert_eq!(app.limit_text(tns_board::Side::Tiger), "depth 2");
+    let record = app.record();
+    assert_eq!(record.tag("Tiger"), Some("heuristic:depth=2"));
+    assert_eq!(record.tag("TigerLimits"), Some("depth 2"));
+    assert_eq!(record.tag("SheepLimits"), None, "random play has no limits");
+    assert!(PlayerKind::parse("heuristic:time=0").is_err());
 }
 
 #[test]
 fn quit_returns_while_a_search_runs() {
     let mut app = App::new(
         Game::new(),
-        PlayerKind::Heuristic,
-        PlayerKind::Heuristic,
+        PlayerKind::heuristic(),
+        PlayerKind::heuristic(),
         Limits::default(),
         None,
     );
@@ -460,7 +595,7 @@ fn scores_are_said_from_a_named_side_in_dead_sheep_with_one_wording_for_results(
 
     // While a computer thinks: the score from a named side, the expected line and the bar.
     let mut app =
-        App::new(Game::new(), PlayerKind::Heuristic, PlayerKind::Human, Limits::depth(4), None);
+        App::new(Game::new(), PlayerKind::heuristic(), PlayerKind::Human, Limits::depth(4), None);
     app.tick();
     let deadline = Instant::now() + Duration::from_secs(30);
     while app.thinking.is_some() && Instant::now() < deadline {
@@ -493,7 +628,7 @@ fn saved_games_are_dated_tagged_and_never_overwrite() {
     let dir = std::env::temp_dir().join(format!("tns-tui-games-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::Heuristic, Limits::depth(4), None);
+        App::new(Game::new(), PlayerKind::Human, PlayerKind::heuristic(), Limits::depth(4), None);
     app.play("c3".parse().unwrap());
     app.save(&dir);
     app.save(&dir);
