@@ -40,7 +40,7 @@ fn play_a_move_and_quit_in_tmux() {
     let screen = wait_for(&session, "Your move", Duration::from_secs(10));
     assert!(screen.contains("Sheep to move (human)"), "{screen}");
     tmux(&["send-keys", "-t", &session, "c", "3"]);
-    let screen = wait_for(&session, "Your move", Duration::from_secs(15));
+    let screen = wait_for(&session, "Sheep to move (human)   in hand 19", Duration::from_secs(15));
     assert!(screen.contains("1. c3    "), "{screen}");
     assert!(screen.contains("in hand 19"), "the computer replied:\n{screen}");
 
@@ -50,7 +50,7 @@ fn play_a_move_and_quit_in_tmux() {
     let screen = wait_for(&session, "Looking at move 0 of 2", Duration::from_secs(5));
     assert!(screen.contains("in hand 20"), "the start is shown:\n{screen}");
     tmux(&["send-keys", "-t", &session, "End"]);
-    let screen = wait_for(&session, "Your move", Duration::from_secs(5));
+    let screen = wait_for(&session, "back to the game", Duration::from_secs(5));
     assert!(screen.contains("in hand 19") && screen.contains("1. c3    "), "{screen}");
 
     // A hint, taken with Enter: the sheep's second move is played.
@@ -60,6 +60,18 @@ fn play_a_move_and_quit_in_tmux() {
     tmux(&["send-keys", "-t", &session, "Enter"]);
     let screen = wait_for(&session, "in hand 18", Duration::from_secs(10));
     assert!(screen.contains("2. "), "the hint was played:\n{screen}");
+
+    // At 80x24 the help overlay is whole (its last line's last words are on screen) and so is
+    // the status panel's message.
+    tmux(&["resize-window", "-t", &session, "-x", "80", "-y", "24"]);
+    tmux(&["send-keys", "-t", &session, "?"]);
+    let screen = wait_for(&session, "quit at once", Duration::from_secs(5));
+    assert!(screen.contains("Ctrl+C  quit at once"), "the help's last line:\n{screen}");
+    assert!(screen.contains("Keys (any key closes)"), "the help's title:\n{screen}");
+    tmux(&["send-keys", "-t", &session, "?"]);
+    let screen = wait_for(&session, "Your move: click, Enter, or type it", Duration::from_secs(5));
+    assert!(screen.contains("Your move: click, Enter, or type it"), "{screen}");
+    assert_eq!(screen.lines().count(), 24, "{screen}");
 
     // Esc does not quit; q with moves not saved asks, n stays, then q and y quit.
     tmux(&["send-keys", "-t", &session, "Escape"]);
