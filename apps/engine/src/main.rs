@@ -1,0 +1,44 @@
+//! `tns-engine`: Tigers and Sheep over the TSI protocol on standard input and output
+//! (docs/protocol.md). It never exits on bad input: it answers `info string error: ...`.
+
+use std::io::BufRead as _;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use tns_engine::{Flow, Output, Session};
+
+fn main() -> ExitCode {
+    if let Some(arg) = std::env::args().nth(1) {
+        let help = arg == "--help" || arg == "-h";
+        let version = arg == "--version" || arg == "-V";
+        if version {
+            println!("tns-engine {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        eprintln!(
+            "{}tns-engine takes no arguments: it speaks the TSI protocol on standard input and \
+             output (send `tsi` to start; see docs/protocol.md)",
+            if help { "" } else { "tns-engine: unexpected argument; " }
+        );
+        return if help { ExitCode::SUCCESS } else { ExitCode::from(2) };
+    }
+    let out: Output = Arc::new(Mutex::new(std::io::stdout()));
+    let mut session = Session::new(out);
+    let mut input = std::io::stdin().lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // Bytes, not text: a line that is not UTF-8 is an error to answer, not a reason to stop.
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                if session.handle_line(&String::from_utf8_lossy(&line)) == Flow::Quit {
+                    return ExitCode::SUCCESS;
+                }
+            }
+        }
+    }
+    // The controller closed our input: stop as for `quit`.
+    session.finish();
+    ExitCode::SUCCESS
+}
