@@ -2,10 +2,12 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use tns_board::{Board, Game, GameRecord, RecordResult};
 use tns_match::{
     Budget, Colours, GameReport, MatchConfig, PlayerSpec, Sprt, Standings, Tally, Verdict,
 };
@@ -14,7 +16,8 @@ use tns_match::{
 #[command(group = clap::ArgGroup::new("players").required(true).args(["engines", "sheep"]))]
 pub struct Args {
     /// Two players, each playing both sides: `heuristic`, `perfect`, `random`, or a weights file, with
-    /// options after a colon (e.g. `heuristic:time=0.2,dead=350`).
+    /// options after a colon (e.g. `heuristic:time=0.2,dead=350`), or `cmd:PROGRAM [ARGS]` for
+    /// another program speaking the TSI protocol (docs/protocol.md).
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["sheep", "tiger"])]
     engines: Option<Vec<PlayerSpec>>,
     /// The player of the sheep in every game (with --tiger).
@@ -34,8 +37,16 @@ pub struct Args {
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     games: u32,
     /// Random plies at the start of each game (a pair of games shares its opening).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, conflicts_with = "openings_file")]
     openings: usize,
+    /// Openings from FILE instead of random ones: positions, one a line, or game records (a
+    /// record's `Opening` tag, if any, says how many of its moves to keep). Each is played by
+    /// one pair of games, in turn.
+    #[arg(long, value_name = "FILE")]
+    openings_file: Option<PathBuf>,
+    /// A line for every finished game: its number, who played which side, the result and why.
+    #[arg(long, short)]
+    verbose: bool,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -86,6 +97,51 @@ fn parse_sprt(values: &[f64]) -> Result<Sprt, String> {
     Ok(sprt)
 }
 
+/// The openings in a file: positions one a line (blank lines and `#` comments skipped), or else
+/// game records, each cut to its `Opening` tag's number of moves when it has one.
+fn read_openings(path: &std::path::Path) -> Result<Vec<Game>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("--openings-file {}: {e}", path.display()))?;
+    let at = |what: String| format!("--openings-file {}: {what}", path.display());
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let looks_like_records = lines.iter().any(|(_, l)| l.starts_with('['));
+    let games: Vec<Game> = if looks_like_records {
+        let records = GameRecord::parse_all(&text).map_err(|e| at(e.to_string()))?;
+        records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut game = r.replay().map_err(|e| at(format!("record {}: {e}", i + 1)))?;
+                if let Some(keep) = r.tag("Opening").and_then(|t| t.parse::<usize>().ok()) {
+                    game.truncate(keep.min(game.len()));
+                }
+                Ok(game)
+            })
+            .collect::<Result<_, String>>()?
+    } else {
+        lines
+            .iter()
+            .map(|(n, l)| {
+                l.parse::<Board>()
+                    .map(Game::from_position)
+                    .map_err(|e| at(format!("line {n}: {l:?}: {e}")))
+            })
+            .collect::<Result<_, String>>()?
+    };
+    if games.is_empty() {
+        return Err(at("no openings in it".into()));
+    }
+    if let Some(i) = games.iter().position(|g| g.outcome().is_some()) {
+        return Err(at(format!("opening {} is a finished game: nothing left to play", i + 1)));
+    }
+    Ok(games)
+}
+
 /// The match's settings from the command line, and the SPRT if one was asked for.
 fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
     let (a, b, colours) = match (&args.engines, &args.sheep, &args.tiger) {
@@ -99,6 +155,10 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         return Err(format!("--time must be a positive number of seconds, not {t}"));
     }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let book = match &args.openings_file {
+        Some(path) => read_openings(path)?,
+        None => Vec::new(),
+    };
     let games = match colours {
         Colours::Alternate => args.games.div_ceil(2) * 2,
         Colours::Fixed => args.games,
@@ -119,6 +179,7 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
             tt_mb: args.tt_mb as usize,
         },
         tablebase: None,
+        book,
     };
     let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_match::Kind::Perfect(_));
     if perfect(&config.a) || perfect(&config.b) {
@@ -133,29 +194,15 @@ pub fn run(args: &Args) -> Result<(), String> {
     let (config, sprt) = config(args)?;
     let games = config.games;
     let (name_a, name_b) = (config.a.to_string(), config.b.to_string());
-    println!(
-        "{name_a} vs {name_b}: {games} games, {} opening plies, seed {}, {} at a time",
-        config.openings, config.seed, config.concurrency
-    );
-    let (budget_a, budget_b) = (config.a.budget(config.defaults), config.b.budget(config.defaults));
-    let describe = |spec: &PlayerSpec, budget| match spec.kind {
-        tns_match::Kind::Random => "random moves".to_string(),
-        tns_match::Kind::Heuristic(_) => budget_text(budget),
-        tns_match::Kind::Neural(_) => format!("{} with the network", budget_text(budget)),
-        tns_match::Kind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
-    };
-    println!(
-        "limits: {name_a}: {}; {name_b}: {}",
-        describe(&config.a, budget_a),
-        describe(&config.b, budget_b)
-    );
-
+    print_header(args, &config);
     let bar = ProgressBar::new(u64::from(games));
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games [{elapsed_precise}<{eta}] {msg}")
             .map_err(|e| e.to_string())?,
     );
-    let stop = AtomicBool::new(false);
+    // Ctrl+C ends the match after the games under way are dropped, with the summary so far.
+    let stop = Arc::new(AtomicBool::new(false));
+    let interrupted = on_ctrl_c(&stop);
     let mut records = String::new();
     let mut last_save = Instant::now();
     let mut verdict = Verdict::Continue;
@@ -165,14 +212,34 @@ pub fn run(args: &Args) -> Result<(), String> {
     let finished = tns_match::run_match(&config, &stop, |game: &GameReport| {
         standings.add(game);
         let total = standings.a_total();
+        let (sheep, tiger) = match game.a_side {
+            tns_board::Side::Sheep => (&name_a, &name_b),
+            tns_board::Side::Tiger => (&name_b, &name_a),
+        };
+        if args.verbose {
+            let line = format!(
+                "game {:>4}: {sheep} (sheep) vs {tiger} (tigers): {} by {}, {} plies",
+                game.index + 1,
+                match game.played.result {
+                    RecordResult::SheepWin => "sheep win",
+                    RecordResult::TigerWin => "tigers win",
+                    RecordResult::Draw | RecordResult::Unfinished => "draw",
+                },
+                game.played.termination,
+                game.played.game.len()
+            );
+            // Above the bar on a terminal; a hidden bar (output piped) would swallow it.
+            if bar.is_hidden() {
+                println!("{line}");
+            } else {
+                bar.println(line);
+            }
+        }
         if let Some(path) = &args.records {
-            let (sheep, tiger) = match game.a_side {
-                tns_board::Side::Sheep => (&name_a, &name_b),
-                tns_board::Side::Tiger => (&name_b, &name_a),
-            };
             let mut record = game.played.record(sheep, tiger);
             record.tags.push(("Game".into(), (game.index + 1).to_string()));
-            record.tags.push(("Opening".into(), config.openings.to_string()));
+            let opening = if config.book.is_empty() { config.openings } else { 0 };
+            record.tags.push(("Opening".into(), opening.to_string()));
             let _ = writeln!(records, "{record}");
             if last_save.elapsed() >= SAVE_EVERY {
                 save_error = tns_board::write_atomically(path, records.as_bytes()).err();
@@ -199,16 +266,91 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(e) = save_error {
         eprintln!("tns-bench: a save of the records failed during the match: {e}");
     }
+    if interrupted.load(Ordering::SeqCst) {
+        println!(
+            "stopped by Ctrl+C after {} of {games} games: the summary so far",
+            standings.a_total().games()
+        );
+    }
     print_report(&standings, &name_a, &name_b, started.elapsed());
     if let Some(sprt) = &sprt {
         print_sprt(sprt, verdict, &standings.a_total());
     }
-    let total = standings.a_total();
-    if let (Some(score), Some(elo)) = (total.score(), total.elo()) {
-        println!("score {name_a} vs {name_b}: {:.1}%", 100.0 * score);
-        println!("elo {elo}");
-    }
+    print_statistics(&standings, &name_a, &name_b);
     Ok(())
+}
+
+/// The match's first lines: who plays, how many games from which openings, with what limits.
+fn print_header(args: &Args, config: &MatchConfig) {
+    let (name_a, name_b) = (&config.a.name, &config.b.name);
+    let openings = match &args.openings_file {
+        Some(path) => format!("{} openings from {}", config.book.len(), path.display()),
+        None => format!("{} random opening plies, seed {}", config.openings, config.seed),
+    };
+    println!(
+        "{name_a} vs {name_b}: {} games, {openings}, {} at a time",
+        config.games, config.concurrency
+    );
+    let (budget_a, budget_b) = (config.a.budget(config.defaults), config.b.budget(config.defaults));
+    let describe = |spec: &PlayerSpec, budget| match spec.kind {
+        tns_match::Kind::Random => "random moves".to_string(),
+        tns_match::Kind::External(_) => format!("{} through TSI", budget_text(budget)),
+        tns_match::Kind::Heuristic(_) => budget_text(budget),
+        tns_match::Kind::Neural(_) => format!("{} with the network", budget_text(budget)),
+        tns_match::Kind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
+    };
+    println!(
+        "limits: {name_a}: {}; {name_b}: {}",
+        describe(&config.a, budget_a),
+        describe(&config.b, budget_b)
+    );
+}
+
+/// Ctrl+C raises `stop` (the match ends with the summary so far) and, the second time, quits
+/// at once. Returns the flag that says it was pressed.
+fn on_ctrl_c(stop: &Arc<AtomicBool>) -> Arc<AtomicBool> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let (stop, pressed) = (Arc::clone(stop), Arc::clone(&interrupted));
+    // Fails only if a handler is already set, which nothing else here does.
+    let _ = ctrlc::set_handler(move || {
+        if pressed.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        stop.store(true, Ordering::SeqCst);
+    });
+    interrupted
+}
+
+/// Fewer games than this, and the figures are said to be a rough guide only.
+const FEW_GAMES: u32 = 30;
+
+/// Score, draw ratio, LOS, Elo from games and from pairs, as engine testers know them.
+fn print_statistics(standings: &Standings, name_a: &str, name_b: &str) {
+    let total = standings.a_total();
+    let (Some(score), Some(elo), Some(draws)) = (total.score(), total.elo(), total.draw_ratio())
+    else {
+        println!("no game finished: nothing to report");
+        return;
+    };
+    println!("score {name_a} vs {name_b}: {:.1}%", 100.0 * score);
+    println!("draw ratio {:.1}%", 100.0 * draws);
+    match total.los() {
+        Some(los) => println!("los {:.1}% (the chance that {name_a} is the stronger)", 100.0 * los),
+        None => println!("los unknown: no game was won or lost"),
+    }
+    println!("elo {elo}");
+    let pairs = &standings.pairs;
+    if let Some(pair_elo) = pairs.elo() {
+        println!("pentanomial {pairs} over {} pairs (0 to 2 points for {name_a})", pairs.pairs());
+        println!("elo from pairs {pair_elo}");
+    }
+    if total.games() < FEW_GAMES {
+        println!(
+            "note: {} games is too small a sample for these figures to mean much; play at least \
+             {FEW_GAMES}, better hundreds",
+            total.games()
+        );
+    }
 }
 
 fn budget_text(b: Budget) -> String {

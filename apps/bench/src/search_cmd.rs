@@ -65,7 +65,10 @@ pub fn run(args: &Args) -> Result<(), String> {
                  and the table with `cargo bench --bench tablebase`"
                 .into())
         }
-        Kind::Random => Err("random play has no evaluator: use heuristic or a weights file".into()),
+        Kind::Random | Kind::External(_) => Err(format!(
+            "{} has no evaluator here: use heuristic or a weights file",
+            args.evaluator
+        )),
     }
 }
 

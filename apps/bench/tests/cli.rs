@@ -117,3 +117,112 @@ fn search_bench_prints_every_position_and_parts_do_not_change_scores() {
     assert_eq!(all, scores(&["--without", "table,jumps,history"]));
     assert_eq!(all, scores(&["--with", "killers"]));
 }
+
+#[test]
+fn match_report_has_the_testers_figures_and_a_line_per_game() {
+    let out = bench(&[
+        "match",
+        "--engines",
+        "heuristic",
+        "random",
+        "--depth",
+        "1",
+        "--games",
+        "6",
+        "--verbose",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 6, "{text}");
+    assert!(games.iter().all(|l| l.contains(" by ") && l.ends_with(" plies")), "{text}");
+    for figure in ["draw ratio ", "los ", "elo ", "pentanomial [", "elo from pairs "] {
+        assert!(text.lines().any(|l| l.starts_with(figure)), "{figure}: {text}");
+    }
+    // A sweep over six games: no infinities, and the sample is said to be small.
+    assert!(!text.contains("inf"), "{text}");
+    assert!(text.contains("too small a sample"), "{text}");
+}
+
+#[test]
+fn openings_come_from_a_file_and_bad_ones_are_named() {
+    let dir = std::env::temp_dir();
+    let good = dir.join(format!("tns-openings-{}.txt", std::process::id()));
+    std::fs::write(&good, "# two starts\nT3T/5/5/5/T3T s 20\n\nT3T/5/2S2/5/T3T t 19\n").unwrap();
+    let records = dir.join(format!("tns-openings-records-{}.txt", std::process::id()));
+    let out = bench(&[
+        "match",
+        "--engines",
+        "heuristic",
+        "random",
+        "--depth",
+        "1",
+        "--games",
+        "4",
+        "--openings-file",
+        good.to_str().unwrap(),
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("2 openings from"), "{}", stdout(&out));
+    let played = GameRecord::parse_all(&std::fs::read_to_string(&records).unwrap()).unwrap();
+    let starts: Vec<String> =
+        played.iter().map(|r| r.replay().unwrap().start().to_string()).collect();
+    assert_eq!(starts.iter().filter(|s| s.as_str() == "T3T/5/2S2/5/T3T t 19").count(), 2);
+
+    // The records just written are openings too: cut to their Opening tag (0 moves here).
+    let out = bench(&[
+        "match",
+        "--engines",
+        "heuristic",
+        "random",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--openings-file",
+        records.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let bad = dir.join(format!("tns-openings-bad-{}.txt", std::process::id()));
+    std::fs::write(&bad, "T3T/5/5/5/T3T s 20\nT3T/5/5/5/T3T x 20\n").unwrap();
+    let out = bench(&[
+        "match",
+        "--engines",
+        "heuristic",
+        "random",
+        "--openings-file",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("line 2"), "{}", stderr(&out));
+    for f in [good, records, bad] {
+        std::fs::remove_file(f).unwrap();
+    }
+
+    // More random plies than random play survives: an error, at once, not a loop.
+    let out = bench(&["match", "--engines", "heuristic", "random", "--openings", "3000"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no random opening of 3000 plies"), "{}", stderr(&out));
+}
+
+#[test]
+fn ctrl_c_ends_a_match_with_the_summary_so_far() {
+    let child = Command::new(env!("CARGO_BIN_EXE_tns-bench"))
+        .args(["match", "--engines", "heuristic", "random", "--depth", "3", "--games", "100000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("stopped by Ctrl+C after "), "{text}");
+    assert!(text.contains("heuristic overall"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("score heuristic vs random: ")), "{text}");
+}

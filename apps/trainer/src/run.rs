@@ -125,6 +125,7 @@ fn match_score(
         max_plies: s.max_plies,
         defaults: Budget { time: None, depth: Some(s.match_depth), threads: 1, tt_mb: 4 },
         tablebase: None,
+        book: Vec::new(),
     };
     let standings =
         run_match(&config, &AtomicBool::new(false), |_| {}).map_err(|e| e.to_string())?;

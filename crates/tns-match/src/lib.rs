@@ -3,7 +3,8 @@
 //! player and plays games between players.
 //!
 //! A player is named by a [`PlayerSpec`]: `heuristic`, `perfect`, `random`, a weights file, with
-//! options such as `heuristic:time=0.2,dead=350`. [`run_match`] plays a match between two, and
+//! options such as `heuristic:time=0.2,dead=350`, or `cmd:<program> [args]` for another program
+//! speaking the TSI protocol ([`ExternalPlayer`]). [`run_match`] plays a match between two, and
 //! [`Tally`] and [`Sprt`] say what the result means.
 //!
 //! ```
@@ -21,22 +22,27 @@
 //!     max_plies: 300,
 //!     defaults: Budget { time: None, depth: Some(2), threads: 1, tt_mb: 1 },
 //!     tablebase: None,
+//!     book: Vec::new(),
 //! };
 //! let standings = run_match(&config, &AtomicBool::new(false), |_| {})?;
 //! assert_eq!(standings.a_total().games(), 2);
-//! # Ok::<(), tns_match::PlayerError>(())
+//! # Ok::<(), tns_match::MatchError>(())
 //! ```
 
 #![warn(missing_docs)]
 
+mod external;
 mod player;
 mod referee;
 mod stats;
 mod tournament;
 
+pub use external::{DEPTH_TIMEOUT, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
 pub use player::{
     Budget, Kind, LEVELS, Player, PlayerError, PlayerSpec, RandomPlayer, SearchPlayer,
 };
-pub use referee::{Played, Termination, play, random_opening};
-pub use stats::{EloEstimate, Points, Sprt, Tally, Verdict, elo_of_score, score_of_elo};
-pub use tournament::{Colours, GameReport, MatchConfig, Standings, run_match};
+pub use referee::{OPENING_ATTEMPTS, Played, Termination, play, random_opening};
+pub use stats::{
+    EloEstimate, Pentanomial, Points, Sprt, Tally, Verdict, elo_of_score, score_of_elo,
+};
+pub use tournament::{Colours, GameReport, MatchConfig, MatchError, Standings, run_match};

@@ -17,6 +17,8 @@ use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, Weights};
 use tns_tablebase::{Tablebase, WithTablebase};
 
+use crate::external::ExternalPlayer;
+
 /// A player that can be asked for moves, game after game.
 pub trait Player: Send {
     /// Called before each game, with a seed for any randomness the player uses.
@@ -25,6 +27,12 @@ pub trait Player: Send {
     /// The move to play in `game`'s current position, or `None` when the player has none to
     /// offer (only when the game is over). Gives up early when `stop` is raised.
     fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move>;
+
+    /// Why the last [`Player::choose`] gave no move, when it failed rather than had none to
+    /// give (an external program that crashed or answered late); taken, so asked once.
+    fn failure(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// What kind of player a [`PlayerSpec`] builds.
@@ -39,6 +47,8 @@ pub enum Kind {
     Neural(Arc<Network>),
     /// A uniformly random legal move.
     Random,
+    /// Another program speaking the TSI protocol: the program, then its arguments.
+    External(Vec<String>),
 }
 
 /// Ready-made players from weakest to strongest, with what each is like: the levels a program
@@ -98,6 +108,12 @@ pub enum PlayerError {
          options after a colon (heuristic:depth=2)"
     )]
     Unknown(String),
+    /// An external program where only a built-in player will do (the game's own seats).
+    #[error("{0} is an external engine: it can play in matches, not here")]
+    External(String),
+    /// `cmd:` with no program after it.
+    #[error("cmd: needs a program to run, as in cmd:target/release/tns-engine")]
+    NoProgram,
     /// A perfect player, but no tablebase was given.
     #[error("the perfect player needs the tablebase: build it with `tns-tablebase build`")]
     NoTablebase,
@@ -158,6 +174,20 @@ impl FromStr for PlayerSpec {
     type Err = PlayerError;
 
     fn from_str(s: &str) -> Result<PlayerSpec, PlayerError> {
+        if let Some(command) = s.strip_prefix("cmd:") {
+            let command: Vec<String> = command.split_whitespace().map(String::from).collect();
+            if command.is_empty() {
+                return Err(PlayerError::NoProgram);
+            }
+            return Ok(PlayerSpec {
+                name: s.into(),
+                kind: Kind::External(command),
+                time: None,
+                depth: None,
+                threads: None,
+                tt_mb: None,
+            });
+        }
         let (kind_text, options) = s.split_once(':').unwrap_or((s, ""));
         let mut kind = match kind_text {
             "heuristic" => Kind::Heuristic(Weights::DEFAULT),
@@ -183,7 +213,7 @@ impl FromStr for PlayerSpec {
                 format!("{LIMIT_KEYS} or a weight ({})", WEIGHT_KEYS.join(", "))
             }
             Kind::Neural(_) => LIMIT_KEYS.into(),
-            Kind::Random => "no options".into(),
+            Kind::Random | Kind::External(_) => "no options".into(),
         };
         for option in options.split(',').filter(|o| !o.is_empty()) {
             let bad_option = || PlayerError::Option {
@@ -294,6 +324,7 @@ impl PlayerSpec {
             }
             Kind::Neural(net) => Some(Box::new(NeuralEvaluator::new(Network::clone(net)))),
             Kind::Random => None,
+            Kind::External(_) => return Err(PlayerError::External(self.name.clone())),
         })
     }
 
@@ -308,6 +339,9 @@ impl PlayerSpec {
         defaults: Budget,
         tablebase: Option<&Arc<Tablebase>>,
     ) -> Result<Box<dyn Player>, PlayerError> {
+        if let Kind::External(command) = &self.kind {
+            return Ok(Box::new(ExternalPlayer::new(command.clone(), self.budget(defaults))));
+        }
         Ok(match self.evaluator(tablebase)? {
             Some(evaluator) => Box::new(SearchPlayer::new(evaluator, self.budget(defaults))),
             None => Box::new(RandomPlayer::new(0)),
@@ -319,9 +353,10 @@ impl PlayerSpec {
         matches!(self.kind, Kind::Perfect(_))
     }
 
-    /// Whether this player searches (and so has limits): all but `random`.
+    /// Whether this player is one of ours that searches (and so has limits): not `random`,
+    /// not an external program.
     pub fn searches(&self) -> bool {
-        !matches!(self.kind, Kind::Random)
+        !matches!(self.kind, Kind::Random | Kind::External(_))
     }
 }
 
@@ -406,6 +441,10 @@ mod tests {
         assert!(matches!(err("heuristic:depth=0"), PlayerError::Value { .. }));
         assert!(matches!(err("heuristic:dead=lots"), PlayerError::Value { .. }));
         assert!(matches!(err("heuristic:threads=0"), PlayerError::Value { .. }));
+        assert!(matches!(err("cmd:"), PlayerError::NoProgram));
+        let external: PlayerSpec = "cmd:./engine --fast".parse().unwrap();
+        assert_eq!(external.kind, Kind::External(vec!["./engine".into(), "--fast".into()]));
+        assert!(matches!(external.evaluator(None), Err(PlayerError::External(_))));
         // A file that is not a weights file says why.
         match err("Cargo.toml") {
             PlayerError::Network(why) => assert!(why.contains("not a Tigers and Sheep weights")),

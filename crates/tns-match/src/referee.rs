@@ -9,12 +9,20 @@ use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{EndReason, Game, GameRecord, RecordResult, Side};
 
 use crate::player::Player;
+use crate::tournament::MatchError;
+
+/// How many random openings are drawn before [`random_opening`] gives up.
+pub const OPENING_ATTEMPTS: u32 = 10_000;
 
 /// A game that begins with `plies` random legal moves from the start, drawn from `seed`. An
 /// opening that would end the game is drawn again, so the players always get a game to play.
-pub fn random_opening(plies: usize, seed: u64) -> Game {
+///
+/// # Errors
+/// [`MatchError::Opening`] when [`OPENING_ATTEMPTS`] draws all ended the game (random play
+/// rarely lasts hundreds of plies: the tigers kill five sheep first).
+pub fn random_opening(plies: usize, seed: u64) -> Result<Game, MatchError> {
     let mut rng = StdRng::seed_from_u64(seed);
-    loop {
+    for _ in 0..OPENING_ATTEMPTS {
         let mut game = Game::new();
         for _ in 0..plies {
             let moves = game.legal_moves();
@@ -26,20 +34,27 @@ pub fn random_opening(plies: usize, seed: u64) -> Game {
             let _ = game.play(m);
         }
         if game.outcome().is_none() {
-            return game;
+            return Ok(game);
         }
     }
+    Err(MatchError::Opening { plies, attempts: OPENING_ATTEMPTS })
 }
 
 /// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
     /// By the rules: five sheep dead, a side without moves, or a repetition.
     Rules(EndReason),
     /// The ply cap was reached: scored as a draw.
     MaxPlies,
-    /// The side to move offered an illegal move, or none: it loses.
-    Forfeit(Side),
+    /// The side to move offered an illegal move, or none (a program that crashed or answered
+    /// late): it loses.
+    Forfeit {
+        /// The side that forfeited.
+        side: Side,
+        /// What it did wrong.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Termination {
@@ -49,7 +64,9 @@ impl fmt::Display for Termination {
             Termination::Rules(EndReason::NoMoves) => f.write_str("no moves"),
             Termination::Rules(EndReason::Repetition) => f.write_str("repetition"),
             Termination::MaxPlies => f.write_str("ply cap"),
-            Termination::Forfeit(side) => write!(f, "forfeit by the {side:?}"),
+            Termination::Forfeit { side, reason } => {
+                write!(f, "forfeit by the {}: {reason}", side.plural())
+            }
         }
     }
 }
@@ -100,20 +117,24 @@ pub fn play(
             });
         }
         let side = game.board().side_to_move();
-        let chosen = match side {
-            Side::Sheep => sheep.choose(&game, stop),
-            Side::Tiger => tiger.choose(&game, stop),
+        let player: &mut dyn Player = match side {
+            Side::Sheep => sheep,
+            Side::Tiger => tiger,
         };
+        let chosen = player.choose(&game, stop);
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
-        if chosen.is_none_or(|m| game.play(m).is_err()) {
-            let result = match side {
-                Side::Sheep => RecordResult::TigerWin,
-                Side::Tiger => RecordResult::SheepWin,
-            };
-            return Some(Played { game, result, termination: Termination::Forfeit(side) });
-        }
+        let reason = match chosen.map(|m| (m, game.play(m))) {
+            Some((_, Ok(()))) => continue,
+            Some((m, Err(e))) => format!("illegal move {m}: {e}"),
+            None => player.failure().unwrap_or_else(|| "no move offered".into()),
+        };
+        let result = match side {
+            Side::Sheep => RecordResult::TigerWin,
+            Side::Tiger => RecordResult::SheepWin,
+        };
+        return Some(Played { game, result, termination: Termination::Forfeit { side, reason } });
     }
 }
 
@@ -125,10 +146,13 @@ mod tests {
 
     #[test]
     fn openings_are_seeded_and_of_the_asked_length() {
-        assert_eq!(random_opening(8, 3).moves(), random_opening(8, 3).moves());
-        assert_ne!(random_opening(8, 3).moves(), random_opening(8, 4).moves());
-        assert_eq!(random_opening(8, 3).len(), 8);
-        assert!(random_opening(0, 1).is_empty());
+        let opening = |plies, seed| random_opening(plies, seed).unwrap();
+        assert_eq!(opening(8, 3).moves(), opening(8, 3).moves());
+        assert_ne!(opening(8, 3).moves(), opening(8, 4).moves());
+        assert_eq!(opening(8, 3).len(), 8);
+        assert!(opening(0, 1).is_empty());
+        // Random play never lasts 5000 plies: a clear error, not a loop for ever.
+        assert!(matches!(random_opening(5000, 1), Err(MatchError::Opening { plies: 5000, .. })));
     }
 
     /// Always offers the same move, legal or not.
@@ -150,7 +174,10 @@ mod tests {
         let played = play(Game::new(), &mut sheep, &mut tiger, 100, &stop).unwrap();
         assert_eq!(played.game.len(), 2);
         assert_eq!(played.result, RecordResult::TigerWin);
-        assert_eq!(played.termination, Termination::Forfeit(Side::Sheep));
+        let Termination::Forfeit { side, reason } = &played.termination else { panic!() };
+        assert_eq!(*side, Side::Sheep);
+        assert!(reason.starts_with("illegal move c3: "), "{reason}");
+        assert!(played.record("a", "b").tag("Termination").unwrap().contains("illegal move c3"));
         let capped = play(Game::new(), &mut sheep, &mut tiger, 1, &stop).unwrap();
         assert_eq!((capped.game.len(), capped.result), (1, RecordResult::Draw));
         let record = capped.record("a", "b");

@@ -1,4 +1,6 @@
-//! Match statistics: the score, the Elo difference with its error bar, and the SPRT.
+//! Match statistics: the score, the draw ratio, the likelihood of superiority, the Elo
+//! difference with its error bar (from single games, and from game pairs as pentanomial counts),
+//! and the SPRT.
 
 use std::fmt;
 
@@ -54,13 +56,23 @@ impl Tally {
     /// is infinite when every game was won or every game lost.
     pub fn elo(&self) -> Option<EloEstimate> {
         let mean = self.score()?;
-        let n = f64::from(self.games());
-        let margin = 1.959_964 * (self.variance(mean) / n).sqrt();
-        let low = elo_of_score(mean - margin);
-        let high = elo_of_score(mean + margin);
-        let elo = elo_of_score(mean);
-        let error = if elo.is_finite() { (high - low) / 2.0 } else { f64::INFINITY };
-        Some(EloEstimate { elo, error })
+        Some(estimate(mean, self.variance(mean), f64::from(self.games())))
+    }
+
+    /// The share of games drawn; `None` before any game.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| f64::from(self.draws) / f64::from(n))
+    }
+
+    /// The likelihood of superiority: the probability that this engine is the stronger, from
+    /// wins and losses alone (draws say nothing about it); `None` before a decisive game.
+    pub fn los(&self) -> Option<f64> {
+        let decisive = f64::from(self.wins + self.losses);
+        (decisive > 0.0).then(|| {
+            0.5 * (1.0
+                + erf((f64::from(self.wins) - f64::from(self.losses)) / (2.0 * decisive).sqrt()))
+        })
     }
 }
 
@@ -75,6 +87,17 @@ pub enum Points {
     Loss,
 }
 
+impl Points {
+    /// The result in half points: 2, 1 or 0.
+    pub fn half_points(self) -> u8 {
+        match self {
+            Points::Win => 2,
+            Points::Draw => 1,
+            Points::Loss => 0,
+        }
+    }
+}
+
 /// An Elo difference and its 95% error bar.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
@@ -85,8 +108,94 @@ pub struct EloEstimate {
 }
 
 impl fmt::Display for EloEstimate {
+    /// `+12.3 +/- 45.6`; where the sample cannot give a figure (every game won, or every
+    /// result the same), it says so instead of printing an infinity or a zero error.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:+.1} +/- {:.1}", self.elo, self.error)
+        if !self.elo.is_finite() {
+            let who = if self.elo > 0.0 { "won" } else { "lost" };
+            write!(f, "not measurable yet: every game {who}, too small a sample to bound it")
+        } else if !(self.error.is_finite() && self.error > 0.0) {
+            // (Adding 0.0 turns -0.0 into 0.0, so an even score prints as +0.0.)
+            write!(
+                f,
+                "{:+.1}, error unknown: every result the same, too small a sample",
+                self.elo + 0.0
+            )
+        } else {
+            write!(f, "{:+.1} +/- {:.1}", self.elo + 0.0, self.error)
+        }
+    }
+}
+
+/// The Elo difference and its 95% error from the mean and variance of `n` independent scores
+/// in [0, 1].
+fn estimate(mean: f64, variance: f64, n: f64) -> EloEstimate {
+    let margin = 1.959_964 * (variance / n).sqrt();
+    let elo = elo_of_score(mean);
+    let error = if elo.is_finite() {
+        (elo_of_score(mean + margin) - elo_of_score(mean - margin)) / 2.0
+    } else {
+        f64::INFINITY
+    };
+    EloEstimate { elo, error }
+}
+
+/// The error function, to 1.2e-7 (Numerical Recipes' `erfc` by Chebyshev fitting).
+fn erf(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let erfc = t * poly.exp();
+    if x >= 0.0 { 1.0 - erfc } else { erfc - 1.0 }
+}
+
+/// Results over pairs of games that share an opening with colours swapped: how many pairs
+/// scored 0, ½, 1, 1½ and 2 points for one engine. Pairs cancel most of the openings' bias, so
+/// their spread gives an honester error bar than single games do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// `counts[k]`: pairs that scored `k` half-points (0 = lost both, 4 = won both).
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Counts one pair.
+    pub fn add(&mut self, first: Points, second: Points) {
+        self.counts[usize::from(first.half_points() + second.half_points())] += 1;
+    }
+
+    /// Pairs counted.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The Elo difference from the pairs, with the 95% error of their spread; `None` before
+    /// any pair.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        let n = f64::from(self.pairs());
+        if n == 0.0 {
+            return None;
+        }
+        let score = |k: usize| k as f64 / 4.0;
+        let mean = (0..5).map(|k| f64::from(self.counts[k]) * score(k)).sum::<f64>() / n;
+        let variance =
+            (0..5).map(|k| f64::from(self.counts[k]) * (score(k) - mean).powi(2)).sum::<f64>() / n;
+        Some(estimate(mean, variance, n))
+    }
+}
+
+impl fmt::Display for Pentanomial {
+    /// `[3, 10, 40, 12, 5]`, from both lost to both won.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.counts;
+        write!(f, "[{}, {}, {}, {}, {}]", c[0], c[1], c[2], c[3], c[4])
     }
 }
 
@@ -202,7 +311,11 @@ mod tests {
         assert!((small.error - 53.2).abs() < 0.5, "{}", small.error);
         let sweep = tally(3, 0, 0).elo().unwrap();
         assert!(sweep.elo.is_infinite() && sweep.error.is_infinite());
-        assert_eq!(sweep.to_string(), "+inf +/- inf");
+        // No "+inf +/- inf" or "+/- 0.0" for people: the sample is said to be too small.
+        assert!(sweep.to_string().starts_with("not measurable yet: every game won"), "{sweep}");
+        let draws = tally(0, 4, 0).elo().unwrap().to_string();
+        assert!(draws.contains("error unknown") && !draws.contains("+/-"), "{draws}");
+        assert_eq!(small.to_string(), "+0.0 +/- 53.2");
         assert_eq!(Tally::default().elo(), None);
     }
 
@@ -222,6 +335,40 @@ mod tests {
         assert_eq!(sprt.verdict(&tally(0, 0, 40)), Verdict::H0);
         // The ratio grows with the evidence.
         assert!(sprt.llr(&tally(60, 20, 40)) < sprt.llr(&tally(120, 40, 80)));
+    }
+
+    #[test]
+    fn los_and_draw_ratio() {
+        assert_eq!(tally(0, 5, 0).los(), None);
+        assert!((tally(10, 3, 10).los().unwrap() - 0.5).abs() < 1e-7);
+        // 60 wins, 40 losses: (W - L) / sqrt(W + L) = 2 standard deviations, LOS = Phi(2).
+        assert!((tally(60, 7, 40).los().unwrap() - 0.977_25).abs() < 1e-5);
+        assert!(tally(0, 0, 9).los().unwrap() < 0.01);
+        assert!((tally(1, 2, 1).draw_ratio().unwrap() - 0.5).abs() < 1e-12);
+        assert!((erf(1.0) - 0.842_700_79).abs() < 2e-7 && (erf(-0.5) + 0.520_499_88).abs() < 2e-7);
+    }
+
+    #[test]
+    fn pentanomial_counts_pairs_and_its_error_is_narrower_when_pairs_split() {
+        let mut p = Pentanomial::default();
+        assert_eq!(p.elo(), None);
+        p.add(Points::Win, Points::Loss);
+        p.add(Points::Draw, Points::Draw);
+        p.add(Points::Win, Points::Win);
+        p.add(Points::Loss, Points::Draw);
+        assert_eq!(p.counts, [0, 1, 2, 0, 1]);
+        assert_eq!(p.pairs(), 4);
+        assert_eq!(p.to_string(), "[0, 1, 2, 0, 1]");
+        // Equal engines whose games always split by colour: every pair scores 1 of 2, so the
+        // pairs show no spread at all, where single games (all decisive) show the most.
+        let split = Pentanomial { counts: [0, 0, 100, 0, 0] };
+        assert!(split.elo().unwrap().error == 0.0);
+        let singles = tally(100, 0, 100).elo().unwrap();
+        assert!(singles.error > 40.0, "{singles}");
+        // The same games paired at random instead: a real spread, about the singles' size.
+        let mixed = Pentanomial { counts: [25, 0, 50, 0, 25] };
+        let e = mixed.elo().unwrap();
+        assert!(e.elo.abs() < 1e-9 && (e.error - singles.error).abs() < 5.0, "{e} vs {singles}");
     }
 
     #[test]

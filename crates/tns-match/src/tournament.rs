@@ -1,15 +1,16 @@
 //! A match: many games between two players, several at a time.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::channel;
 
-use tns_board::{RecordResult, Side};
+use tns_board::{Game, RecordResult, Side};
 use tns_tablebase::Tablebase;
 
 use crate::player::{Budget, PlayerError, PlayerSpec};
 use crate::referee::{Played, play, random_opening};
-use crate::stats::{Points, Tally};
+use crate::stats::{Pentanomial, Points, Tally};
 
 /// Who plays which side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +45,28 @@ pub struct MatchConfig {
     pub defaults: Budget,
     /// The tablebase, for perfect players.
     pub tablebase: Option<Arc<Tablebase>>,
+    /// Openings to play instead of random ones (from a file, say): pair `i` of games (or game
+    /// `i`, with fixed colours) starts from `book[i % book.len()]`. Empty: random openings.
+    pub book: Vec<Game>,
+}
+
+/// Why a match could not be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// A player could not be built.
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+    /// Random play could not reach the asked opening length.
+    #[error(
+        "no random opening of {plies} plies: {attempts} tries all ended the game first (random \
+         play rarely lasts long; ask for fewer plies)"
+    )]
+    Opening {
+        /// The plies asked for.
+        plies: usize,
+        /// How many openings were drawn.
+        attempts: u32,
+    },
 }
 
 /// One finished game of a match.
@@ -72,13 +95,18 @@ impl GameReport {
     }
 }
 
-/// Player A's results so far, by the side it played.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Player A's results so far, by the side it played, and over pairs of games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Standings {
     /// A's games as the sheep.
     pub a_as_sheep: Tally,
     /// A's games as the tigers.
     pub a_as_tiger: Tally,
+    /// A's results over finished pairs of games (games `2k` and `2k + 1`, one opening with
+    /// colours swapped); empty when colours are fixed.
+    pub pairs: Pentanomial,
+    /// The first game of each pair whose second has not finished, by pair.
+    pending: BTreeMap<u32, (Side, Points)>,
 }
 
 impl Standings {
@@ -89,6 +117,14 @@ impl Standings {
             Side::Tiger => &mut self.a_as_tiger,
         };
         tally.add(game.a_points());
+        let pair = game.index / 2;
+        match self.pending.remove(&pair) {
+            Some((side, first)) if side != game.a_side => self.pairs.add(first, game.a_points()),
+            Some(_) => {}
+            None => {
+                self.pending.insert(pair, (game.a_side, game.a_points()));
+            }
+        }
     }
 
     /// A's results over all games.
@@ -114,12 +150,18 @@ fn mix(seed: u64, n: u64) -> u64 {
 /// and no new ones start. Returns A's standings over the games that finished.
 ///
 /// # Errors
-/// A [`PlayerError`] when a player cannot be built (a perfect player without a table).
+/// [`MatchError::Player`] when a player cannot be built (a perfect player without a table);
+/// [`MatchError::Opening`] when random play cannot reach the opening length (checked before
+/// the first game, so no game is played).
 pub fn run_match(
     config: &MatchConfig,
     stop: &AtomicBool,
     mut on_game: impl FnMut(&GameReport),
-) -> Result<Standings, PlayerError> {
+) -> Result<Standings, MatchError> {
+    if config.book.is_empty() {
+        random_opening(config.openings, mix(config.seed, 0))?;
+    }
+    let failed = std::sync::Mutex::new(None);
     let next = AtomicU32::new(0);
     let (tx, rx) = channel::<GameReport>();
     let mut standings = Standings::default();
@@ -133,6 +175,7 @@ pub fn run_match(
         for (mut a, mut b) in players {
             let tx = tx.clone();
             let next = &next;
+            let failed = &failed;
             scope.spawn(move || {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -147,7 +190,19 @@ pub fn run_match(
                         }
                         Colours::Fixed => (Side::Sheep, u64::from(index)),
                     };
-                    let game = random_opening(config.openings, mix(config.seed, opening));
+                    let game = if config.book.is_empty() {
+                        match random_opening(config.openings, mix(config.seed, opening)) {
+                            Ok(game) => game,
+                            Err(e) => {
+                                if let Ok(mut failed) = failed.lock() {
+                                    *failed = Some(e);
+                                }
+                                break;
+                            }
+                        }
+                    } else {
+                        config.book[(opening % config.book.len() as u64) as usize].clone()
+                    };
                     let player_seed = mix(config.seed ^ 0xA5A5, u64::from(index));
                     a.new_game(player_seed);
                     b.new_game(player_seed.rotate_left(17));
@@ -170,11 +225,16 @@ pub fn run_match(
             on_game(&report);
         }
     });
-    Ok(standings)
+    match failed.into_inner().ok().flatten() {
+        Some(e) => Err(e),
+        None => Ok(standings),
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use tns_board::Board;
+
     use super::*;
 
     fn config(a: &str, b: &str, games: u32, concurrency: usize) -> MatchConfig {
@@ -189,6 +249,7 @@ mod tests {
             max_plies: 200,
             defaults: Budget { time: None, depth: Some(2), threads: 1, tt_mb: 1 },
             tablebase: None,
+            book: Vec::new(),
         }
     }
 
@@ -203,6 +264,7 @@ mod tests {
         assert_eq!(games.len(), 6);
         assert_eq!(standings.a_total().games(), 6);
         assert_eq!(standings.a_as_sheep.games(), 3);
+        assert_eq!(standings.pairs.pairs(), 3);
         games.sort_by_key(|g| g.index);
         for pair in games.chunks(2) {
             assert_eq!(pair[0].a_side, Side::Sheep);
@@ -237,6 +299,30 @@ mod tests {
                 .unwrap();
         let score = standings.a_total().score().unwrap();
         assert!(score >= 0.75, "{standings:?}");
+    }
+
+    #[test]
+    fn a_book_gives_each_pair_its_opening_in_turn() {
+        let start: tns_board::Board = "T3T/5/5/5/T3T t 20".parse().unwrap();
+        let mut c = config("random", "random", 8, 1);
+        c.book = vec![Game::new(), Game::from_position(start)];
+        let mut games = Vec::new();
+        run_match(&c, &AtomicBool::new(false), |g| games.push(g.clone())).unwrap();
+        games.sort_by_key(|g| g.index);
+        for g in &games {
+            let expected = if (g.index / 2) % 2 == 0 { Board::START } else { start };
+            assert_eq!(g.played.game.start(), expected, "game {}", g.index);
+        }
+    }
+
+    #[test]
+    fn an_unreachable_opening_length_is_an_error_before_any_game() {
+        let mut c = config("random", "random", 4, 1);
+        c.openings = 5000;
+        let mut played = 0;
+        let result = run_match(&c, &AtomicBool::new(false), |_| played += 1);
+        assert!(matches!(result, Err(MatchError::Opening { plies: 5000, .. })), "{result:?}");
+        assert_eq!(played, 0);
     }
 
     #[test]
