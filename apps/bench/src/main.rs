@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod analyse;
 mod audit_cmd;
+mod draw_cmd;
 mod match_cmd;
 mod perft;
 mod search_cmd;
@@ -23,6 +24,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Draw a position, or a recorded game as a strip or an animation, as an SVG picture.
+    Draw(draw_cmd::Args),
     /// Count the leaves of the legal-move tree, one line per depth up to DEPTH.
     Perft(perft::Args),
     /// Search one position and print each completed iteration, then the best move.
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(&args),
         Command::Search(args) => search_cmd::run(&args),
         Command::Audit(args) => audit_cmd::run(&args),
+        Command::Draw(args) => draw_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -226,3 +226,67 @@ fn ctrl_c_ends_a_match_with_the_summary_so_far() {
     assert!(text.contains("heuristic overall"), "{text}");
     assert!(text.lines().any(|l| l.starts_with("score heuristic vs random: ")), "{text}");
 }
+
+#[test]
+fn draw_writes_pictures_of_positions_and_games() {
+    let dir = std::env::temp_dir();
+    let svg = dir.join(format!("tns-draw-{}.svg", std::process::id()));
+    let out = bench(&[
+        "draw",
+        "T3T/5/2S2/5/T3T t 19",
+        "--moves",
+        "a5b4",
+        "--last",
+        "c3",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(text.matches("class=\"tiger\"").count(), 4);
+    assert_eq!(text.matches("class=\"sheep\"").count(), 1);
+    assert_eq!(text.matches("class=\"arrow\"").count(), 1);
+
+    let records = dir.join(format!("tns-draw-records-{}.txt", std::process::id()));
+    let out = bench(&[
+        "match",
+        "--engines",
+        "heuristic",
+        "random",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let game = GameRecord::parse_all(&std::fs::read_to_string(&records).unwrap()).unwrap()[1]
+        .replay()
+        .unwrap();
+    for extra in [&[][..], &["--animate", "0.3"][..]] {
+        let mut args = vec!["draw", "--record", records.to_str().unwrap(), "--game", "2"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["-o", svg.to_str().unwrap()]);
+        let out = bench(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = std::fs::read_to_string(&svg).unwrap();
+        // Every position of the game is drawn once.
+        assert_eq!(text.matches("<rect width=").count(), game.len() + 1, "{extra:?}");
+    }
+
+    for (args, why) in [
+        (vec!["draw", "T3T/5/2S2/5/T3T x 19", "-o", "x.svg"], "bad side to move"),
+        (vec!["draw", "T3T/5/2S2/5/T3T t 19", "--moves", "a5a1", "-o", "x.svg"], "a5a1"),
+        (
+            vec!["draw", "--record", records.to_str().unwrap(), "--game", "9", "-o", "x.svg"],
+            "holds 2 games",
+        ),
+    ] {
+        let out = bench(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&out).contains(why), "{args:?}: {}", stderr(&out));
+    }
+    std::fs::remove_file(&svg).unwrap();
+    std::fs::remove_file(&records).unwrap();
+}

@@ -79,11 +79,18 @@ pub fn csv(rows: &[Row]) -> String {
     out
 }
 
+/// A round step for about `ticks` marks up to `max`: 1, 2 or 5 times a power of ten.
+fn nice_step(max: f64, ticks: f64) -> f64 {
+    let raw = (max / ticks).max(f64::MIN_POSITIVE);
+    let power = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|&s| s >= raw).unwrap_or(raw)
+}
+
 /// An SVG chart of the learning curve: the score against the heuristic player (dots joined by a
-/// line, left axis 0-100%, with the 50% and 55% marks) and the training loss (grey, scaled to its
-/// own maximum), by generation.
+/// line, left axis 0-100%, with the 50% and 55% marks) and the training loss (grey, right axis
+/// with its own scale), by generation (numbered along the bottom).
 pub fn svg(rows: &[Row]) -> String {
-    let (w, h, left, right, top, bottom) = (720.0, 400.0, 60.0, 20.0, 30.0, 40.0);
+    let (w, h, left, right, top, bottom) = (720.0, 400.0, 60.0, 70.0, 30.0, 50.0);
     let plot_w = w - left - right;
     let plot_h = h - top - bottom;
     let max_gen = rows.iter().map(|r| r.generation).max().unwrap_or(1).max(1) as f64;
@@ -109,13 +116,50 @@ pub fn svg(rows: &[Row]) -> String {
             pct * 100.0
         );
     }
+    // The generation axis, numbered at round steps.
+    let step = nice_step(max_gen, 8.0).max(1.0);
+    let mut tick = 0.0;
+    while tick <= max_gen + 1e-9 {
+        let xx = left + plot_w * tick / max_gen;
+        let _ = writeln!(
+            out,
+            r##"<line x1="{xx:.1}" y1="{:.1}" x2="{xx:.1}" y2="{:.1}" stroke="#333"/><text class="x-tick" x="{xx:.1}" y="{:.1}" text-anchor="middle">{tick}</text>"##,
+            top + plot_h,
+            top + plot_h + 5.0,
+            top + plot_h + 18.0
+        );
+        tick += step;
+    }
     let _ = writeln!(
         out,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">generation (last {max_gen})</text>"#,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">generation</text>"#,
         left + plot_w / 2.0,
         h - 10.0
     );
-    let max_loss = rows.iter().map(|r| f64::from(r.loss)).fold(0.0, f64::max).max(1e-9);
+    // The loss axis on the right, from 0 to a round value at or above the largest loss.
+    let top_loss = rows.iter().map(|r| f64::from(r.loss)).fold(0.0, f64::max).max(1e-9);
+    let loss_step = nice_step(top_loss, 4.0);
+    let max_loss = (top_loss / loss_step).ceil() * loss_step;
+    let mut mark = 0.0;
+    while mark <= max_loss + loss_step * 1e-6 {
+        let yy = y(mark / max_loss);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{:.1}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#999"/><text class="loss-tick" x="{:.1}" y="{:.1}" fill="#777">{}</text>"##,
+            w - right,
+            w - right + 5.0,
+            w - right + 8.0,
+            yy + 4.0,
+            format_loss(mark)
+        );
+        mark += loss_step;
+    }
+    let _ = writeln!(
+        out,
+        r##"<text x="{:.1}" y="{:.1}" fill="#777" text-anchor="end">loss</text>"##,
+        w - 4.0,
+        top - 8.0
+    );
     let loss_points: Vec<String> = rows
         .iter()
         .map(|r| format!("{:.1},{:.1}", x(r.generation), y(f64::from(r.loss) / max_loss)))
@@ -145,6 +189,13 @@ pub fn svg(rows: &[Row]) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// A loss value for an axis label: as few digits as tell the ticks apart.
+fn format_loss(value: f64) -> String {
+    let text = format!("{value:.4}");
+    let text = text.trim_end_matches('0');
+    text.strip_suffix('.').unwrap_or(text).to_string()
 }
 
 #[cfg(test)]
@@ -180,6 +231,13 @@ mod tests {
         assert_eq!(back[0].vs_previous, None);
         let chart = svg(&rows);
         assert!(chart.starts_with("<svg") && chart.trim_end().ends_with("</svg>"));
+        // Numbered axes: generations along the bottom, the loss's scale on the right.
+        assert!(chart.contains(r#"class="x-tick""#) && chart.contains(">0</text>"));
+        assert!(chart.matches(r#"class="loss-tick""#).count() >= 3, "{chart}");
+        assert!((nice_step(47.0, 8.0) - 10.0).abs() < 1e-9);
+        assert!((nice_step(0.23, 4.0) - 0.1).abs() < 1e-9);
+        assert_eq!(format_loss(0.25), "0.25");
+        assert_eq!(format_loss(2.0), "2");
         assert_eq!(chart.matches("<circle").count(), 1);
     }
 }

@@ -729,6 +729,34 @@ impl App {
             };
     }
 
+    /// Saves the shown position (the one under review, if any) as an SVG picture in `dir`,
+    /// with its last move ringed and the hint, if there is one, as an arrow.
+    pub fn save_picture(&mut self, dir: &Path) {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            self.message = format!("could not save into {}: {e}", dir.display());
+            return;
+        }
+        let picture = tns_svg::Picture {
+            last_move: self.shown_last_move(),
+            arrows: self.hint.filter(|_| self.review.is_none()).into_iter().collect(),
+            labels: true,
+        };
+        let svg = tns_svg::position(self.shown_board(), &picture);
+        let (date, time) = utc_now();
+        let stem = format!("tns-{date}-{}-move{}", time.replace(':', ""), self.shown_ply());
+        let path = (0..100)
+            .map(|i| {
+                let suffix = if i == 0 { String::new() } else { format!("-{i}") };
+                dir.join(format!("{stem}{suffix}.svg"))
+            })
+            .find(|p| !p.exists())
+            .unwrap_or_else(|| dir.join(format!("{stem}.svg")));
+        self.message = match tns_board::write_atomically(&path, svg.as_bytes()) {
+            Ok(()) => format!("picture saved: {}", path.display()),
+            Err(e) => format!("could not save {}: {e}", path.display()),
+        };
+    }
+
     /// Shows the current position in position notation and puts it on the clipboard (where
     /// the terminal allows).
     pub fn copy_position(&mut self) {

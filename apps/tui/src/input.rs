@@ -64,6 +64,8 @@ pub enum Action {
     ToggleHelp,
     /// Show the position string and copy it to the clipboard.
     CopyPosition,
+    /// Save the shown position as an SVG picture.
+    SavePicture,
 }
 
 /// Where things are on screen, from the last draw, to map clicks.
@@ -160,6 +162,7 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Char('H') => Action::Hint,
         KeyCode::Char('s') => Action::Save,
         KeyCode::Char('y') => Action::CopyPosition,
+        KeyCode::Char('P') => Action::SavePicture,
         KeyCode::Char(c @ ('a'..='e' | 'A'..='E' | '1'..='5')) => Action::Type(c),
         _ => return None,
     })

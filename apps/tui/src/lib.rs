@@ -48,6 +48,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::Save => app.save(save_dir),
         Action::ToggleHelp => app.show_help = !app.show_help,
         Action::CopyPosition => app.copy_position(),
+        Action::SavePicture => app.save_picture(save_dir),
     }
 }
 

@@ -46,6 +46,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Enter, Tab", "play the hinted move"),
     ("s", "save the game (in the games folder)"),
     ("y", "show and copy the position string"),
+    ("P", "save the position as an SVG picture"),
     ("?", "this help"),
     ("q", "quit (asks if not saved)"),
     ("Ctrl+C", "quit at once"),

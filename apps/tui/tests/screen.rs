@@ -688,3 +688,26 @@ fn no_color_draws_without_colours() {
     assert!(!coloured(&buf));
     assert!(screen_text(&buf).contains("Moves"));
 }
+
+#[test]
+fn a_key_saves_the_shown_position_as_a_picture() {
+    let dir = std::env::temp_dir().join(format!("tns-tui-pictures-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut app = human_game();
+    for m in ["c3", "a5b4"] {
+        app.play(m.parse().unwrap());
+    }
+    // Look back one move, then P: the picture is of the position under review.
+    keys(&mut app, &[key(KeyCode::Left)]);
+    let action = map_event(&key(KeyCode::Char('P')), &Hitmap::default(), app.mode()).unwrap();
+    apply(&mut app, action, &dir);
+    assert!(app.message.starts_with("picture saved: "), "{}", app.message);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|f| f.path()).collect();
+    assert_eq!(files.len(), 1);
+    let svg = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(svg.contains("<title>tiger on a5</title>"), "the tiger has not moved yet");
+    assert!(svg.contains("<title>sheep on c3</title>"));
+    assert!(svg.contains("class=\"last\""), "c3, the last move, is ringed");
+    assert!(app.game.len() == 2, "saving a picture changes nothing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,64 @@
+//! `tns-bench draw`: SVG pictures of a position or of a recorded game.
+
+use std::path::PathBuf;
+
+use tns_board::{Board, GameRecord, Move};
+use tns_svg::{Picture, animated, position, strip};
+
+#[derive(clap::Args, Debug)]
+#[command(group = clap::ArgGroup::new("what").required(true).args(["position", "record"]))]
+pub struct Args {
+    /// The position to draw, in position notation (e.g. "T3T/5/2S2/5/T3T t 19").
+    position: Option<String>,
+    /// Draw a game from this file of game records instead (the first, or --game N).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Which game of the records file, from 1.
+    #[arg(long, default_value_t = 1, requires = "record", value_parser = clap::value_parser!(u32).range(1..))]
+    game: u32,
+    /// With --record: one animated picture, SECONDS a move, instead of a strip of positions.
+    #[arg(long, value_name = "SECONDS", requires = "record")]
+    animate: Option<f64>,
+    /// With --record: positions a row in the strip.
+    #[arg(long, default_value_t = 6, requires = "record")]
+    columns: usize,
+    /// Moves to draw as arrows on the position.
+    #[arg(long, num_args = 1.., value_name = "MOVE", requires = "position")]
+    moves: Vec<Move>,
+    /// The move that led to the position, ringed.
+    #[arg(long, value_name = "MOVE", requires = "position")]
+    last: Option<Move>,
+    /// The SVG file to write (whole or not at all).
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let svg = if let Some(text) = &args.position {
+        let board: Board = text.parse().map_err(|e| format!("position {text:?}: {e}"))?;
+        for &m in &args.moves {
+            board.check_move(m).map_err(|e| format!("--moves {m}: {e}"))?;
+        }
+        position(board, &Picture { last_move: args.last, arrows: args.moves.clone(), labels: true })
+    } else {
+        let path = args.record.as_ref().ok_or("name a position or a --record file")?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let records =
+            GameRecord::parse_all(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let record = records.get(args.game as usize - 1).ok_or_else(|| {
+            format!("{} holds {} games, not {}", path.display(), records.len(), args.game)
+        })?;
+        let game = record.replay().map_err(|e| format!("{}: {e}", path.display()))?;
+        match args.animate {
+            Some(s) if !(s.is_finite() && s > 0.0) => {
+                return Err(format!("--animate needs a positive number of seconds, not {s}"));
+            }
+            Some(seconds) => animated(&game, seconds),
+            None => strip(&game, args.columns),
+        }
+    };
+    tns_board::write_atomically(&args.output, svg.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+    println!("wrote {} ({} bytes)", args.output.display(), svg.len());
+    Ok(())
+}
