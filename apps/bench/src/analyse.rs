@@ -78,12 +78,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         match table.verdicts(board) {
             Some(moves) => {
                 let verdict = table.verdict(board).map(|v| v.describe(side)).unwrap_or_default();
-                println!("table {verdict}");
+                say!("table {verdict}");
                 let list: Vec<String> =
                     moves.iter().map(|(m, v)| format!("{m} ({})", v.describe(side))).collect();
-                println!("table moves {}", list.join(", "));
+                say!("table moves {}", list.join(", "));
             }
-            None => println!("table does not hold this position"),
+            None => say!("table does not hold this position"),
         }
     }
     let evaluator: Box<dyn Evaluator> = match table {
@@ -96,7 +96,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let limits = Limits { depth: args.depth, time, nodes: None };
     let result = search.search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
         let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
-        println!(
+        say!(
             "depth {} score {} nodes {} nps {} time {:.3} pv {}",
             r.depth,
             describe(r.score, side),
@@ -109,7 +109,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     #[cfg(feature = "search-stats")]
     {
         let s = result.stats;
-        println!(
+        say!(
             "stats tt_probes {} tt_hits {} tt_cutoffs {} cutoffs {} first_move_cutoff_rate {:.3}",
             s.tt_probes,
             s.tt_hits,
@@ -119,6 +119,6 @@ pub fn run(args: &Args) -> Result<(), String> {
         );
     }
     let best = result.best_move.ok_or("no legal move")?;
-    println!("bestmove {best} score {}", describe(result.score, side));
+    say!("bestmove {best} score {}", describe(result.score, side));
     Ok(())
 }

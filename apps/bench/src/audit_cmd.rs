@@ -23,17 +23,17 @@ pub fn run(args: &Args) -> Result<(), String> {
         Tablebase::load(KILLS_TO_WIN, &args.tablebase).map_err(|e| format!("--tablebase: {e}"))?;
     match table.placement_from() {
         Some(0) => {}
-        Some(from) => println!(
+        Some(from) => say!(
             "note: the placement layers are built from {from} placed; moves before that are not \
              judged\n"
         ),
-        None => println!(
+        None => say!(
             "note: no placement layer is built (tns-tablebase build --placement); only the \
              movement phase is judged\n"
         ),
     }
     let audit = tns_bench::audit(&records, &table);
-    println!("{} games from {}\n", audit.games, args.records.display());
-    print!("{audit}");
+    say!("{} games from {}\n", audit.games, args.records.display());
+    say!("{}", audit.to_string().trim_end());
     Ok(())
 }

@@ -59,6 +59,6 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     tns_board::write_atomically(&args.output, svg.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
-    println!("wrote {} ({} bytes)", args.output.display(), svg.len());
+    say!("wrote {} ({} bytes)", args.output.display(), svg.len());
     Ok(())
 }

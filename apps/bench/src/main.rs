@@ -4,6 +4,22 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` for output that may go into a pipe: when the reader has gone (`| head`), the
+/// program ends quietly instead of panicking.
+macro_rules! say {
+    () => { $crate::say(format_args!("")) };
+    ($($arg:tt)*) => { $crate::say(format_args!($($arg)*)) };
+}
+
+fn say(line: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{line}")
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(0);
+    }
+}
+
 mod analyse;
 mod audit_cmd;
 mod draw_cmd;

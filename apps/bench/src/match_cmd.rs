@@ -230,7 +230,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             );
             // Above the bar on a terminal; a hidden bar (output piped) would swallow it.
             if bar.is_hidden() {
-                println!("{line}");
+                say!("{line}");
             } else {
                 bar.println(line);
             }
@@ -267,7 +267,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         eprintln!("tns-bench: a save of the records failed during the match: {e}");
     }
     if interrupted.load(Ordering::SeqCst) {
-        println!(
+        say!(
             "stopped by Ctrl+C after {} of {games} games: the summary so far",
             standings.a_total().games()
         );
@@ -287,9 +287,10 @@ fn print_header(args: &Args, config: &MatchConfig) {
         Some(path) => format!("{} openings from {}", config.book.len(), path.display()),
         None => format!("{} random opening plies, seed {}", config.openings, config.seed),
     };
-    println!(
+    say!(
         "{name_a} vs {name_b}: {} games, {openings}, {} at a time",
-        config.games, config.concurrency
+        config.games,
+        config.concurrency
     );
     let (budget_a, budget_b) = (config.a.budget(config.defaults), config.b.budget(config.defaults));
     let describe = |spec: &PlayerSpec, budget| match spec.kind {
@@ -299,7 +300,7 @@ fn print_header(args: &Args, config: &MatchConfig) {
         tns_match::Kind::Neural(_) => format!("{} with the network", budget_text(budget)),
         tns_match::Kind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
     };
-    println!(
+    say!(
         "limits: {name_a}: {}; {name_b}: {}",
         describe(&config.a, budget_a),
         describe(&config.b, budget_b)
@@ -329,23 +330,23 @@ fn print_statistics(standings: &Standings, name_a: &str, name_b: &str) {
     let total = standings.a_total();
     let (Some(score), Some(elo), Some(draws)) = (total.score(), total.elo(), total.draw_ratio())
     else {
-        println!("no game finished: nothing to report");
+        say!("no game finished: nothing to report");
         return;
     };
-    println!("score {name_a} vs {name_b}: {:.1}%", 100.0 * score);
-    println!("draw ratio {:.1}%", 100.0 * draws);
+    say!("score {name_a} vs {name_b}: {:.1}%", 100.0 * score);
+    say!("draw ratio {:.1}%", 100.0 * draws);
     match total.los() {
-        Some(los) => println!("los {:.1}% (the chance that {name_a} is the stronger)", 100.0 * los),
-        None => println!("los unknown: no game was won or lost"),
+        Some(los) => say!("los {:.1}% (the chance that {name_a} is the stronger)", 100.0 * los),
+        None => say!("los unknown: no game was won or lost"),
     }
-    println!("elo {elo}");
+    say!("elo {elo}");
     let pairs = &standings.pairs;
     if let Some(pair_elo) = pairs.elo() {
-        println!("pentanomial {pairs} over {} pairs (0 to 2 points for {name_a})", pairs.pairs());
-        println!("elo from pairs {pair_elo}");
+        say!("pentanomial {pairs} over {} pairs (0 to 2 points for {name_a})", pairs.pairs());
+        say!("elo from pairs {pair_elo}");
     }
     if total.games() < FEW_GAMES {
-        println!(
+        say!(
             "note: {} games is too small a sample for these figures to mean much; play at least \
              {FEW_GAMES}, better hundreds",
             total.games()
@@ -375,9 +376,9 @@ fn print_report(standings: &Standings, name_a: &str, name_b: &str, elapsed: Dura
         (format!("{name_a} overall"), standings.a_total()),
     ];
     let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-    println!("{:width$}  games  wins draws losses  score", "");
+    say!("{:width$}  games  wins draws losses  score", "");
     for (name, t) in rows.iter().filter(|(_, t)| t.games() > 0) {
-        println!(
+        say!(
             "{name:width$}  {:5}  {:4} {:5} {:6}  {:5.1}%",
             t.games(),
             t.wins,
@@ -386,7 +387,7 @@ fn print_report(standings: &Standings, name_a: &str, name_b: &str, elapsed: Dura
             100.0 * t.score().unwrap_or(0.5)
         );
     }
-    println!("time {:.1} s", elapsed.as_secs_f64());
+    say!("time {:.1} s", elapsed.as_secs_f64());
 }
 
 fn print_sprt(sprt: &Sprt, verdict: Verdict, total: &Tally) {
@@ -396,7 +397,7 @@ fn print_sprt(sprt: &Sprt, verdict: Verdict, total: &Tally) {
         Verdict::H1 => "H1 accepted",
         Verdict::Continue => "undecided",
     };
-    println!(
+    say!(
         "sprt elo0 {} elo1 {} alpha {} beta {}: llr {:.2} in [{lower:.2}, {upper:.2}], {decided}",
         sprt.elo0,
         sprt.elo1,

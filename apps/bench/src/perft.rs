@@ -44,11 +44,11 @@ pub fn run(args: &Args) -> Result<(), String> {
         let secs = start.elapsed().as_secs_f64();
         if args.divide && depth == args.depth {
             for (m, n) in &parts {
-                println!("{m} {n}");
+                say!("{m} {n}");
             }
         }
         let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-        println!("depth {depth} nodes {nodes} time {secs:.3} nps {nps:.0}");
+        say!("depth {depth} nodes {nodes} time {secs:.3} nps {nps:.0}");
     }
     Ok(())
 }

@@ -75,9 +75,15 @@ pub fn run(args: &Args) -> Result<(), String> {
 fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result<(), String> {
     let mut search = Search::new(evaluator, config);
     let stop = AtomicBool::new(false);
-    println!(
+    say!(
         "{:15} {:>8} {:>12} {:>5} {:>12} {:>9} {:>10}",
-        "position", "best", "score", "depth", "nodes", "time", "nodes/s"
+        "position",
+        "best",
+        "score",
+        "depth",
+        "nodes",
+        "time",
+        "nodes/s"
     );
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
     #[cfg(feature = "search-stats")]
@@ -88,7 +94,7 @@ fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result
         search.clear();
         let r = search.search(board, &[], Limits::depth(depth), &stop, |_| {});
         let best = r.best_move.ok_or_else(|| format!("{}: no legal move", p.name))?;
-        println!(
+        say!(
             "{:15} {:>8} {:>12} {:>5} {:>12} {:>8.3}s {:>10}",
             p.name,
             best.to_string(),
@@ -105,7 +111,7 @@ fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result
             stats += r.stats;
         }
     }
-    println!(
+    say!(
         "{:15} {:>8} {:>12} {:>5} {:>12} {:>8.3}s {:>10}",
         "total",
         "",
@@ -116,7 +122,7 @@ fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result
         nps(nodes, time)
     );
     #[cfg(feature = "search-stats")]
-    println!(
+    say!(
         "stats tt_probes {} tt_hits {} tt_cutoffs {} cutoffs {} first_move_cutoff_rate {:.3}",
         stats.tt_probes,
         stats.tt_hits,

@@ -290,3 +290,21 @@ fn draw_writes_pictures_of_positions_and_games() {
     std::fs::remove_file(&svg).unwrap();
     std::fs::remove_file(&records).unwrap();
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::{BufRead as _, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tns-bench"))
+        .args(["perft", "12"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line, as `| head -1` would, then go away.
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.starts_with("depth 1 "), "{first}");
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?} {}", out.status, stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}

@@ -711,14 +711,7 @@ impl App {
             return;
         }
         let (date, time) = utc_now();
-        let stem = format!("tns-{date}-{}", time.replace(':', ""));
-        let path = (0..100)
-            .map(|i| {
-                let suffix = if i == 0 { String::new() } else { format!("-{i}") };
-                dir.join(format!("{stem}{suffix}.txt"))
-            })
-            .find(|p| !p.exists())
-            .unwrap_or_else(|| dir.join(format!("{stem}.txt")));
+        let path = fresh_path(dir, &format!("tns-{date}-{}", time.replace(':', "")), "txt");
         self.message =
             match tns_board::write_atomically(&path, self.record().to_string().as_bytes()) {
                 Ok(()) => {
@@ -744,13 +737,7 @@ impl App {
         let svg = tns_svg::position(self.shown_board(), &picture);
         let (date, time) = utc_now();
         let stem = format!("tns-{date}-{}-move{}", time.replace(':', ""), self.shown_ply());
-        let path = (0..100)
-            .map(|i| {
-                let suffix = if i == 0 { String::new() } else { format!("-{i}") };
-                dir.join(format!("{stem}{suffix}.svg"))
-            })
-            .find(|p| !p.exists())
-            .unwrap_or_else(|| dir.join(format!("{stem}.svg")));
+        let path = fresh_path(dir, &stem, "svg");
         self.message = match tns_board::write_atomically(&path, svg.as_bytes()) {
             Ok(()) => format!("picture saved: {}", path.display()),
             Err(e) => format!("could not save {}: {e}", path.display()),
@@ -792,6 +779,17 @@ impl App {
             (None, None) => "no limit".into(),
         }
     }
+}
+
+/// `dir/stem.ext`, or `dir/stem-1.ext` and so on if that is taken: a name that never overwrites.
+fn fresh_path(dir: &Path, stem: &str, ext: &str) -> std::path::PathBuf {
+    (0..100)
+        .map(|i| {
+            let suffix = if i == 0 { String::new() } else { format!("-{i}") };
+            dir.join(format!("{stem}{suffix}.{ext}"))
+        })
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| dir.join(format!("{stem}.{ext}")))
 }
 
 /// A seed for a random player, from the clock: a new game each time.
