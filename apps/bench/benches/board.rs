@@ -38,24 +38,22 @@ fn movegen(c: &mut Criterion) {
     });
 }
 
-fn make_move(c: &mut Criterion) {
+fn play(c: &mut Criterion) {
     let boards = boards();
     let pairs: Vec<_> = boards
         .iter()
         .flat_map(|&b| b.legal_moves().iter().map(move |&m| (b, m)).collect::<Vec<_>>())
         .collect();
-    assert!(pairs.iter().all(|&(b, m)| b.after_move(m) == Ok(b.after_move_unchecked(m))));
-    c.bench_function("make_move_unchecked/44 moves", |b| {
+    assert!(pairs.iter().all(|&(b, m)| b.after(m) == Ok(b.after_unchecked(m))));
+    c.bench_function("play_unchecked/44 moves", |b| {
         b.iter(|| {
-            black_box(&pairs)
-                .iter()
-                .fold(0u64, |acc, &(b, m)| acc ^ b.after_move_unchecked(m).key())
+            black_box(&pairs).iter().fold(0u64, |acc, &(b, m)| acc ^ b.after_unchecked(m).key())
         });
     });
-    c.bench_function("make_move checked/44 moves", |b| {
+    c.bench_function("play checked/44 moves", |b| {
         b.iter(|| {
             black_box(&pairs).iter().fold(0u64, |acc, &(mut b, m)| {
-                b.make_move(m).unwrap();
+                b.play(m).unwrap();
                 acc ^ b.key()
             })
         });
@@ -81,5 +79,5 @@ fn perft5(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, movegen, make_move, canonical, perft5);
+criterion_group!(benches, movegen, play, canonical, perft5);
 criterion_main!(benches);

@@ -92,12 +92,12 @@ pub fn audit(records: &[GameRecord], table: &Tablebase) -> Audit {
                 break;
             }
             if i < opening {
-                board = board.after_move_unchecked(m);
+                board = board.after_unchecked(m);
                 continue;
             }
             let side = board.side_to_move();
             let seat = side as usize;
-            let child = board.after_move_unchecked(m);
+            let child = board.after_unchecked(m);
             let after = if child.dead() >= table.kills() {
                 Some(Wdl::Win)
             } else {

@@ -34,10 +34,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         } else {
             let moves = board.legal_moves();
             pool.install(|| {
-                moves
-                    .par_iter()
-                    .map(|&m| (m, perft(board.after_move_unchecked(m), depth - 1)))
-                    .collect()
+                moves.par_iter().map(|&m| (m, perft(board.after_unchecked(m), depth - 1))).collect()
             })
         };
         let nodes: u64 = parts.iter().map(|p| p.1).sum();

@@ -15,8 +15,7 @@ fn opening(seed: u64) -> Option<Board> {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        board =
-            board.after_move_unchecked(*moves.get((state % moves.len().max(1) as u64) as usize)?);
+        board = board.after_unchecked(*moves.get((state % moves.len().max(1) as u64) as usize)?);
     }
     Some(board)
 }

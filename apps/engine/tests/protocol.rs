@@ -179,7 +179,7 @@ fn every_command_answers() {
 fn shuffle(board: Board) -> [Move; 4] {
     let moves = board.legal_moves();
     let sheep = moves.iter().copied().find(|m| matches!(m, Move::Step { .. })).unwrap();
-    let after = board.after_move(sheep).unwrap();
+    let after = board.after(sheep).unwrap();
     let tiger =
         after.legal_moves().iter().copied().find(|m| matches!(m, Move::Step { .. })).unwrap();
     let back = |m: Move| match m {

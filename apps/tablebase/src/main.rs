@@ -448,7 +448,7 @@ fn reach(cli: &Cli, plies: u32) -> Result<(), String> {
                 losing += verdicts.iter().filter(|v| v.1.wdl == Wdl::Loss).count() as u64;
             }
             for (m, _) in verdicts {
-                let child = board.after_move_unchecked(m);
+                let child = board.after_unchecked(m);
                 if child.dead() < cli.kills {
                     next.insert(child.canonical().0);
                 }

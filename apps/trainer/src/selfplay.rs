@@ -110,7 +110,7 @@ mod tests {
         let mut b = Board::START;
         for _ in 0..values.len() {
             positions.push(b);
-            b = b.after_move_unchecked(b.legal_moves()[0]);
+            b = b.after_unchecked(b.legal_moves()[0]);
         }
         SelfPlayGame { positions, values, winner }
     }
@@ -135,9 +135,7 @@ mod tests {
         assert_eq!(a.positions.len(), a.values.len());
         assert!(a.values.iter().all(|v| (-1.0..=1.0).contains(v)));
         for pair in a.positions.windows(2) {
-            assert!(
-                pair[0].legal_moves().iter().any(|&m| pair[0].after_move_unchecked(m) == pair[1])
-            );
+            assert!(pair[0].legal_moves().iter().any(|&m| pair[0].after_unchecked(m) == pair[1]));
         }
     }
 }

@@ -1,20 +1,24 @@
-//! Prints the move-generation masks as 5×5 diagrams: `cargo run -p tns-board --example masks`.
+//! Prints where pieces can go from a few points, as 5×5 diagrams, from tns-board's typed
+//! helpers: `cargo run -p tns-board --example masks`.
 
-use tns_board::masks::{DIRECTIONS, DIRS, JUMP_SOURCES, NEIGHBOURS, STEP_SOURCES};
+use tns_board::{Bitboard, Point};
 
-fn diagram(mask: u32) -> [String; 5] {
+fn diagram(set: Bitboard) -> [String; 5] {
     std::array::from_fn(|y| {
         (0..5)
-            .map(|x| if mask >> (x + 5 * y) & 1 == 1 { "x" } else { "." })
+            .map(|x| match Point::new(x, y as u8) {
+                Some(p) if set.contains(p) => "x",
+                _ => ".",
+            })
             .collect::<Vec<_>>()
             .join(" ")
     })
 }
 
-fn print_row(title: &str, masks: &[(String, u32)]) {
+fn print_row(title: &str, sets: &[(String, Bitboard)]) {
     println!("{title}");
-    let pictures: Vec<_> = masks.iter().map(|(_, m)| diagram(*m)).collect();
-    for (name, _) in masks {
+    let pictures: Vec<_> = sets.iter().map(|(_, s)| diagram(*s)).collect();
+    for (name, _) in sets {
         print!("{name:<11}");
     }
     println!();
@@ -28,13 +32,12 @@ fn print_row(title: &str, masks: &[(String, u32)]) {
 }
 
 fn main() {
-    let name = |d: usize| format!("({:+},{:+})", DIRS[d].0, DIRS[d].1);
-    for (title, table) in [("STEP_SOURCES", STEP_SOURCES), ("JUMP_SOURCES", JUMP_SOURCES)] {
-        for half in [0..4, 4..DIRECTIONS] {
-            let row: Vec<_> = half.map(|d| (name(d), table[d])).collect();
-            print_row(title, &row);
-        }
-    }
-    let samples = [("a5", 0), ("b5", 1), ("c5", 2), ("b4", 6), ("c3", 12)];
-    print_row("NEIGHBOURS", &samples.map(|(n, i)| (n.to_string(), NEIGHBOURS[i])));
+    let points: Vec<Point> =
+        ["a5", "b5", "c5", "b4", "c3"].iter().map(|n| n.parse().expect("a point")).collect();
+    let row = |f: fn(Point) -> Bitboard| -> Vec<(String, Bitboard)> {
+        points.iter().map(|&p| (p.to_string(), f(p))).collect()
+    };
+    print_row("Point::neighbours (steps)", &row(Point::neighbours));
+    print_row("Point::jump_targets (jumps)", &row(Point::jump_targets));
+    print_row("Bitboard::EDGE", &[("edge".into(), Bitboard::EDGE)]);
 }

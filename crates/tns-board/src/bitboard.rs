@@ -26,6 +26,8 @@ impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 25 points.
     pub const ALL: Bitboard = Bitboard(BOARD);
+    /// The 16 points on the board's edge (its outer square).
+    pub const EDGE: Bitboard = Bitboard(0b11111_10001_10001_10001_11111);
 
     /// The set with the given bits, or `None` if a bit above 24 is set.
     pub const fn from_bits(bits: u32) -> Option<Bitboard> {

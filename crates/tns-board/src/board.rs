@@ -35,7 +35,7 @@ const CORNERS: u32 = 1 | 1 << 4 | 1 << 20 | 1 << 24;
 ///
 /// let mut board = Board::START;
 /// assert_eq!(board.legal_moves().len(), 21); // a sheep on any empty point
-/// board.make_move("c3".parse()?)?;
+/// board.play("c3".parse()?)?;
 /// assert_eq!(board.side_to_move(), Side::Tiger);
 /// assert_eq!(board.in_hand(), 19);
 /// assert_eq!(board.to_string(), "T3T/5/2S2/5/T3T t 19");
@@ -231,37 +231,42 @@ impl Board {
         Ok(())
     }
 
+    /// Whether `m` is legal here ([`check_move`](Board::check_move) says why not).
+    pub fn is_legal(self, m: Move) -> bool {
+        self.check_move(m).is_ok()
+    }
+
     /// Plays `m` if it is legal; on an error the board is unchanged.
     ///
     /// # Errors
     /// The [`MoveError`] from [`check_move`](Board::check_move).
-    pub fn make_move(&mut self, m: Move) -> Result<(), MoveError> {
+    pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
         self.check_move(m)?;
-        self.make_move_unchecked(m);
+        self.play_unchecked(m);
         Ok(())
     }
 
-    /// The position after `m`, if it is legal.
+    /// The position after `m`, if it is legal: [`play`](Board::play) on a copy.
     ///
     /// # Errors
     /// The [`MoveError`] from [`check_move`](Board::check_move).
-    pub fn after_move(self, m: Move) -> Result<Board, MoveError> {
+    pub fn after(self, m: Move) -> Result<Board, MoveError> {
         self.check_move(m)?;
-        Ok(self.after_move_unchecked(m))
+        Ok(self.after_unchecked(m))
     }
 
     /// Plays `m` without checking it, for moves that move generation produced (the search).
     /// An illegal move leaves a position the rules cannot reach; it never panics.
     #[inline]
-    pub fn make_move_unchecked(&mut self, m: Move) {
-        *self = self.after_move_unchecked(m);
+    pub fn play_unchecked(&mut self, m: Move) {
+        *self = self.after_unchecked(m);
     }
 
     /// The position after `m`, without checking it (see
-    /// [`make_move_unchecked`](Board::make_move_unchecked)).
+    /// [`play_unchecked`](Board::play_unchecked)).
     #[inline]
     #[must_use]
-    pub const fn after_move_unchecked(self, m: Move) -> Board {
+    pub const fn after_unchecked(self, m: Move) -> Board {
         let Board { mut tigers, mut sheep } = self;
         match m {
             Move::Place(to) => sheep = (sheep | to.bit()).wrapping_sub(ONE_IN_HAND),
@@ -353,17 +358,17 @@ mod tests {
     }
 
     #[test]
-    fn make_move_leaves_board_on_error() {
+    fn play_leaves_board_on_error() {
         let mut b = Board::START;
-        assert!(b.make_move(mv("a5")).is_err());
+        assert!(b.play(mv("a5")).is_err());
         assert_eq!(b, Board::START);
-        assert!(b.after_move(mv("a5b5")).is_err());
+        assert!(b.after(mv("a5b5")).is_err());
     }
 
     #[test]
     fn jump_kills() {
         let b = pos("TS2T/5/5/5/T3T t 19");
-        let after = b.after_move(mv("a5c5")).unwrap();
+        let after = b.after(mv("a5c5")).unwrap();
         assert_eq!(after.dead(), 1);
         assert_eq!(after.to_string(), "2T1T/5/5/5/T3T s 19");
     }

@@ -97,10 +97,24 @@ impl Game {
         if let Some(outcome) = self.outcome() {
             return Err(PlayError::GameOver(outcome));
         }
-        let next = self.board().after_move(m)?;
+        let next = self.board().after(m)?;
         self.boards.push(next);
         self.moves.push(m);
         Ok(())
+    }
+
+    /// Whether `m` can be played now: legal in the position, and the game not over (a
+    /// repetition ends it too).
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.outcome().is_none() && self.board().is_legal(m)
+    }
+
+    /// Plays a move without checking it, for moves that came from [`Game::legal_moves`]. An
+    /// illegal move gives a position the rules cannot reach; it never panics.
+    pub fn play_unchecked(&mut self, m: Move) {
+        let next = self.board().after_unchecked(m);
+        self.boards.push(next);
+        self.moves.push(m);
     }
 
     /// Takes back the last move and returns it, or `None` at the start.
@@ -169,6 +183,9 @@ mod tests {
         assert_eq!(game.outcome(), None);
         play_all(&mut game, "b1c1");
         assert_eq!(game.outcome(), Some(Outcome::DRAW_BY_REPETITION));
+        // The board alone would allow e1d1; the game, over by repetition, does not.
+        assert!(game.board().is_legal("e1d1".parse().unwrap()));
+        assert!(!game.is_legal("e1d1".parse().unwrap()));
         assert!(game.play("e1d1".parse().unwrap()).is_err());
         game.undo();
         assert_eq!(game.outcome(), None);
@@ -179,8 +196,18 @@ mod tests {
         let mut game = Game::new();
         let before = game.clone();
         assert!(matches!(game.play("a5".parse().unwrap()), Err(PlayError::Illegal(_))));
+        assert!(!game.is_legal("a5".parse().unwrap()));
         assert_eq!(game, before);
         assert_eq!(game.undo(), None);
+        // Unchecked play of a generated move is the same as checked play.
+        let mut checked = Game::new();
+        for m in ["c3", "a5b4"] {
+            let m = m.parse().unwrap();
+            assert!(game.is_legal(m));
+            game.play_unchecked(m);
+            checked.play(m).unwrap();
+        }
+        assert_eq!(game, checked);
     }
 
     #[test]

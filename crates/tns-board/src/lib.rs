@@ -33,7 +33,7 @@ mod board;
 mod error;
 mod file;
 mod game;
-pub mod masks;
+mod masks;
 mod movegen;
 mod moves;
 mod outcome;

@@ -41,13 +41,6 @@ fn for_each_bit(mut mask: u32, mut f: impl FnMut(u32)) {
 }
 
 impl Board {
-    /// Whether the game is over without looking at history: five sheep dead, or the side to
-    /// move without a legal move.
-    #[inline]
-    pub fn is_terminal(self) -> bool {
-        self.dead() >= KILLS_TO_WIN || !self.has_moves()
-    }
-
     /// Fills `list` with every legal move (clearing it first): placements, or tiger jumps
     /// before tiger steps, or sheep steps. Empty once five sheep are dead.
     ///

@@ -20,7 +20,7 @@ pub fn perft(board: Board, depth: u32) -> u64 {
         _ => {
             let mut moves = MoveList::new();
             board.generate_moves(&mut moves);
-            moves.iter().map(|&m| perft(board.after_move_unchecked(m), depth - 1)).sum()
+            moves.iter().map(|&m| perft(board.after_unchecked(m), depth - 1)).sum()
         }
     }
 }
@@ -29,5 +29,5 @@ pub fn perft(board: Board, depth: u32) -> u64 {
 /// to [`perft`]`(board, depth)` for `depth >= 1`.
 pub fn perft_divide(board: Board, depth: u32) -> Vec<(Move, u64)> {
     let sub = depth.saturating_sub(1);
-    board.legal_moves().iter().map(|&m| (m, perft(board.after_move_unchecked(m), sub))).collect()
+    board.legal_moves().iter().map(|&m| (m, perft(board.after_unchecked(m), sub))).collect()
 }

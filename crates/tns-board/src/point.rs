@@ -3,7 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Bitboard;
 use crate::error::ParsePointError;
+use crate::masks::{JUMP_TARGETS, NEIGHBOURS};
 
 /// One of the 25 points of the board.
 ///
@@ -70,6 +72,33 @@ impl Point {
     /// Whether diagonal lines pass through this point (`x + y` even).
     pub const fn has_diagonals(self) -> bool {
         (self.x() + self.y()).is_multiple_of(2)
+    }
+
+    /// The points one step away along a drawn line: where a piece here can step.
+    ///
+    /// ```
+    /// use tns_board::Point;
+    ///
+    /// let b4: Point = "b4".parse()?;
+    /// let names: Vec<String> = b4.neighbours().iter().map(|p| p.to_string()).collect();
+    /// assert_eq!(names, ["a5", "b5", "c5", "a4", "c4", "a3", "b3", "c3"]);
+    /// let b5: Point = "b5".parse()?;
+    /// assert_eq!(b5.neighbours().len(), 3); // no diagonals through b5
+    /// # Ok::<(), tns_board::ParsePointError>(())
+    /// ```
+    pub const fn neighbours(self) -> Bitboard {
+        Bitboard::from_bits_truncate(NEIGHBOURS[self.0 as usize])
+    }
+
+    /// The points two steps away along a drawn line: where a tiger here lands when it jumps.
+    pub const fn jump_targets(self) -> Bitboard {
+        Bitboard::from_bits_truncate(JUMP_TARGETS[self.0 as usize])
+    }
+
+    /// The point a jump from here to `to` passes over, when `to` is one of
+    /// [`jump_targets`](Point::jump_targets).
+    pub const fn jumped_over(self, to: Point) -> Option<Point> {
+        if self.jump_targets().contains(to) { Point::from_index(u8::midpoint(self.0, to.0)) } else { None }
     }
 
     /// The file letter, `'a'` to `'e'`.

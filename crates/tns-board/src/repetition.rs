@@ -16,10 +16,10 @@ pub const REPETITION_DRAW: usize = 2;
 /// use tns_board::{Board, repetitions};
 ///
 /// let a: Board = "TSSST/SSSSS/SS1SS/SSSSS/T1S1T t 0".parse()?;
-/// let b = a.after_move("e1d1".parse()?)?;
-/// let c = b.after_move("c1b1".parse()?)?;
-/// let d = c.after_move("d1e1".parse()?)?;
-/// let e = d.after_move("b1c1".parse()?)?;
+/// let b = a.after("e1d1".parse()?)?;
+/// let c = b.after("c1b1".parse()?)?;
+/// let d = c.after("d1e1".parse()?)?;
+/// let e = d.after("b1c1".parse()?)?;
 /// assert_eq!(e, a);
 /// assert_eq!(repetitions(&[a, b, c, d], &e), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

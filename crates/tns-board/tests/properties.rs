@@ -16,7 +16,7 @@ fn play_random(choices: &[u8]) -> Vec<Board> {
         if moves.is_empty() {
             break;
         }
-        board = board.after_move_unchecked(moves[c as usize % moves.len()]);
+        board = board.after_unchecked(moves[c as usize % moves.len()]);
         boards.push(board);
     }
     boards

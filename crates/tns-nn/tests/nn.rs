@@ -21,7 +21,7 @@ fn positions(n: usize, seed: u64) -> Vec<Board> {
             board = Board::START;
             continue;
         }
-        board = board.after_move_unchecked(moves[(state % moves.len() as u64) as usize]);
+        board = board.after_unchecked(moves[(state % moves.len() as u64) as usize]);
         out.push(board);
     }
     out

@@ -1,11 +1,8 @@
 //! The hand-written evaluator.
 
-use tns_board::{Board, Side};
+use tns_board::{Bitboard, Board, Side};
 
 use crate::Evaluator;
-
-/// The 16 points of the board's outer ring.
-const EDGE: u32 = 0b11111_10001_10001_10001_11111;
 
 /// Weights of the [`Heuristic`] evaluator's terms, in hundredths of a sheep, from the tigers'
 /// point of view.
@@ -90,7 +87,7 @@ impl Heuristic {
             + w.trapped_tiger * trapped
             + w.tiger_mobility * board.tiger_step_targets().len() as i32
             + w.in_hand * i32::from(board.in_hand())
-            + w.edge_sheep * (board.sheep().bits() & EDGE).count_ones() as i32
+            + w.edge_sheep * (board.sheep().bits() & Bitboard::EDGE.bits()).count_ones() as i32
     }
 }
 

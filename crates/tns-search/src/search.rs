@@ -450,8 +450,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let m = moves[i];
-            let score =
-                -self.negamax(board.after_move_unchecked(m), depth - 1, ply + 1, -beta, -alpha);
+            let score = -self.negamax(board.after_unchecked(m), depth - 1, ply + 1, -beta, -alpha);
             if self.aborted {
                 return 0;
             }

@@ -49,7 +49,7 @@ fn reference(board: Board, depth: u32, path: &mut Vec<Board>, history: &[Board])
     path.push(board);
     let best = moves
         .iter()
-        .map(|&m| -reference(board.after_move_unchecked(m), depth - 1, path, history))
+        .map(|&m| -reference(board.after_unchecked(m), depth - 1, path, history))
         .max()
         .unwrap();
     path.pop();
@@ -74,7 +74,7 @@ fn play_random(choices: &[u8]) -> Vec<Board> {
         if moves.is_empty() {
             break;
         }
-        boards.push(b.after_move_unchecked(moves[c as usize % moves.len()]));
+        boards.push(b.after_unchecked(moves[c as usize % moves.len()]));
     }
     boards
 }
@@ -93,7 +93,7 @@ fn sheep_trap_the_last_free_tiger() {
     let board = pos("TTSSS/TTSSS/SSSSS/SSS1S/SSSSS s 0");
     let r = search_with(board, &[], Limits::depth(4), 1);
     assert_eq!(r.score, win_in(1));
-    let after = board.after_move(r.best_move.unwrap()).unwrap();
+    let after = board.after(r.best_move.unwrap()).unwrap();
     assert!(!after.has_moves(), "{after}");
 }
 
@@ -140,7 +140,7 @@ fn sheep_force_a_trap_in_three() {
         let r = search_with(board, &[], Limits::depth(6), 1);
         assert_eq!(r.score, win_in(3), "{board}");
         // After the engine's move every tiger reply must lose at once.
-        let after = board.after_move(r.best_move.unwrap()).unwrap();
+        let after = board.after(r.best_move.unwrap()).unwrap();
         assert_eq!(reference(after, 2, &mut Vec::new(), &[]), loss_in(2), "{board}");
     }
 }
@@ -152,7 +152,7 @@ fn repetitions_in_the_game_history_count() {
     let start = pos("TSSST/SSSSS/SS1SS/SSSSS/T1S1T t 0");
     let mut history = vec![start];
     for m in ["e1d1", "c1b1", "d1e1"] {
-        let next = history.last().unwrap().after_move(m.parse().unwrap()).unwrap();
+        let next = history.last().unwrap().after(m.parse().unwrap()).unwrap();
         history.push(next);
     }
     let now = history.pop().unwrap();
@@ -215,7 +215,7 @@ fn reports_every_iteration() {
 
 fn pv_is_legal(board: Board, pv: &[Move]) -> bool {
     let mut b = board;
-    pv.iter().all(|&m| b.make_move(m).is_ok())
+    pv.iter().all(|&m| b.play(m).is_ok())
 }
 
 proptest! {

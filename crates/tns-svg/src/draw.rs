@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use tns_board::{Bitboard, Board, Game, Move, Point, Side, masks};
+use tns_board::{Board, Game, Move, Point, Side};
 
 /// What to draw besides the pieces.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +61,7 @@ fn board_group(out: &mut String, board: Board, picture: &Picture, dx: f64, dy: f
     // Every line of the board is a pair of neighbouring points; each is drawn once.
     for p in Point::all() {
         let (x1, y1) = centre(p);
-        for q in Bitboard::from_bits_truncate(masks::NEIGHBOURS[p.index()]) {
+        for q in p.neighbours() {
             if q.index() > p.index() {
                 let (x2, y2) = centre(q);
                 let _ = writeln!(

@@ -20,7 +20,6 @@
 use std::sync::atomic::{AtomicU16, Ordering};
 
 use rayon::prelude::*;
-use tns_board::masks::NEIGHBOURS;
 use tns_board::{Bitboard, Board, MoveList, Side};
 
 use crate::index::Indexer;
@@ -97,7 +96,7 @@ impl Builder<'_> {
         let mut best_kill: Option<Value> = None;
         for &m in &moves {
             if m.is_jump() {
-                let v = kill_value(self, board.after_move_unchecked(m));
+                let v = kill_value(self, board.after_unchecked(m));
                 if best_kill.is_none_or(|b| v.better_than(b)) {
                     best_kill = Some(v);
                 }
@@ -141,7 +140,7 @@ impl Builder<'_> {
             Side::Sheep => sheep,
         };
         for to in Bitboard::from_bits_truncate(pieces) {
-            let back = NEIGHBOURS[to.index()] & empty;
+            let back = to.neighbours().bits() & empty;
             for from in Bitboard::from_bits_truncate(back) {
                 let swap = 1 << to.index() | 1 << from.index();
                 let (t, s) = match mover {
@@ -197,7 +196,7 @@ impl Builder<'_> {
             let mut moves = MoveList::new();
             board.generate_moves(&mut moves);
             for &m in moves.iter().filter(|m| m.is_jump()) {
-                if let Value::Loss(k) = kill_value(self, board.after_move_unchecked(m)) {
+                if let Value::Loss(k) = kill_value(self, board.after_unchecked(m)) {
                     longest = longest.max(k);
                 }
             }

@@ -288,7 +288,7 @@ impl Indexer {
         let (class, rank) = (index / per_class, index % per_class);
         let class = self.classes.get(class)?;
         let empty = class.deposit(unrank_bits(rank, empties, FREE));
-        let sheep = !class.rep & !empty & tns_board::masks::BOARD;
+        let sheep = !class.rep & !empty & Bitboard::ALL.bits();
         let board = Board::from_parts(
             Bitboard::from_bits_truncate(class.rep),
             Bitboard::from_bits_truncate(sheep),
@@ -337,7 +337,7 @@ mod tests {
     fn compress_and_deposit_invert() {
         let points = [0, 7, 12, 24];
         let tigers: u32 = points.iter().map(|&p| 1 << p).sum();
-        let free = !tigers & tns_board::masks::BOARD;
+        let free = !tigers & Bitboard::ALL.bits();
         for v in (0..1 << 21).step_by(97) {
             let spread = deposit_points(v, points);
             assert_eq!(spread & tigers, 0);

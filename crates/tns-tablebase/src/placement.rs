@@ -23,7 +23,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use tns_board::masks::{DELTAS, DIRECTIONS, JUMP_SOURCES, NEIGHBOURS};
 use tns_board::{Bitboard, Side, Symmetry};
 
 use crate::index::{FREE, Indexer, binomial, rank21};
@@ -78,23 +77,22 @@ fn tiger_moves(indexer: &Indexer) -> Vec<Vec<TigerMove>> {
                 let (child, sym) = indexer.classify(rep ^ from_to);
                 TigerMove { from_to, to: 1 << to, over, child: child as u16, sym }
             };
-            for from in Bitboard::from_bits_truncate(rep) {
-                let from = from.index();
-                for d in 0..DIRECTIONS {
-                    if JUMP_SOURCES[d] >> from & 1 == 0 {
-                        continue;
-                    }
-                    let over = (from as i32 + i32::from(DELTAS[d])) as usize;
-                    let to = (from as i32 + 2 * i32::from(DELTAS[d])) as usize;
-                    if rep >> over & 1 == 0 && rep >> to & 1 == 0 {
-                        moves.push(make(from, to, 1 << over));
+            let tigers = Bitboard::from_bits_truncate(rep);
+            for from in tigers {
+                for to in from.jump_targets() {
+                    if let Some(over) = from.jumped_over(to)
+                        && !tigers.contains(over)
+                        && !tigers.contains(to)
+                    {
+                        moves.push(make(from.index(), to.index(), over.bit()));
                     }
                 }
             }
-            for from in Bitboard::from_bits_truncate(rep) {
-                let from = from.index();
-                for to in Bitboard::from_bits_truncate(NEIGHBOURS[from] & !rep) {
-                    moves.push(make(from, to.index(), 0));
+            for from in tigers {
+                for to in from.neighbours() {
+                    if !tigers.contains(to) {
+                        moves.push(make(from.index(), to.index(), 0));
+                    }
                 }
             }
             moves
@@ -235,7 +233,7 @@ fn tiger_layer(
                 .enumerate()
                 .map(|(c, chunk)| {
                     let class = indexer.class(c);
-                    let free = !class.rep & tns_board::masks::BOARD;
+                    let free = !class.rep & Bitboard::ALL.bits();
                     let mut stats = empty_stats;
                     for_each_subset(e, |rank, set| {
                         let empty = class.deposit(set);

@@ -188,7 +188,7 @@ impl Tablebase {
 
     /// The value of playing `m` in `board`, for the side that plays it.
     fn move_value(&self, board: Board, m: Move) -> Option<Value> {
-        let child = board.after_move_unchecked(m);
+        let child = board.after_unchecked(m);
         if child.dead() >= self.kills {
             return Some(Value::Win(1));
         }

@@ -186,7 +186,7 @@ impl Tablebase {
         }
         let mut best = Wdl::Loss;
         for to in board.empty() {
-            let child = board.after_move_unchecked(Move::Place(to));
+            let child = board.after_unchecked(Move::Place(to));
             best = best.max(self.tiger_wdl(child)?.before());
             if best == Wdl::Win {
                 break;
@@ -206,7 +206,7 @@ impl Tablebase {
 
     /// The verdict of playing `m` in `board`, for the side that plays it.
     fn move_verdict(&self, board: Board, m: Move) -> Option<Verdict> {
-        let child = board.after_move_unchecked(m);
+        let child = board.after_unchecked(m);
         if child.dead() >= self.kills {
             return Some(Value::Win(1).into());
         }
@@ -372,7 +372,7 @@ impl Tablebase {
                     .legal_moves()
                     .iter()
                     .map(|&m| {
-                        let child = board.after_move_unchecked(m);
+                        let child = board.after_unchecked(m);
                         if child.dead() >= self.kills {
                             Some(Wdl::Win)
                         } else {
@@ -412,7 +412,7 @@ impl Tablebase {
                 board
                     .empty()
                     .iter()
-                    .map(|to| next_value(board.after_move_unchecked(Move::Place(to))).before())
+                    .map(|to| next_value(board.after_unchecked(Move::Place(to))).before())
                     .max()
                     .unwrap_or(Wdl::Loss)
             });
@@ -428,7 +428,7 @@ impl Tablebase {
                     .legal_moves()
                     .iter()
                     .map(|&m| {
-                        let child = board.after_move_unchecked(m);
+                        let child = board.after_unchecked(m);
                         if child.dead() >= kills {
                             return Wdl::Win;
                         }

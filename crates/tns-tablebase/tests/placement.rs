@@ -37,7 +37,7 @@ fn minimax(table: &Tablebase, board: Board) -> Wdl {
     board
         .legal_moves()
         .iter()
-        .map(|&m| minimax(table, board.after_move_unchecked(m)).before())
+        .map(|&m| minimax(table, board.after_unchecked(m)).before())
         .max()
         .unwrap_or(Wdl::Loss)
 }
@@ -54,7 +54,7 @@ fn random_position(seed: u64, from: u8, kills: u8) -> Option<Board> {
             .legal_moves()
             .iter()
             .copied()
-            .filter(|&m| board.after_move_unchecked(m).dead() < kills)
+            .filter(|&m| board.after_unchecked(m).dead() < kills)
             .collect();
         state ^= state << 13;
         state ^= state >> 7;
@@ -62,11 +62,11 @@ fn random_position(seed: u64, from: u8, kills: u8) -> Option<Board> {
         (!moves.is_empty()).then(|| moves[(state % moves.len() as u64) as usize])
     };
     while TOTAL_SHEEP - board.in_hand() < target {
-        board = board.after_move_unchecked(step(board)?);
+        board = board.after_unchecked(step(board)?);
     }
     // Half the time, the tigers to move.
     if seed % 2 == 1 && board.side_to_move() == Side::Sheep {
-        board = board.after_move_unchecked(step(board)?);
+        board = board.after_unchecked(step(board)?);
     }
     (board.in_hand() > 0).then_some(board)
 }

@@ -64,7 +64,7 @@ fn play(perfect_side: Side, seed: u64) -> bool {
             let before = table().probe(board);
             let m =
                 perfect.search(board, game.previous(), limits, &stop, |_| {}).best_move.unwrap();
-            let child = board.after_move_unchecked(m);
+            let child = board.after_unchecked(m);
             let after = if child.dead() >= KILLS_TO_WIN {
                 Some(Value::Loss(0))
             } else {

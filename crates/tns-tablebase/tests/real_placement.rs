@@ -84,7 +84,7 @@ fn play(perfect_side: Side, seed: u64) -> Option<Wdl> {
                 .search(board, game.previous(), Limits::depth(3), &stop, |_| {})
                 .best_move
                 .unwrap();
-            let child = board.after_move_unchecked(m);
+            let child = board.after_unchecked(m);
             if child.dead() < KILLS_TO_WIN {
                 let after = value_for(child, perfect_side).expect("covered by the layers");
                 assert!(after >= before, "{board}: {before}, but {m} leads to {after}");

@@ -67,7 +67,7 @@ fn solve(board: Board, depth: u32, kills: u8) -> Option<Value> {
     let mut best_win: Option<u16> = None;
     let mut longest_loss = Some(0u16);
     for &m in &moves {
-        match solve(board.after_move_unchecked(m), depth - 1, kills).map(Value::before) {
+        match solve(board.after_unchecked(m), depth - 1, kills).map(Value::before) {
             Some(Value::Win(n)) => best_win = Some(best_win.map_or(n, |b| b.min(n))),
             Some(Value::Loss(n)) => longest_loss = longest_loss.map(|l| l.max(n)),
             _ => longest_loss = None,
