@@ -98,7 +98,11 @@ impl Point {
     /// The point a jump from here to `to` passes over, when `to` is one of
     /// [`jump_targets`](Point::jump_targets).
     pub const fn jumped_over(self, to: Point) -> Option<Point> {
-        if self.jump_targets().contains(to) { Point::from_index(u8::midpoint(self.0, to.0)) } else { None }
+        if self.jump_targets().contains(to) {
+            Point::from_index(u8::midpoint(self.0, to.0))
+        } else {
+            None
+        }
     }
 
     /// The file letter, `'a'` to `'e'`.

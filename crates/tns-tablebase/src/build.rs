@@ -97,7 +97,7 @@ impl Builder<'_> {
         for &m in &moves {
             if m.is_jump() {
                 let v = kill_value(self, board.after_unchecked(m));
-                if best_kill.is_none_or(|b| v.better_than(b)) {
+                if best_kill.is_none_or(|b| v > b) {
                     best_kill = Some(v);
                 }
             } else {

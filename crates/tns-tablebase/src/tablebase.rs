@@ -204,15 +204,8 @@ impl Tablebase {
             .iter()
             .map(|&m| Some((m, self.move_value(board, m)?)))
             .collect::<Option<Vec<_>>>()?;
-        out.sort_by(|a, b| {
-            if a.1.better_than(b.1) {
-                std::cmp::Ordering::Less
-            } else if b.1.better_than(a.1) {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        });
+        // Best first; equal values keep the move generator's order.
+        out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
         Some(out)
     }
 
@@ -309,7 +302,7 @@ impl Tablebase {
         let mut best: Option<Value> = None;
         for &m in &moves {
             let v = self.move_value(board, m).unwrap_or(Value::Draw);
-            if best.is_none_or(|b| v.better_than(b)) {
+            if best.is_none_or(|b| v > b) {
                 best = Some(v);
             }
         }

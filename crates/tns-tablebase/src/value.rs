@@ -27,15 +27,28 @@ impl Value {
         }
     }
 
-    /// Whether the side to move prefers `self` to `other`: any win to a draw to any loss, a
-    /// faster win, and a slower loss.
-    pub fn better_than(self, other: Value) -> bool {
-        let order = |v: Value| match v {
+    /// The side to move's preference as one number: any win above a draw above any loss, a
+    /// faster win above a slower one, a slower loss above a faster one.
+    fn rank(self) -> i32 {
+        match self {
             Value::Win(n) => i32::from(u16::MAX) - i32::from(n),
             Value::Draw => 0,
             Value::Loss(n) => -i32::from(u16::MAX) + i32::from(n),
-        };
-        order(self) > order(other)
+        }
+    }
+}
+
+/// Values are ordered by the side to move's preference: the greatest is the best to have, so
+/// `max` picks the best move's value and sorting in reverse puts the best first.
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -180,8 +193,7 @@ impl PartialOrd for Verdict {
 impl Ord for Verdict {
     fn cmp(&self, other: &Verdict) -> std::cmp::Ordering {
         self.wdl.cmp(&other.wdl).then_with(|| match (self.value, other.value) {
-            (Some(a), Some(b)) if a.better_than(b) => std::cmp::Ordering::Greater,
-            (Some(a), Some(b)) if b.better_than(a) => std::cmp::Ordering::Less,
+            (Some(a), Some(b)) => a.cmp(&b),
             _ => std::cmp::Ordering::Equal,
         })
     }
@@ -245,10 +257,18 @@ mod tests {
 
     #[test]
     fn preferences() {
-        assert!(Value::Win(9).better_than(Value::Draw));
-        assert!(Value::Win(3).better_than(Value::Win(5)));
-        assert!(Value::Loss(8).better_than(Value::Loss(2)));
-        assert!(Value::Draw.better_than(Value::Loss(100)));
+        assert!(Value::Win(9) > Value::Draw);
+        assert!(Value::Win(3) > Value::Win(5));
+        assert!(Value::Loss(8) > Value::Loss(2));
+        assert!(Value::Draw > Value::Loss(100));
+        let mut values =
+            [Value::Loss(2), Value::Win(5), Value::Draw, Value::Win(3), Value::Loss(8)];
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(
+            values,
+            [Value::Win(3), Value::Win(5), Value::Draw, Value::Loss(8), Value::Loss(2)]
+        );
+        assert_eq!(values.iter().max(), Some(&Value::Win(3)));
         assert_eq!(Value::Loss(0).before(), Value::Win(1));
     }
 
