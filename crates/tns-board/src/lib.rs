@@ -58,6 +58,6 @@ pub use outcome::{EndReason, Outcome};
 pub use perft::{perft, perft_divide};
 pub use point::Point;
 pub use record::{GameRecord, RecordResult};
-pub use repetition::{REPETITION_DRAW, repetitions};
+pub use repetition::{REPETITION_DRAW, repetition_candidates, repetitions};
 pub use side::Side;
 pub use symmetry::Symmetry;

@@ -25,14 +25,38 @@ pub const REPETITION_DRAW: usize = 2;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn repetitions(previous: &[Board], board: &Board) -> usize {
-    if board.in_hand() > 0 {
-        return 0;
-    }
+    repetition_candidates(*board, previous.iter().rev().copied()).filter(|b| b == board).count()
+}
+
+/// The earlier positions that could be `board` again: from `earlier`, the positions before
+/// `board` latest first (one a ply, the sides taking turns), every second one (those with the
+/// same side to move), for as long as nothing irreversible happened in between (a placement or
+/// a kill changes the sheep in hand or on the board, and none comes back). Empty while sheep
+/// are in hand.
+///
+/// [`repetitions`] counts the matches among them; the search scans its own line and the game
+/// before it through the same function.
+///
+/// ```
+/// use tns_board::{Board, repetition_candidates};
+///
+/// let a: Board = "TSSST/SSSSS/SS1SS/SSSSS/T1S1T t 0".parse()?;
+/// let b = a.after("e1d1".parse()?)?;
+/// let c = b.after("c1b1".parse()?)?;
+/// // From c, only a has the same side to move.
+/// assert_eq!(repetition_candidates(c, [b, a]).collect::<Vec<_>>(), [a]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[inline]
+pub fn repetition_candidates(
+    board: Board,
+    earlier: impl IntoIterator<Item = Board>,
+) -> impl Iterator<Item = Board> {
     let sheep = board.sheep_on_board();
-    previous
-        .iter()
-        .rev()
-        .take_while(|b| b.sheep_on_board() == sheep && b.in_hand() == 0)
-        .filter(|b| *b == board)
-        .count()
+    let settled = board.in_hand() == 0;
+    earlier
+        .into_iter()
+        .skip(1)
+        .step_by(2)
+        .take_while(move |b| settled && b.sheep_on_board() == sheep && b.in_hand() == 0)
 }

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
-use tns_board::{Board, KILLS_TO_WIN, MAX_MOVES, Move, MoveList, Symmetry};
+use tns_board::{Board, KILLS_TO_WIN, MAX_MOVES, Move, MoveList, Symmetry, repetition_candidates};
 
 use crate::Evaluator;
 use crate::limits::Limits;
@@ -100,6 +100,21 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Counters, with the `search-stats` feature.
     pub stats: Stats,
+}
+
+/// What the transposition table says about a node.
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    /// Whether the table is used at this node (probed, and stored into after).
+    use_tt: bool,
+    /// The canonical position's key.
+    key: u64,
+    /// The symmetry from the position to its canonical form.
+    sym: Symmetry,
+    /// The table's move, in the position's own orientation.
+    mv: Option<Move>,
+    /// A score that ends the node at once (a deep enough entry whose bound decides).
+    cut: Option<i32>,
 }
 
 /// A searcher: an evaluator, a transposition table that lasts across searches, and per-thread
@@ -359,35 +374,16 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
     }
 
     /// Whether the position at `ply` occurred earlier on the path or in the game, with the same
-    /// side to move. Only every second earlier position has the same side to move. Placements
-    /// and kills cannot be undone, so the scan stops at a change in the sheep count.
+    /// side to move (the scan is tns-board's, shared with the game's own repetition count).
     #[inline]
     fn is_repetition(&self, board: Board, ply: usize) -> bool {
-        if board.in_hand() > 0 {
-            return false;
-        }
-        let sheep = board.sheep_on_board();
-        let history = self.shared.history;
-        // Plies counted from the root; negative ones index the game history from its end.
-        let mut at = ply as isize - 2;
-        while at >= -(history.len() as isize) {
-            let b = if at >= 0 {
-                self.path[at as usize]
-            } else {
-                history[(history.len() as isize + at) as usize]
-            };
-            if b.sheep_on_board() != sheep || b.in_hand() > 0 {
-                return false;
-            }
-            if b == board {
-                return true;
-            }
-            at -= 2;
-        }
-        false
+        let earlier = self.path[..ply].iter().rev().chain(self.shared.history.iter().rev());
+        repetition_candidates(board, earlier.copied()).any(|b| b == board)
     }
 
-    fn negamax(&mut self, board: Board, depth: u32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    /// The score of `board` at `ply` with `depth` plies to go, within (`alpha`, `beta`): the
+    /// checks that end a line, the table, the moves, and the table again.
+    fn negamax(&mut self, board: Board, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         self.unpublished += 1;
         self.pv_len[ply] = 0;
@@ -395,33 +391,76 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             return 0;
         }
         self.path[ply] = board;
+        if let Some(score) = self.end_of_line(board, depth, ply) {
+            return score;
+        }
+        let probe = self.probe(board, depth, ply, alpha, beta);
+        if let Some(score) = probe.cut {
+            return score;
+        }
+        let Some((best, best_move)) = self.search_moves(board, depth, ply, alpha, beta, probe.mv)
+        else {
+            // No legal move: lost. (An aborted search's score is never used.)
+            return if self.aborted { 0 } else { loss_in(ply) };
+        };
+        if probe.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let entry = Entry {
+                score: to_table(best, ply),
+                depth: depth.min(255) as u8,
+                bound,
+                mv: best_move.map(|m| probe.sym.apply_move(m)),
+            };
+            self.shared.tt.store(probe.key, entry);
+        }
+        best
+    }
+
+    /// The score where the line ends here: five dead, a repetition, a position the evaluator
+    /// knows exactly, or the horizon (or no legal move there). `None` to search on.
+    #[inline]
+    fn end_of_line(&self, board: Board, depth: u32, ply: usize) -> Option<i32> {
         if board.dead() >= KILLS_TO_WIN {
-            return loss_in(ply);
+            return Some(loss_in(ply));
         }
         if ply > 0 {
             if self.is_repetition(board, ply) {
-                return DRAW;
+                return Some(DRAW);
             }
             if let Some(exact) = self.shared.evaluator.exact(board) {
-                return from_table(exact, ply);
+                return Some(from_table(exact, ply));
             }
         }
         if depth == 0 || ply >= MAX_PLY - 1 {
             if !board.has_moves() {
-                return loss_in(ply);
+                return Some(loss_in(ply));
             }
-            return self.shared.evaluator.evaluate(board).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            return Some(self.shared.evaluator.evaluate(board).clamp(-EVAL_LIMIT, EVAL_LIMIT));
         }
+        None
+    }
 
-        // At depth 1 the table saves less than the symmetry transform costs.
+    /// Looks `board` up in the transposition table (from depth 2: at depth 1 the table saves
+    /// less than the symmetry transform costs).
+    #[inline]
+    fn probe(&mut self, board: Board, depth: u32, ply: usize, alpha: i32, beta: i32) -> Probe {
         let use_tt = depth >= 2 && self.shared.use_table;
-        let (canonical, sym) = if use_tt { board.canonical() } else { (board, Symmetry::IDENTITY) };
+        if !use_tt {
+            return Probe { use_tt, key: 0, sym: Symmetry::IDENTITY, mv: None, cut: None };
+        }
+        let (canonical, sym) = board.canonical();
         let key = canonical.key();
         count!(self.stats, tt_probes);
-        let mut tt_move = None;
-        if let Some(entry) = use_tt.then(|| self.shared.tt.probe(key)).flatten() {
+        let mut probe = Probe { use_tt, key, sym, mv: None, cut: None };
+        if let Some(entry) = self.shared.tt.probe(key) {
             count!(self.stats, tt_hits);
-            tt_move = entry.mv.map(|m| sym.inverse().apply_move(m));
+            probe.mv = entry.mv.map(|m| sym.inverse().apply_move(m));
             let score = from_table(entry.score, ply);
             if ply > 0 && u32::from(entry.depth) >= depth {
                 let cut = match entry.bound {
@@ -431,20 +470,32 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                 };
                 if cut {
                     count!(self.stats, tt_cutoffs);
-                    return score;
+                    probe.cut = Some(score);
                 }
             }
         }
+        probe
+    }
 
+    /// Searches the moves of `board`, best first by the ordering, and returns the best score
+    /// and move; `None` when there is no legal move or the search was aborted.
+    #[inline]
+    fn search_moves(
+        &mut self,
+        board: Board,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        tt_move: Option<Move>,
+    ) -> Option<(i32, Option<Move>)> {
         let mut moves = MoveList::new();
         if !self.generate(board, ply, &mut moves) {
-            return loss_in(ply);
+            return None;
         }
         let side = board.side_to_move();
         let mut scores = [0i32; MAX_MOVES];
         self.ordering.score(side, &moves, tt_move, ply, &mut scores);
-
-        let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
@@ -452,7 +503,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             let m = moves[i];
             let score = -self.negamax(board.after_unchecked(m), depth - 1, ply + 1, -beta, -alpha);
             if self.aborted {
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
@@ -473,24 +524,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                 }
             }
         }
-
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let entry = Entry {
-            score: to_table(best, ply),
-            depth: depth.min(255) as u8,
-            bound,
-            mv: best_move.map(|m| sym.apply_move(m)),
-        };
-        if use_tt {
-            self.shared.tt.store(key, entry);
-        }
-        best
+        Some((best, best_move))
     }
 
     /// The moves to search at `ply`: every legal move, or at the root those the evaluator
