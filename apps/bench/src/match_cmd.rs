@@ -209,6 +209,8 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut save_error = None;
     let started = Instant::now();
     let mut standings = Standings::default();
+    // Forfeits by player: how many, and the first reason.
+    let mut forfeits: Vec<(String, u32, String)> = Vec::new();
     let finished = tns_match::run_match(&config, &stop, |game: &GameReport| {
         standings.add(game);
         let total = standings.a_total();
@@ -216,6 +218,13 @@ pub fn run(args: &Args) -> Result<(), String> {
             tns_board::Side::Sheep => (&name_a, &name_b),
             tns_board::Side::Tiger => (&name_b, &name_a),
         };
+        if let tns_match::Termination::Forfeit { side, reason } = &game.played.termination {
+            let who = if *side == tns_board::Side::Sheep { sheep } else { tiger };
+            match forfeits.iter_mut().find(|(name, _, _)| name == who) {
+                Some(entry) => entry.1 += 1,
+                None => forfeits.push((who.clone(), 1, reason.clone())),
+            }
+        }
         if args.verbose {
             let line = format!(
                 "game {:>4}: {sheep} (sheep) vs {tiger} (tigers): {} by {}, {} plies",
@@ -277,6 +286,13 @@ pub fn run(args: &Args) -> Result<(), String> {
         print_sprt(sprt, verdict, &standings.a_total());
     }
     print_statistics(&standings, &name_a, &name_b);
+    let external = |spec: &PlayerSpec| matches!(spec.kind, tns_match::Kind::External(_));
+    if forfeits.is_empty() && (external(&config.a) || external(&config.b)) {
+        say!("forfeits: none");
+    }
+    for (name, count, reason) in &forfeits {
+        say!("forfeits: {name} {count} (the first: {reason})");
+    }
     Ok(())
 }
 
