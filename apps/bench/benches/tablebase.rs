@@ -7,6 +7,10 @@
 //! worked out one ply on, and tigers to move, read from a layer file) and the perfect player's
 //! choice of a placement move from the table (every move's verdict).
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::hint::black_box;
 use std::path::PathBuf;
 

@@ -1,6 +1,9 @@
 //! Auditing games against the solved game: every move checked for whether it worsened its
 //! player's game-theoretic result (a win given up for a draw or a loss, a draw for a loss).
 
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
 use std::collections::BTreeMap;
 use std::fmt;
 

@@ -2,8 +2,6 @@
 //! and the fixed positions the benchmarks search. Players, matches and their statistics are
 //! the `tns-match` library's.
 
-#![warn(missing_docs)]
-
 mod audit;
 mod positions;
 

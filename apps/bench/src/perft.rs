@@ -1,5 +1,8 @@
 //! `tns-bench perft`.
 
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
 use std::time::Instant;
 
 use rayon::prelude::*;

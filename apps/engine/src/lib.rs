@@ -1,8 +1,6 @@
 //! The pieces of `tns-engine`, the engine behind the TSI protocol (docs/protocol.md): command
 //! parsing, and a session that answers commands while its search runs on another thread.
 
-#![warn(missing_docs)]
-
 pub mod command;
 pub mod session;
 

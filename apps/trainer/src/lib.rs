@@ -1,7 +1,5 @@
 //! The pieces of `tns-train`: self-play games, TD(λ) targets, the generation loop and its log.
 
-#![warn(missing_docs)]
-
 pub mod progress;
 pub mod run;
 pub mod selfplay;

@@ -93,7 +93,7 @@ pub fn svg(rows: &[Row]) -> String {
     let (w, h, left, right, top, bottom) = (720.0, 400.0, 60.0, 70.0, 30.0, 50.0);
     let plot_w = w - left - right;
     let plot_h = h - top - bottom;
-    let max_gen = rows.iter().map(|r| r.generation).max().unwrap_or(1).max(1) as f64;
+    let max_gen = f64::from(rows.iter().map(|r| r.generation).max().unwrap_or(1).max(1));
     let x = |g: u32| left + plot_w * f64::from(g) / max_gen;
     let y = |fraction: f64| top + plot_h * (1.0 - fraction.clamp(0.0, 1.0));
     let mut out = String::new();

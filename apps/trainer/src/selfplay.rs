@@ -1,5 +1,8 @@
 //! Self-play games and the TD(λ) targets drawn from them.
 
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
 use std::sync::atomic::AtomicBool;
 
 use rand::rngs::StdRng;

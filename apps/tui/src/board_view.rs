@@ -1,5 +1,10 @@
 //! The board widget, and the mapping from a screen cell back to a point.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// signed values that are never negative here.
+#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};

@@ -1,5 +1,9 @@
 //! Drawing the whole screen from the app's state.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};

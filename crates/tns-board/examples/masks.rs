@@ -1,6 +1,10 @@
 //! Prints where pieces can go from a few points, as 5×5 diagrams, from tns-board's typed
 //! helpers: `cargo run -p tns-board --example masks`.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use tns_board::{Bitboard, Point};
 
 fn diagram(set: Bitboard) -> [String; 5] {

@@ -1,5 +1,9 @@
 //! Sets of points.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::fmt;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 

@@ -1,5 +1,9 @@
 //! The position: an 8-byte `Copy` bitboard pair.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use crate::error::{MoveError, PositionError};
 use crate::masks::{BOARD, JUMP_TARGETS, NEIGHBOURS};
 use crate::{Bitboard, Move, Point, Side};

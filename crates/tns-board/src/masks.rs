@@ -5,6 +5,10 @@
 //! masks below leave out the points for which the shift would leave the board, wrap around a row
 //! end, or follow a diagonal that is not drawn.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 /// The 25 bits that are points.
 pub const BOARD: u32 = (1 << 25) - 1;
 

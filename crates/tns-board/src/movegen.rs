@@ -10,6 +10,12 @@
 //!
 //! Each set bit of a result is one move; its start is the destination minus `δ` (or `2δ`).
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// unsigned values far below the signed type's limit.
+// signed values that are never negative here.
+#![allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+
 use crate::board::KILLS_TO_WIN;
 use crate::masks::{DELTAS, DIRECTIONS, JUMP_SOURCES, STEP_SOURCES, shift};
 use crate::{Bitboard, Board, Move, MoveList, Point, Side};
@@ -67,7 +73,7 @@ impl Board {
             }
             Side::Sheep => {
                 for d in 0..DIRECTIONS {
-                    let delta = DELTAS[d] as i32;
+                    let delta = i32::from(DELTAS[d]);
                     for_each_bit(steps(sheep, empty, d), |to| {
                         list.push(Move::Step {
                             from: point((to as i32 - delta) as u32),
@@ -78,7 +84,7 @@ impl Board {
             }
             Side::Tiger => {
                 for d in 0..DIRECTIONS {
-                    let delta = 2 * DELTAS[d] as i32;
+                    let delta = 2 * i32::from(DELTAS[d]);
                     for_each_bit(jumps(tigers, sheep, empty, d), |to| {
                         list.push(Move::Jump {
                             from: point((to as i32 - delta) as u32),
@@ -87,7 +93,7 @@ impl Board {
                     });
                 }
                 for d in 0..DIRECTIONS {
-                    let delta = DELTAS[d] as i32;
+                    let delta = i32::from(DELTAS[d]);
                     for_each_bit(steps(tigers, empty, d), |to| {
                         list.push(Move::Step {
                             from: point((to as i32 - delta) as u32),

@@ -1,5 +1,9 @@
 //! Position notation: `<ranks> <side> <in-hand>`, such as `T3T/5/5/5/T3T s 20`.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 

@@ -3,6 +3,11 @@
 //! Every symmetry of the square keeps the parity of `x + y`, so it maps drawn lines to drawn
 //! lines: a transformed position is legal and exactly as good for each side as the original.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// signed values that are never negative here.
+#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+
 use std::fmt;
 
 use crate::masks::BOARD;

@@ -2,6 +2,11 @@
 //! the first game, asked for each move with `position` and `go`, and started afresh after it
 //! crashes or answers late.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// signed values that are never negative here.
+#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+
 use std::fmt::Write as _;
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -2,6 +2,9 @@
 //! difference with its error bar (from single games, and from game pairs as pentanomial counts),
 //! and the SPRT.
 
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
 use std::fmt;
 
 /// Wins, draws and losses of one engine.

@@ -1,5 +1,9 @@
 //! The network as the search's evaluator.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use tns_board::Board;
 use tns_search::Evaluator;
 

@@ -9,6 +9,10 @@
 //! | 4 × parameters | the parameters as little-endian `f32`, in [`Network::params`] order |
 //! | 8 | checksum of everything before it ([`tns_board::checksum`]) |
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::path::Path;
 
 use crate::network::{check_sizes, parameter_count};

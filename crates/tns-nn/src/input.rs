@@ -4,6 +4,10 @@
 //! (25), the sheep still in hand divided by 20, and 1 when the tigers are to move. Everything
 //! else (dead sheep, threats, trapped tigers) the network has to learn.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use tns_board::{Board, Side, TOTAL_SHEEP};
 
 /// The number of inputs.

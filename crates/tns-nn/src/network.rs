@@ -1,5 +1,8 @@
 //! The multilayer perceptron: dense layers, ReLU between them, tanh at the output.
 
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::Board;

@@ -1,6 +1,10 @@
 //! Network tests: gradients against finite differences, Adam on a small fitted problem, the
 //! sparse and dense forward passes, files and every way loading them can fail.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::path::Path;
 
 use proptest::prelude::*;

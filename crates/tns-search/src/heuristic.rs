@@ -1,5 +1,8 @@
 //! The hand-written evaluator.
 
+// Casts allowed in this file only: unsigned values far below the signed type's limit.
+#![allow(clippy::cast_possible_wrap)]
+
 use tns_board::{Bitboard, Board, Side};
 
 use crate::Evaluator;

@@ -1,5 +1,8 @@
 //! Move ordering: the table's move, then kills, then killer moves, then the history heuristic.
 
+// Casts allowed in this file only: unsigned values far below the signed type's limit.
+#![allow(clippy::cast_possible_wrap)]
+
 use tns_board::{Move, MoveList, Side};
 
 use crate::Parts;

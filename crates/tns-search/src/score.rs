@@ -4,6 +4,11 @@
 //! the search is [`WIN`]` - n`, a loss `-(WIN - n)`; evaluations stay within [`EVAL_LIMIT`]. So
 //! the engine prefers the fastest win and the slowest loss.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// unsigned values far below the signed type's limit.
+#![allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+
 use tns_board::Side;
 
 /// The score of a win at the root (never reached: a win is at least one ply away).

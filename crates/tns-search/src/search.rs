@@ -1,5 +1,17 @@
 //! The search: negamax alpha-beta with iterative deepening, over `Copy` boards.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// unsigned values far below the signed type's limit.
+// counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+// signed values that are never negative here.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss
+)]
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 

@@ -1,5 +1,8 @@
 //! Counters for the `search-stats` feature.
 
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
 use std::ops::AddAssign;
 
 /// What the search counted, with the `search-stats` feature (all zero without it).

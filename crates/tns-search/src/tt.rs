@@ -12,6 +12,12 @@
 //! by a search at least as deep, by any search of the same position, or when it is from an
 //! earlier search); the second always takes the newest result that the first did not.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// unsigned values far below the signed type's limit.
+// signed values that are never negative here.
+#![allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tns_board::Move;
@@ -61,7 +67,7 @@ fn pack(e: Entry, generation: u8) -> u64 {
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    (e.score as u16 as u64)
+    u64::from(e.score as u16)
         | u64::from(e.mv.map_or(0, Move::code)) << 16
         | u64::from(e.depth) << 32
         | bound << 40

@@ -1,6 +1,10 @@
 //! Search tests: forced wins, a differential test against plain negamax, legality, symmetry and
 //! determinism.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;

@@ -1,6 +1,9 @@
 //! Drawing: every picture is the same board drawn at an offset, so a strip or an animation is
 //! positions side by side or one over another.
 
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
 use std::fmt::Write as _;
 
 use tns_board::{Board, Game, Move, Point, Side};

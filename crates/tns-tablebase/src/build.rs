@@ -17,6 +17,10 @@
 //! the move-pairs between two classes from either end gives the same total, so a counter reaches
 //! zero exactly when every move of its position has been seen to lose.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::sync::atomic::{AtomicU16, Ordering};
 
 use rayon::prelude::*;

@@ -14,6 +14,10 @@
 //!
 //! Written to a temporary file and renamed, so a killed build never leaves a partial slice.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::path::{Path, PathBuf};
 
 use tns_board::checksum;

@@ -10,6 +10,10 @@
 //! each symmetry class of positions has exactly one index. Slots that no class uses are marked
 //! unused.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use tns_board::{Bitboard, Board, Side, Symmetry};
 
 /// Points on the board.

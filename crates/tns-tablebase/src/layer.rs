@@ -1,6 +1,11 @@
 //! A placement layer in memory: the tigers-to-move values of every position with a given number
 //! of sheep placed, five slots a byte, and the counts of what it holds.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// signed values that are never negative here.
+#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+
 use tns_board::Side;
 
 use crate::value::Wdl;

@@ -16,6 +16,10 @@
 //!
 //! Written to a temporary file and renamed, so a stopped build never leaves a partial layer.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::fs::File;
 use std::path::{Path, PathBuf};
 

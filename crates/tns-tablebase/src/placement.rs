@@ -20,6 +20,10 @@
 //! under a smaller rank: they hold the same value as their twin, so a look-up may use any
 //! symmetry that takes a tiger set to its representative. Counts include each class once.
 
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+#![allow(clippy::cast_possible_truncation)]
+
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
