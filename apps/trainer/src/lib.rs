@@ -3,5 +3,6 @@
 pub mod progress;
 pub mod run;
 pub mod selfplay;
+pub mod state;
 
 pub use run::{Settings, generation_path, newest_generation, train};

@@ -6,24 +6,27 @@ use std::process::ExitCode;
 use clap::Parser;
 use tns_trainer::{Settings, train};
 
-/// Trains the network by self-play, one generation at a time, saving `gen-NNN.bin` and
-/// `latest.bin` after each; running again continues from the newest generation in OUT.
+/// Trains the network by self-play, one generation at a time, saving `gen-NNN.bin`,
+/// `latest.bin` and the run's state after each. GENERATIONS is a total: running the same
+/// command again after a stop (Ctrl+C, or a killed process) finishes the run where it stopped,
+/// ending with the same network an unbroken run would have.
 #[derive(Parser, Debug)]
 #[command(name = "tns-train", version)]
 struct Cli {
-    /// Generations to train.
+    /// The generation to train up to (a total, counting those already in OUT).
     #[arg(default_value_t = 50)]
     generations: u32,
     /// Self-play games per generation.
     #[arg(default_value_t = 200)]
     games: usize,
-    /// The folder for the weights and the progress log.
+    /// The folder for the weights, the run's state and the progress log (weights/run, the
+    /// default, is git-ignored).
     #[arg(default_value = "weights/run")]
     out: PathBuf,
     /// Start from this weights file instead of the newest generation in OUT.
     #[arg(long)]
     from: Option<PathBuf>,
-    /// Hidden layer sizes of a new network, comma-separated.
+    /// Hidden layer sizes of a new network, comma-separated (a resumed run keeps its own).
     #[arg(long, value_delimiter = ',', default_value = "64,32")]
     hidden: Vec<usize>,
     /// Self-play search depth in plies.
@@ -102,8 +105,20 @@ fn main() -> ExitCode {
     if let Some(n) = cli.threads {
         pool = pool.num_threads(n as usize);
     }
+    // Ctrl+C ends the run between generations, with where it stopped; a second one at once.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    {
+        let stop = std::sync::Arc::clone(&stop);
+        // Fails only if a handler is already set, which nothing else here does.
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("tns-train: stopping after this generation's games (Ctrl+C again quits now)");
+        });
+    }
     let result = match pool.build() {
-        Ok(pool) => pool.install(|| train(&settings, |line| println!("{line}"))),
+        Ok(pool) => pool.install(|| train(&settings, &stop, |line| println!("{line}"))),
         Err(e) => Err(format!("cannot start threads: {e}")),
     };
     match result {

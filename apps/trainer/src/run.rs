@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,6 +15,7 @@ use tns_nn::{Adam, Network, Sample, train_epoch};
 
 use crate::progress::{self, Row};
 use crate::selfplay;
+use crate::state::RunState;
 
 /// Everything a training run is told.
 #[derive(Clone, Debug)]
@@ -148,35 +149,53 @@ fn starting_point(s: &Settings) -> Result<(Network, u32), String> {
     }
 }
 
-/// Runs `s.generations` generations, continuing from the newest one in `s.out` (or from
-/// `s.from`). Each generation's weights are saved before the next begins, so a killed run loses
-/// at most the generation in progress. `log` gets one line per generation.
+/// Trains up to generation `s.generations` (a total), continuing from the newest generation in
+/// `s.out` (or from `s.from`): running the same settings again after a stop finishes the run,
+/// and, with the optimiser and the training window restored from `state.bin`, ends with the
+/// very network an unbroken run would have. Each generation's weights and state are saved
+/// before the next begins, so a killed run loses at most the generation in progress. Raising
+/// `stop` ends the run between generations (a generation under way is dropped). `log` gets a
+/// line per generation, and says when a run resumes or stops.
 ///
 /// # Errors
-/// A message for a weights file that will not load or a file that cannot be written.
-pub fn train(s: &Settings, mut log: impl FnMut(&str)) -> Result<Network, String> {
+/// A message for a weights or state file that will not load or a file that cannot be written.
+pub fn train(
+    s: &Settings,
+    stop: &AtomicBool,
+    mut log: impl FnMut(&str),
+) -> Result<Network, String> {
     std::fs::create_dir_all(&s.out).map_err(|e| format!("{}: {e}", s.out.display()))?;
     let (mut net, first) = starting_point(s)?;
+    if first >= s.generations {
+        log(&format!(
+            "{} is at generation {first} of {}: nothing to do (ask for more generations to go on)",
+            s.out.display(),
+            s.generations
+        ));
+        return Ok(net);
+    }
+    let state_path = s.out.join("state.bin");
+    let (mut adam, mut window) = resume(s, &net, first, &state_path, &mut log)?;
     let csv_path = s.out.join("progress.csv");
     let mut rows = progress::read(&csv_path);
     rows.retain(|r| r.generation <= first);
     let mut last_tested =
         rows.iter().rev().find(|r| r.vs_heuristic.is_some()).map(|r| r.generation);
-    let mut adam = Adam::new(net.params().len(), s.learning_rate);
-    let mut window: Vec<Vec<Sample>> = Vec::new();
-    for generation in first + 1..=first + s.generations {
+    let run_start = Instant::now();
+    let mut saved = first;
+    for generation in first + 1..=s.generations {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let start = Instant::now();
-        let games_bar = bar(s.games as u64, "games", s.bars);
-        let games: Vec<selfplay::SelfPlayGame> = (0..s.games)
-            .into_par_iter()
-            .map(|i| {
-                let seed = mix(s.seed, u64::from(generation), i as u64);
-                let game = selfplay::play(&net, s.depth, s.epsilon, s.max_plies, seed);
-                games_bar.inc(1);
-                game
-            })
-            .collect();
-        games_bar.finish_and_clear();
+        let done = generation - first - 1;
+        let eta = (done > 0).then(|| {
+            let per = run_start.elapsed().as_secs_f64() / f64::from(done);
+            per * f64::from(s.generations - generation + 1)
+        });
+        let Some(games) = self_play(s, &net, generation, eta, stop) else {
+            break;
+        };
         let mut rng = StdRng::seed_from_u64(mix(s.seed, u64::from(generation), u64::MAX));
         let fresh: Vec<Sample> =
             games.iter().flat_map(|g| selfplay::samples(g, s.lambda, &mut rng)).collect();
@@ -185,7 +204,8 @@ pub fn train(s: &Settings, mut log: impl FnMut(&str)) -> Result<Network, String>
             window.remove(0);
         }
         let mut data: Vec<Sample> = window.iter().flatten().copied().collect();
-        let epochs_bar = bar(u64::from(s.epochs), "epochs", s.bars);
+        let epochs_bar =
+            bar(u64::from(s.epochs), &format!("epochs, generation {generation}"), s.bars);
         let mut loss = 0.0;
         for _ in 0..s.epochs {
             data.shuffle(&mut rng);
@@ -196,23 +216,12 @@ pub fn train(s: &Settings, mut log: impl FnMut(&str)) -> Result<Network, String>
         epochs_bar.finish_and_clear();
         net.save(&generation_path(&s.out, generation)).map_err(|e| e.to_string())?;
         net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
+        RunState { generation, adam: adam.clone(), window: window.clone() }.save(&state_path)?;
+        saved = generation;
 
         let (mut vs_heuristic, mut vs_previous) = (None, None);
         if s.match_every > 0 && generation % s.match_every == 0 {
-            let match_seed = mix(s.seed, u64::from(generation), 7);
-            let heuristic: PlayerSpec =
-                "heuristic".parse().map_err(|e: tns_match::PlayerError| e.to_string())?;
-            vs_heuristic = Some(match_score(s, &net, heuristic, match_seed)?);
-            if let Some(previous) = last_tested {
-                let old =
-                    Network::load(&generation_path(&s.out, previous)).map_err(|e| e.to_string())?;
-                vs_previous = Some(match_score(
-                    s,
-                    &net,
-                    neural_spec(format!("gen-{previous:03}"), old),
-                    match_seed,
-                )?);
-            }
+            (vs_heuristic, vs_previous) = matches(s, &net, generation, last_tested)?;
             last_tested = Some(generation);
         }
         let row = Row {
@@ -240,5 +249,110 @@ pub fn train(s: &Settings, mut log: impl FnMut(&str)) -> Result<Network, String>
         tns_board::write_atomically(&svg_path, progress::svg(&rows).as_bytes())
             .map_err(|e| format!("{}: {e}", svg_path.display()))?;
     }
+    if saved < s.generations {
+        log(&format!(
+            "stopped: generation {saved} of {} is saved in {}; the same command goes on from there",
+            s.generations,
+            s.out.display()
+        ));
+    }
     Ok(net)
+}
+
+/// The optimiser and training window to start with: those saved after generation `first` when
+/// resuming (so the run goes on exactly), else new ones; says when a run resumes, and when an
+/// option it cannot change was given.
+fn resume(
+    s: &Settings,
+    net: &Network,
+    first: u32,
+    state_path: &Path,
+    log: &mut impl FnMut(&str),
+) -> Result<(Adam, Vec<Vec<Sample>>), String> {
+    let resumed = if s.from.is_none() && first > 0 {
+        RunState::load(state_path, s.learning_rate)?
+            .filter(|st| st.generation == first && st.adam.state().0.len() == net.params().len())
+    } else {
+        None
+    };
+    if first > 0 {
+        let how = if resumed.is_some() {
+            ""
+        } else {
+            " (no saved optimiser state for it: training goes on, but not as an unbroken run would)"
+        };
+        log(&format!("resuming from generation {first} of {}{how}", s.generations));
+        let sizes = net.sizes();
+        let hidden = &sizes[1..sizes.len() - 1];
+        if hidden != s.hidden.as_slice() {
+            log(&format!(
+                "note: --hidden {:?} does not apply to a resumed run: its network has {hidden:?}",
+                s.hidden
+            ));
+        }
+    }
+    Ok(match resumed {
+        Some(state) => (state.adam, state.window),
+        None => (Adam::new(net.params().len(), s.learning_rate), Vec::new()),
+    })
+}
+
+/// A generation's self-play games, with a bar that shows the generation and the run's ETA;
+/// `None` when `stop` was raised meanwhile.
+fn self_play(
+    s: &Settings,
+    net: &Network,
+    generation: u32,
+    eta: Option<f64>,
+    stop: &AtomicBool,
+) -> Option<Vec<selfplay::SelfPlayGame>> {
+    let what = format!("games, generation {generation}/{}", s.generations);
+    let games_bar = bar(s.games as u64, &what, s.bars);
+    games_bar.set_message(eta.map_or(String::new(), |t| format!("run ETA {}", duration(t))));
+    let games: Vec<Option<selfplay::SelfPlayGame>> = (0..s.games)
+        .into_par_iter()
+        .map(|i| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let seed = mix(s.seed, u64::from(generation), i as u64);
+            let game = selfplay::play(net, s.depth, s.epsilon, s.max_plies, seed);
+            games_bar.inc(1);
+            Some(game)
+        })
+        .collect();
+    games_bar.finish_and_clear();
+    games.into_iter().collect()
+}
+
+/// The network's scores against the heuristic player and against the generation last tested.
+fn matches(
+    s: &Settings,
+    net: &Network,
+    generation: u32,
+    last_tested: Option<u32>,
+) -> Result<(Option<f64>, Option<f64>), String> {
+    let match_seed = mix(s.seed, u64::from(generation), 7);
+    let vs_heuristic = match_score(s, net, PlayerSpec::heuristic(), match_seed)?;
+    let vs_previous = match last_tested {
+        Some(previous) => {
+            let old =
+                Network::load(&generation_path(&s.out, previous)).map_err(|e| e.to_string())?;
+            let name = format!("gen-{previous:03}");
+            Some(match_score(s, net, neural_spec(name, old), match_seed)?)
+        }
+        None => None,
+    };
+    Ok((Some(vs_heuristic), vs_previous))
+}
+
+/// A time for people: `45 s`, `12 min`, `2.5 h`.
+fn duration(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
 }

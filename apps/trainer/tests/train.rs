@@ -2,6 +2,7 @@
 //! them, a run is reproducible from its seed, and a killed run's files are whole.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tns_nn::Network;
 use tns_trainer::{Settings, generation_path, newest_generation, progress, train};
@@ -39,7 +40,8 @@ fn temp(name: &str) -> PathBuf {
 fn writes_loadable_files_and_resumes() {
     let out = temp("resume");
     let mut lines = Vec::new();
-    let net = train(&settings(out.clone(), 2), |l| lines.push(l.to_owned())).unwrap();
+    let go = AtomicBool::new(false);
+    let net = train(&settings(out.clone(), 2), &go, |l| lines.push(l.to_owned())).unwrap();
     assert_eq!(lines.len(), 2);
     assert_eq!(newest_generation(&out), Some(2));
     assert_eq!(Network::load(&out.join("latest.bin")).unwrap(), net);
@@ -50,11 +52,22 @@ fn writes_loadable_files_and_resumes() {
     assert!(rows[1].vs_heuristic.is_some(), "generation 2 played its match");
     assert!(std::fs::read_to_string(out.join("progress.svg")).unwrap().contains("<svg"));
 
-    // A second run continues at generation 3 from generation 2's weights.
-    let again = train(&settings(out.clone(), 1), |l| lines.push(l.to_owned())).unwrap();
-    assert!(lines[2].starts_with("generation 3:"), "{}", lines[2]);
+    // Asking for 3 continues at generation 3 from generation 2's weights, and says so.
+    let again = train(&settings(out.clone(), 3), &go, |l| lines.push(l.to_owned())).unwrap();
+    assert_eq!(lines[2], "resuming from generation 2 of 3");
+    assert!(lines[3].starts_with("generation 3:"), "{}", lines[3]);
     assert_ne!(again, net);
     assert_eq!(progress::read(&out.join("progress.csv")).len(), 3);
+    // The same command again: the run is done, nothing more is trained.
+    let done = train(&settings(out.clone(), 3), &go, |l| lines.push(l.to_owned())).unwrap();
+    assert_eq!(done, again);
+    assert!(lines[4].contains("is at generation 3 of 3: nothing to do"), "{}", lines[4]);
+    assert_eq!(newest_generation(&out), Some(3));
+    // A resumed run with other hidden sizes says they do not apply.
+    let mut other = settings(out.clone(), 4);
+    other.hidden = vec![16];
+    train(&other, &go, |l| lines.push(l.to_owned())).unwrap();
+    assert!(lines.iter().any(|l| l.contains("--hidden [16] does not apply")), "{lines:?}");
     // No temporary files are left behind.
     for entry in std::fs::read_dir(&out).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
@@ -68,7 +81,8 @@ fn reproducible_from_the_seed() {
     let run = |name| {
         let out = temp(name);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let net = pool.install(|| train(&settings(out.clone(), 2), |_| {})).unwrap();
+        let go = AtomicBool::new(false);
+        let net = pool.install(|| train(&settings(out.clone(), 2), &go, |_| {})).unwrap();
         std::fs::remove_dir_all(&out).unwrap();
         net
     };
@@ -83,7 +97,47 @@ fn a_bad_starting_file_is_an_error() {
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(&bad, b"TNS-NN\r\n\x01\x00").unwrap();
     s.from = Some(bad);
-    let err = train(&s, |_| {}).unwrap_err();
+    let err = train(&s, &AtomicBool::new(false), |_| {}).unwrap_err();
     assert!(err.contains("broken.bin"), "{err}");
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_stopped_run_resumed_by_the_same_command_ends_bit_for_bit_as_an_unbroken_one() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let unbroken = temp("unbroken");
+    let whole = pool
+        .install(|| train(&settings(unbroken.clone(), 4), &AtomicBool::new(false), |_| {}))
+        .unwrap();
+
+    // The same command, stopped (as by Ctrl+C) once generation 2 is done...
+    let broken = temp("broken");
+    let stop = AtomicBool::new(false);
+    let mut lines = Vec::new();
+    let first = pool.install(|| {
+        train(&settings(broken.clone(), 4), &stop, |l| {
+            lines.push(l.to_owned());
+            if l.starts_with("generation 2:") {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+    });
+    assert_eq!(newest_generation(&broken), Some(2), "{lines:?} {first:?}");
+    assert!(lines.last().unwrap().starts_with("stopped: generation 2 of 4 is saved"), "{lines:?}");
+    // ...then run again: it finishes the run, to the same bits.
+    let resumed = pool
+        .install(|| train(&settings(broken.clone(), 4), &AtomicBool::new(false), |_| {}))
+        .unwrap();
+    assert_eq!(newest_generation(&broken), Some(4));
+    let bits = |net: &Network| net.params().iter().map(|p| p.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&resumed), bits(&whole));
+    for g in 1..=4 {
+        assert_eq!(
+            std::fs::read(generation_path(&broken, g)).unwrap(),
+            std::fs::read(generation_path(&unbroken, g)).unwrap(),
+            "generation {g}"
+        );
+    }
+    std::fs::remove_dir_all(&unbroken).unwrap();
+    std::fs::remove_dir_all(&broken).unwrap();
 }

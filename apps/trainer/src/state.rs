@@ -1,0 +1,180 @@
+//! What a run needs besides the weights to go on exactly where it stopped: the optimiser's
+//! running means and the training window's positions, saved in `state.bin` after each
+//! generation (whole or not at all).
+//!
+//! | bytes | field |
+//! |------:|-------|
+//! | 8 | magic `TNS-TS\r\n` |
+//! | 4 | format version, little-endian |
+//! | 4 | the generation it was saved after |
+//! | 4 | Adam's step count |
+//! | 8 | parameters `n` |
+//! | 4 × n, 4 × n | Adam's mean and mean squared gradient, `f32` |
+//! | 4 | generations in the window `w` |
+//! | per generation: 8, then 12 × count | its sample count, then each sample's position key (`u64`) and target (`f32`) |
+//! | 8 | checksum of everything before it |
+
+use std::path::Path;
+
+use tns_board::Board;
+use tns_nn::{Adam, Sample};
+
+const MAGIC: &[u8; 8] = b"TNS-TS\r\n";
+const VERSION: u32 = 1;
+
+/// A run's state after a generation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunState {
+    /// The generation it was saved after.
+    pub generation: u32,
+    /// The optimiser.
+    pub adam: Adam,
+    /// The training window: each recent generation's samples, oldest first.
+    pub window: Vec<Vec<Sample>>,
+}
+
+impl RunState {
+    /// The bytes of a state file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let (m, v, steps) = self.adam.state();
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&self.generation.to_le_bytes());
+        out.extend_from_slice(&steps.to_le_bytes());
+        out.extend_from_slice(&(m.len() as u64).to_le_bytes());
+        for x in m.iter().chain(v) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&u32::try_from(self.window.len()).unwrap_or(0).to_le_bytes());
+        for samples in &self.window {
+            out.extend_from_slice(&(samples.len() as u64).to_le_bytes());
+            for s in samples {
+                out.extend_from_slice(&s.board.key().to_le_bytes());
+                out.extend_from_slice(&s.target.to_le_bytes());
+            }
+        }
+        let sum = tns_board::checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a state file's bytes, with a learning rate for the optimiser.
+    ///
+    /// # Errors
+    /// What is wrong with the bytes: not a state file, another version, damaged or cut short.
+    pub fn from_bytes(bytes: &[u8], learning_rate: f32) -> Result<RunState, String> {
+        if bytes.get(..8) != Some(MAGIC.as_slice()) {
+            return Err("not a training state file".into());
+        }
+        let body = bytes.len().checked_sub(8).ok_or("cut short")?;
+        let stored = u64::from_le_bytes(bytes[body..].try_into().map_err(|_| "cut short")?);
+        if tns_board::checksum(&bytes[..body]) != stored {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        let mut r = Reader { bytes: &bytes[..body], at: 8 };
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(format!("state format version {version}, expected {VERSION}"));
+        }
+        let generation = r.u32()?;
+        let steps = i32::from_le_bytes(r.take(4)?.try_into().map_err(|_| "cut short")?);
+        let n = usize::try_from(r.u64()?).map_err(|_| "too many parameters")?;
+        let mut floats =
+            |count: usize| -> Result<Vec<f32>, String> { (0..count).map(|_| r.f32()).collect() };
+        let m = floats(n)?;
+        let v = floats(n)?;
+        let adam = Adam::resume(learning_rate, m, v, steps).map_err(|e| e.to_string())?;
+        let generations = r.u32()?;
+        let mut window = Vec::new();
+        for _ in 0..generations {
+            let count = usize::try_from(r.u64()?).map_err(|_| "too many samples")?;
+            let mut samples = Vec::with_capacity(count.min(bytes.len() / 12));
+            for _ in 0..count {
+                let board = Board::from_key(r.u64()?).map_err(|e| e.to_string())?;
+                samples.push(Sample { board, target: r.f32()? });
+            }
+            window.push(samples);
+        }
+        if r.at != r.bytes.len() {
+            return Err("bytes left over".into());
+        }
+        Ok(RunState { generation, adam, window })
+    }
+
+    /// Saves the state, whole or not at all.
+    ///
+    /// # Errors
+    /// The I/O error, with the file's name.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        tns_board::write_atomically(path, &self.to_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Loads a state file; `None` when there is none.
+    ///
+    /// # Errors
+    /// A message naming the file and what is wrong with it.
+    pub fn load(path: &Path, learning_rate: f32) -> Result<Option<RunState>, String> {
+        match std::fs::read(path) {
+            Ok(bytes) => RunState::from_bytes(&bytes, learning_rate)
+                .map(Some)
+                .map_err(|e| format!("{}: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+}
+
+/// Reads little-endian numbers from the front of a byte slice.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let slice = self.bytes.get(self.at..self.at + n).ok_or("cut short")?;
+        self.at += n;
+        Ok(slice)
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().map_err(|_| "cut short")?))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().map_err(|_| "cut short")?))
+    }
+    fn f32(&mut self) -> Result<f32, String> {
+        Ok(f32::from_le_bytes(self.take(4)?.try_into().map_err(|_| "cut short")?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_damage_is_caught() {
+        let mut adam = Adam::new(3, 0.01);
+        let mut params = [1.0f32, 2.0, 3.0];
+        adam.step(&mut params, &[0.1, -0.2, 0.3]);
+        let window = vec![
+            vec![Sample { board: Board::START, target: 0.25 }],
+            vec![
+                Sample { board: "T3T/5/2S2/5/T3T t 19".parse().unwrap(), target: -0.5 },
+                Sample { board: Board::START, target: 0.0 },
+            ],
+        ];
+        let state = RunState { generation: 7, adam, window };
+        let bytes = state.to_bytes();
+        assert_eq!(RunState::from_bytes(&bytes, 0.01).unwrap(), state);
+        for len in 0..bytes.len() {
+            assert!(RunState::from_bytes(&bytes[..len], 0.01).is_err(), "{len}");
+        }
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 4;
+            assert!(RunState::from_bytes(&bad, 0.01).is_err(), "{i}");
+        }
+    }
+}
