@@ -317,16 +317,26 @@ fn load(cli: &Cli) -> Result<Tablebase, String> {
 
 fn build(cli: &Cli) -> Result<Tablebase, String> {
     let start = Instant::now();
-    let bar = ProgressBar::new_spinner();
+    // The bar counts slots (both sides of each slice), so a slice weighs what it holds; a
+    // slice already built counts at once.
+    let slots: Vec<(u8, usize)> = Tablebase::slice_slots(cli.kills).map_err(|e| e.to_string())?;
+    let weight =
+        |dead: u8| slots.iter().find(|&&(d, _)| d == dead).map_or(0, |&(_, s)| 2 * s as u64);
+    let bar = ProgressBar::new(slots.iter().map(|&(d, _)| weight(d)).sum());
     bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-            .map_err(|e| e.to_string())?,
+        ProgressStyle::with_template(
+            "{bar:30} {percent:>3}% [{elapsed_precise}<{eta_precise}] {msg}",
+        )
+        .map_err(|e| e.to_string())?,
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     let table = Tablebase::build(cli.kills, Some(&cli.dir), |event| match event {
-        BuildEvent::Loaded { dead } => bar.suspend(|| say!("slice {dead} dead: already built")),
+        BuildEvent::Loaded { dead } => {
+            bar.inc(weight(dead));
+            bar.suspend(|| say!("slice {dead} dead: already built"));
+        }
         BuildEvent::Started { dead, slots } => {
-            bar.set_message(format!("slice {dead} dead: {slots} slots a side, first pass"));
+            bar.set_message(format!("slice {dead} dead ({slots} slots a side): first pass"));
         }
         BuildEvent::Progress { dead, step: SliceProgress::Initialised } => {
             bar.set_message(format!("slice {dead} dead: first pass done"));
@@ -335,12 +345,30 @@ fn build(cli: &Cli) -> Result<Tablebase, String> {
             bar.set_message(format!("slice {dead} dead: distance {n} done"));
         }
         BuildEvent::Finished { dead, time } => {
+            bar.inc(weight(dead));
             bar.suspend(|| say!("slice {dead} dead: built in {:.1} s", secs(time)));
         }
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    say!("movement phase built in {} ({:.1} s)", cli.dir.display(), secs(start.elapsed()));
+    let size: u64 = std::fs::read_dir(&cli.dir)
+        .map_err(|e| format!("{}: {e}", cli.dir.display()))?
+        .flatten()
+        .filter(|f| {
+            let path = f.path();
+            path.extension().is_some_and(|x| x == "tnstb")
+                && f.file_name().to_string_lossy().starts_with(&format!("k{}-", cli.kills))
+        })
+        .filter_map(|f| f.metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    say!(
+        "movement phase: {} slices in {} ({:.1} MB of slice files); this run took {:.1} s",
+        slots.len(),
+        cli.dir.display(),
+        size as f64 / 1e6,
+        secs(start.elapsed())
+    );
     Ok(table)
 }
 

@@ -28,6 +28,12 @@ fn dir() -> &'static str {
         assert!(out.status.success(), "{stderr}");
         assert!(stdout.contains("layer 18 placed: built in"), "{stdout}");
         assert!(stdout.contains("placement layers 18 to 19 placed are in"), "{stdout}");
+        // The movement build ends with where its files went and their size.
+        let done = stdout.lines().find(|l| l.starts_with("movement phase: 1 slices in ")).unwrap();
+        assert!(
+            done.contains(dir.to_str().unwrap()) && done.contains(" MB of slice files"),
+            "{done}"
+        );
         dir
     })
     .to_str()

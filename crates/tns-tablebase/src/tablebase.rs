@@ -97,6 +97,18 @@ fn check_kills(kills: u8) -> Result<(), TablebaseError> {
 }
 
 impl Tablebase {
+    /// The slices of the movement table for a game won by `kills` kills, in the order
+    /// [`Tablebase::build`] builds them (most dead first), with their slots per side: what a
+    /// progress display needs to weigh each slice.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Kills`] unless `kills` is 1 to 5.
+    pub fn slice_slots(kills: u8) -> Result<Vec<(u8, usize)>, TablebaseError> {
+        check_kills(kills)?;
+        let indexer = Indexer::new();
+        Ok((0..kills).rev().map(|dead| (dead, indexer.slice_len(usize::from(dead) + 1))).collect())
+    }
+
     /// Builds the table for a game won by `kills` kills, slice by slice from the most dead
     /// sheep down, on the current rayon pool. With a directory, each finished slice is saved
     /// there and slices already there are loaded instead of built, so a stopped build resumes
