@@ -43,7 +43,7 @@ fn load_table(dir: &std::path::Path) -> Result<Option<Arc<Tablebase>>, String> {
     }
     match Tablebase::load(KILLS_TO_WIN, dir) {
         Ok(t) => Ok(Some(Arc::new(t))),
-        Err(tns_tablebase::TablebaseError::Missing(_)) => Ok(None),
+        Err(e) if e.is_missing() => Ok(None),
         Err(e) => Err(format!("--tablebase: {e}")),
     }
 }

@@ -57,7 +57,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             None => strip(&game, args.columns),
         }
     };
-    tns_board::write_atomically(&args.output, svg.as_bytes())
+    tns_file::write_atomically(&args.output, svg.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
     say!("wrote {} ({} bytes)", args.output.display(), svg.len());
     Ok(())

@@ -251,7 +251,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             record.tags.push(("Opening".into(), opening.to_string()));
             let _ = writeln!(records, "{record}");
             if last_save.elapsed() >= SAVE_EVERY {
-                save_error = tns_board::write_atomically(path, records.as_bytes()).err();
+                save_error = tns_file::write_atomically(path, records.as_bytes()).err();
                 last_save = Instant::now();
             }
         }
@@ -269,7 +269,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     finished.map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     if let Some(path) = &args.records {
-        tns_board::write_atomically(path, records.as_bytes())
+        tns_file::write_atomically(path, records.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(e) = save_error {

@@ -243,10 +243,10 @@ pub fn train(
             row.seconds
         ));
         rows.push(row);
-        tns_board::write_atomically(&csv_path, progress::csv(&rows).as_bytes())
+        tns_file::write_atomically(&csv_path, progress::csv(&rows).as_bytes())
             .map_err(|e| format!("{}: {e}", csv_path.display()))?;
         let svg_path = s.out.join("progress.svg");
-        tns_board::write_atomically(&svg_path, progress::svg(&rows).as_bytes())
+        tns_file::write_atomically(&svg_path, progress::svg(&rows).as_bytes())
             .map_err(|e| format!("{}: {e}", svg_path.display()))?;
     }
     if saved < s.generations {

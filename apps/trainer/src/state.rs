@@ -17,10 +17,11 @@
 use std::path::Path;
 
 use tns_board::Board;
+use tns_file::Format;
 use tns_nn::{Adam, Sample};
 
-const MAGIC: &[u8; 8] = b"TNS-TS\r\n";
-const VERSION: u32 = 1;
+/// The state file's container.
+const FORMAT: Format = Format { magic: *b"TNS-TS\r\n", version: 1, name: "training state file" };
 
 /// A run's state after a generation.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,9 +38,7 @@ impl RunState {
     /// The bytes of a state file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let (m, v, steps) = self.adam.state();
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let mut out = FORMAT.start();
         out.extend_from_slice(&self.generation.to_le_bytes());
         out.extend_from_slice(&steps.to_le_bytes());
         out.extend_from_slice(&(m.len() as u64).to_le_bytes());
@@ -54,9 +53,7 @@ impl RunState {
                 out.extend_from_slice(&s.target.to_le_bytes());
             }
         }
-        let sum = tns_board::checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        FORMAT.finish(out)
     }
 
     /// Reads a state file's bytes, with a learning rate for the optimiser.
@@ -64,19 +61,10 @@ impl RunState {
     /// # Errors
     /// What is wrong with the bytes: not a state file, another version, damaged or cut short.
     pub fn from_bytes(bytes: &[u8], learning_rate: f32) -> Result<RunState, String> {
-        if bytes.get(..8) != Some(MAGIC.as_slice()) {
-            return Err("not a training state file".into());
-        }
-        let body = bytes.len().checked_sub(8).ok_or("cut short")?;
-        let stored = u64::from_le_bytes(bytes[body..].try_into().map_err(|_| "cut short")?);
-        if tns_board::checksum(&bytes[..body]) != stored {
-            return Err("checksum mismatch: the file is damaged".into());
-        }
-        let mut r = Reader { bytes: &bytes[..body], at: 8 };
-        let version = r.u32()?;
-        if version != VERSION {
-            return Err(format!("state format version {version}, expected {VERSION}"));
-        }
+        // The state's length follows from its contents, so the frame is checked against the
+        // file's own length, and the reader then finds any bytes missing or left over.
+        let body = FORMAT.check(bytes, bytes.len() as u64).map_err(|e| e.to_string())?;
+        let mut r = Reader { bytes: body, at: 0 };
         let generation = r.u32()?;
         let steps = i32::from_le_bytes(r.take(4)?.try_into().map_err(|_| "cut short")?);
         let n = usize::try_from(r.u64()?).map_err(|_| "too many parameters")?;
@@ -107,7 +95,7 @@ impl RunState {
     /// # Errors
     /// The I/O error, with the file's name.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        tns_board::write_atomically(path, &self.to_bytes())
+        tns_file::write_atomically(path, &self.to_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 

@@ -718,14 +718,14 @@ impl App {
         }
         let (date, time) = utc_now();
         let path = fresh_path(dir, &format!("tns-{date}-{}", time.replace(':', "")), "txt");
-        self.message =
-            match tns_board::write_atomically(&path, self.record().to_string().as_bytes()) {
-                Ok(()) => {
-                    self.dirty = false;
-                    format!("saved {}", path.display())
-                }
-                Err(e) => format!("could not save {}: {e}", path.display()),
-            };
+        self.message = match tns_file::write_atomically(&path, self.record().to_string().as_bytes())
+        {
+            Ok(()) => {
+                self.dirty = false;
+                format!("saved {}", path.display())
+            }
+            Err(e) => format!("could not save {}: {e}", path.display()),
+        };
     }
 
     /// Saves the shown position (the one under review, if any) as an SVG picture in `dir`,
@@ -744,7 +744,7 @@ impl App {
         let (date, time) = utc_now();
         let stem = format!("tns-{date}-{}-move{}", time.replace(':', ""), self.shown_ply());
         let path = fresh_path(dir, &stem, "svg");
-        self.message = match tns_board::write_atomically(&path, svg.as_bytes()) {
+        self.message = match tns_file::write_atomically(&path, svg.as_bytes()) {
             Ok(()) => format!("picture saved: {}", path.display()),
             Err(e) => format!("could not save {}: {e}", path.display()),
         };

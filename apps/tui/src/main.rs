@@ -105,7 +105,7 @@ fn find_tablebase(
     for dir in &dirs {
         match Tablebase::load(KILLS_TO_WIN, dir) {
             Ok(table) => return Ok(Some(Arc::new(table))),
-            Err(tns_tablebase::TablebaseError::Missing(_)) => {}
+            Err(e) if e.is_missing() => {}
             Err(e) => return Err(format!("the tablebase in {}: {e}", dir.display())),
         }
     }

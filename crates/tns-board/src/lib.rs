@@ -3,7 +3,6 @@
 mod bitboard;
 mod board;
 mod error;
-mod file;
 mod game;
 mod masks;
 mod movegen;
@@ -23,7 +22,6 @@ pub use error::{
     MoveError, ParseMoveError, ParsePointError, ParsePositionError, ParseRecordError, PlayError,
     PositionError, ReplayError,
 };
-pub use file::{checksum, write_atomically};
 pub use game::Game;
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use outcome::{EndReason, Outcome};

@@ -24,49 +24,33 @@ pub enum NetworkError {
         /// Its index among the parameters.
         index: usize,
     },
-    /// The weights file does not exist.
-    #[error("{}: no such weights file", .0.display())]
-    Missing(PathBuf),
-    /// Reading or writing failed.
+    /// The bytes are not a whole, undamaged weights file (another kind of file, another
+    /// version, cut short or padded, damaged), or the file could not be read or written.
+    #[error(transparent)]
+    File(#[from] tns_file::FileError),
+    /// What went wrong with a weights file, and which.
     #[error("{}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// The file does not start with the weights magic number.
-    #[error("{}: not a Tigers and Sheep weights file", .0.display())]
-    Foreign(PathBuf),
-    /// Another version of the format.
-    #[error("{}: weights format version {found}, expected {expected}", path.display())]
-    Version {
-        /// The file.
-        path: PathBuf,
-        /// The version it holds.
-        found: u32,
-        /// The version this library reads.
-        expected: u32,
-    },
-    /// The file ends too early or has bytes left over.
-    #[error("{}: {found} bytes, expected {expected} (truncated or padded)", path.display())]
-    Length {
-        /// The file.
-        path: PathBuf,
-        /// Its length.
-        found: u64,
-        /// The length its header implies.
-        expected: u64,
-    },
-    /// The checksum does not match.
-    #[error("{}: checksum mismatch, the file is corrupted", .0.display())]
-    Checksum(PathBuf),
-    /// The file's sizes or parameters are invalid.
-    #[error("{}: {source}", path.display())]
-    Invalid {
+    InFile {
         /// The file.
         path: PathBuf,
         /// What is wrong.
         source: Box<NetworkError>,
     },
+}
+
+impl NetworkError {
+    /// The same error, naming the file it is about.
+    #[must_use]
+    pub fn in_file(self, path: &std::path::Path) -> NetworkError {
+        NetworkError::InFile { path: path.to_path_buf(), source: Box::new(self) }
+    }
+
+    /// Whether the file was simply not there.
+    pub fn is_missing(&self) -> bool {
+        match self {
+            NetworkError::File(tns_file::FileError::Missing) => true,
+            NetworkError::InFile { source, .. } => source.is_missing(),
+            _ => false,
+        }
+    }
 }

@@ -7,7 +7,9 @@
 //! | 4 | number of layer sizes `n` (inputs, hidden layers, output) |
 //! | 4 × n | the sizes |
 //! | 4 × parameters | the parameters as little-endian `f32`, in [`Network::params`] order |
-//! | 8 | checksum of everything before it ([`tns_board::checksum`]) |
+//! | 8 | checksum of everything before it ([`tns_file::checksum`]) |
+//!
+//! The magic, version and checksum are the frame every format here shares ([`tns_file`]).
 
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
@@ -15,12 +17,15 @@
 
 use std::path::Path;
 
+use tns_file::{FileError, Format, HEADER, TRAILER};
+
 use crate::network::{check_sizes, parameter_count};
 use crate::{Network, NetworkError};
 
-const MAGIC: &[u8; 8] = b"TNS-NN\r\n";
+/// The weights file's container.
+const FORMAT: Format = Format { magic: *b"TNS-NN\r\n", version: 1, name: "weights file" };
 /// The version of the weights format this crate writes and reads.
-pub const WEIGHTS_VERSION: u32 = 1;
+pub const WEIGHTS_VERSION: u32 = FORMAT.version;
 
 fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
@@ -29,9 +34,7 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
 impl Network {
     /// The network as the bytes of a weights file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + 4 * self.sizes().len() + 4 * self.params().len() + 8);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&WEIGHTS_VERSION.to_le_bytes());
+        let mut out = FORMAT.start();
         out.extend_from_slice(&(self.sizes().len() as u32).to_le_bytes());
         for &s in self.sizes() {
             out.extend_from_slice(&(s as u32).to_le_bytes());
@@ -39,81 +42,55 @@ impl Network {
         for p in self.params() {
             out.extend_from_slice(&p.to_le_bytes());
         }
-        let sum = tns_board::checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        FORMAT.finish(out)
     }
 
-    /// Reads a network from the bytes of a weights file; `path` only names it in errors.
+    /// Reads a network from the bytes of a weights file.
     ///
     /// # Errors
-    /// A specific [`NetworkError`] for bytes that are foreign, of another version, truncated or
-    /// padded, corrupted (checksum), or that hold invalid sizes or a NaN.
-    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Network, NetworkError> {
-        let path_buf = || path.to_path_buf();
-        if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
-            return Err(NetworkError::Foreign(path_buf()));
-        }
-        let length = |expected: usize| NetworkError::Length {
-            path: path_buf(),
+    /// [`NetworkError::File`] for bytes that are foreign, of another version, truncated or
+    /// padded, or corrupted (checksum); the network's own errors for invalid sizes or a NaN.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let rest = FORMAT.header(bytes)?;
+        let short = |expected: usize| FileError::Length {
             found: bytes.len() as u64,
             expected: expected as u64,
         };
-        let version = u32_at(bytes, 8).ok_or_else(|| length(16))?;
-        if version != WEIGHTS_VERSION {
-            return Err(NetworkError::Version {
-                path: path_buf(),
-                found: version,
-                expected: WEIGHTS_VERSION,
-            });
-        }
-        let count = u32_at(bytes, 12).ok_or_else(|| length(16))? as usize;
-        let invalid = |source| NetworkError::Invalid { path: path_buf(), source: Box::new(source) };
+        let count = u32_at(rest, 0).ok_or_else(|| short(HEADER + 4))? as usize;
         if !(2..=10).contains(&count) {
-            return Err(invalid(NetworkError::Sizes(vec![count])));
+            return Err(NetworkError::Sizes(vec![count]));
         }
         let sizes = (0..count)
-            .map(|i| u32_at(bytes, 16 + 4 * i).map(|s| s as usize))
+            .map(|i| u32_at(rest, 4 + 4 * i).map(|s| s as usize))
             .collect::<Option<Vec<usize>>>()
-            .ok_or_else(|| length(16 + 4 * count))?;
-        check_sizes(&sizes).map_err(invalid)?;
-        let params_at = 16 + 4 * count;
+            .ok_or_else(|| short(HEADER + 4 + 4 * count))?;
+        check_sizes(&sizes)?;
+        let params_at = 4 + 4 * count;
         let n = parameter_count(&sizes);
-        let expected = params_at + 4 * n + 8;
-        if bytes.len() != expected {
-            return Err(length(expected));
-        }
-        let body = expected - 8;
-        let stored = u64::from_le_bytes(bytes[body..].try_into().map_err(|_| length(expected))?);
-        if tns_board::checksum(&bytes[..body]) != stored {
-            return Err(NetworkError::Checksum(path_buf()));
-        }
-        let params = bytes[params_at..body]
+        let body = FORMAT.check(bytes, (HEADER + params_at + 4 * n + TRAILER) as u64)?;
+        let params = body[params_at..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Network::from_params(sizes, params).map_err(invalid)
+        Network::from_params(sizes, params)
     }
 
     /// Saves the network, whole or not at all (a temporary file, then a rename).
     ///
     /// # Errors
-    /// [`NetworkError::Io`] when the file cannot be written.
+    /// [`NetworkError::InFile`] naming the file, when it cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), NetworkError> {
-        tns_board::write_atomically(path, &self.to_bytes())
-            .map_err(|source| NetworkError::Io { path: path.to_path_buf(), source })
+        tns_file::save(path, &self.to_bytes()).map_err(|e| NetworkError::from(e).in_file(path))
     }
 
     /// Loads a weights file.
     ///
     /// # Errors
-    /// [`NetworkError::Missing`] for a file that does not exist, [`NetworkError::Io`] for one
-    /// that cannot be read, and the errors of [`Network::from_bytes`].
+    /// [`NetworkError::InFile`] naming the file, around what was wrong: it does not exist
+    /// ([`NetworkError::is_missing`]), cannot be read, or any error of
+    /// [`Network::from_bytes`].
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
-            std::io::ErrorKind::NotFound => NetworkError::Missing(path.to_path_buf()),
-            _ => NetworkError::Io { path: path.to_path_buf(), source },
-        })?;
-        Network::from_bytes(path, &bytes)
+        let bytes = tns_file::read(path).map_err(|e| NetworkError::from(e).in_file(path))?;
+        Network::from_bytes(&bytes).map_err(|e| e.in_file(path))
     }
 }

@@ -5,10 +5,9 @@
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
 #![allow(clippy::cast_possible_truncation)]
 
-use std::path::Path;
-
 use proptest::prelude::*;
 use tns_board::{Board, Side};
+use tns_file::FileError;
 use tns_nn::{Adam, Network, NetworkError, Sample, gradient, loss, train_epoch};
 
 /// Positions from seeded random play.
@@ -103,33 +102,33 @@ fn save_load_round_trip_and_every_error() {
     let bytes = std::fs::read(&path).unwrap();
     // Truncated at every byte: an error, never a panic.
     for len in 0..bytes.len() {
-        assert!(Network::from_bytes(&path, &bytes[..len]).is_err(), "{len}");
+        assert!(Network::from_bytes(&bytes[..len]).is_err(), "{len}");
     }
-    let err = |b: &[u8]| Network::from_bytes(Path::new("x"), b).unwrap_err();
-    assert!(matches!(err(b"PK\x03\x04 a zip file"), NetworkError::Foreign(_)));
+    let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+    assert!(matches!(err(b"PK\x03\x04 a zip file"), NetworkError::File(FileError::Foreign(_))));
     let mut version = bytes.clone();
     version[8] = 9;
-    assert!(matches!(err(&version), NetworkError::Version { found: 9, .. }));
+    assert!(matches!(err(&version), NetworkError::File(FileError::Version { found: 9, .. })));
     let mut padded = bytes.clone();
     padded.push(0);
-    assert!(matches!(err(&padded), NetworkError::Length { .. }));
+    assert!(matches!(err(&padded), NetworkError::File(FileError::Length { .. })));
     let mut flipped = bytes.clone();
     flipped[40] ^= 1;
-    assert!(matches!(err(&flipped), NetworkError::Checksum(_)));
+    assert!(matches!(err(&flipped), NetworkError::File(FileError::Checksum)));
     let mut sizes = bytes.clone();
     sizes[16] = 51;
-    assert!(matches!(err(&sizes), NetworkError::Invalid { .. }));
+    assert!(matches!(err(&sizes), NetworkError::Sizes(_)));
     // A NaN with a valid checksum is still refused.
     let mut nan = net.clone();
     nan.params_mut()[3] = f32::NAN;
-    let nan_bytes = nan.to_bytes();
-    match Network::from_bytes(&path, &nan_bytes) {
-        Err(NetworkError::Invalid { source, .. }) => {
-            assert!(matches!(*source, NetworkError::NotFinite { index: 3 }));
-        }
-        other => panic!("{other:?}"),
-    }
-    assert!(matches!(Network::load(&dir.join("missing.bin")), Err(NetworkError::Missing(_))));
+    assert!(matches!(err(&nan.to_bytes()), NetworkError::NotFinite { index: 3 }));
+    // Loading names the file around the error.
+    std::fs::write(&path, &flipped).unwrap();
+    let damaged = Network::load(&path).unwrap_err();
+    assert!(damaged.to_string().starts_with(&path.display().to_string()), "{damaged}");
+    assert!(damaged.to_string().ends_with("checksum mismatch, the file is corrupted"));
+    assert!(Network::load(&dir.join("missing.bin")).unwrap_err().is_missing());
+    assert!(!damaged.is_missing());
     assert!(matches!(Network::new(&[600], 1), Err(NetworkError::Sizes(_))));
     assert!(matches!(Network::new(&[0], 1), Err(NetworkError::Sizes(_))));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -8,53 +8,15 @@ pub enum TablebaseError {
     /// The number of kills that wins is not between 1 and 5.
     #[error("the number of kills that wins must be between 1 and 5, not {0}")]
     Kills(u8),
-    /// A slice's file does not exist.
-    #[error("{}: no such file (build the table first)", .0.display())]
-    Missing(PathBuf),
-    /// Reading or writing a file failed.
+    /// A table file could not be read or written, or is not the file asked for (another
+    /// kind of file, another version, cut short or padded, damaged, or another slice or layer).
     #[error("{}: {source}", path.display())]
-    Io {
+    File {
         /// The file.
         path: PathBuf,
-        /// The error.
-        source: std::io::Error,
+        /// What is wrong.
+        source: tns_file::FileError,
     },
-    /// The file does not start with the tablebase magic number.
-    #[error("{}: not a Tigers and Sheep tablebase file", .0.display())]
-    Foreign(PathBuf),
-    /// The file was written by another version of the format.
-    #[error("{}: format version {found}, expected {expected}", path.display())]
-    Version {
-        /// The file.
-        path: PathBuf,
-        /// The version it holds.
-        found: u32,
-        /// The version this library reads.
-        expected: u32,
-    },
-    /// The file is shorter or longer than its header says.
-    #[error("{}: {found} bytes, expected {expected} (truncated or padded)", path.display())]
-    Length {
-        /// The file.
-        path: PathBuf,
-        /// Its length.
-        found: u64,
-        /// The length its header implies.
-        expected: u64,
-    },
-    /// The file holds a different slice or game than asked for.
-    #[error("{}: holds {found}, expected {expected}", path.display())]
-    Parameters {
-        /// The file.
-        path: PathBuf,
-        /// What it holds.
-        found: String,
-        /// What was asked for.
-        expected: String,
-    },
-    /// The checksum does not match the contents.
-    #[error("{}: checksum mismatch, the file is corrupted", .0.display())]
-    Checksum(PathBuf),
     /// A number of sheep placed outside 0 to 19 (the placement phase's layers).
     #[error("the placement layers hold 0 to 19 sheep placed, not {0}")]
     Placed(u8),
@@ -74,6 +36,19 @@ pub enum TablebaseError {
         /// The counts of the values.
         counted: String,
     },
+}
+
+impl TablebaseError {
+    /// A file error, naming the file.
+    pub(crate) fn file(path: &std::path::Path, source: impl Into<tns_file::FileError>) -> Self {
+        TablebaseError::File { path: path.to_path_buf(), source: source.into() }
+    }
+
+    /// Whether a file the table needs was simply not there (not built yet), rather than
+    /// unreadable or damaged.
+    pub fn is_missing(&self) -> bool {
+        matches!(self, TablebaseError::File { source: tns_file::FileError::Missing, .. })
+    }
 }
 
 /// A stored value that disagrees with the values of its position's moves.

@@ -12,6 +12,7 @@
 //! | 2 × slots × 2 | packed values, sheep to move then tigers to move, little-endian `u16` |
 //! | 8 | checksum of everything before it |
 //!
+//! The magic, version and checksum are the frame every format here shares ([`tns_file`]).
 //! Written to a temporary file and renamed, so a killed build never leaves a partial slice.
 
 // Casts allowed in this file only:
@@ -20,14 +21,15 @@
 
 use std::path::{Path, PathBuf};
 
-use tns_board::checksum;
+use tns_file::{FileError, Format, TRAILER};
 
 use crate::TablebaseError;
 use crate::slice::Slice;
 
-const MAGIC: &[u8; 8] = b"TNS-TB\r\n";
-/// The format version this code reads and writes.
-pub(crate) const VERSION: u32 = 1;
+/// The slice file's container.
+pub(crate) const FORMAT: Format =
+    Format { magic: *b"TNS-TB\r\n", version: 1, name: "tablebase slice file" };
+/// Bytes before the values: the container's 12, then the slice's own 16.
 const HEADER: usize = 28;
 
 /// The file name of a slice.
@@ -38,9 +40,8 @@ pub(crate) fn slice_path(dir: &Path, kills: u8, dead: u8) -> PathBuf {
 /// The bytes of a slice file.
 pub(crate) fn encode(slice: &Slice, classes: usize) -> Vec<u8> {
     let slots = slice.values[0].len();
-    let mut out = Vec::with_capacity(HEADER + 4 * slots + 8);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    let mut out = FORMAT.start();
+    out.reserve(HEADER + 4 * slots + TRAILER);
     out.extend_from_slice(&[slice.kills, slice.dead, 0, 0]);
     out.extend_from_slice(&(classes as u32).to_le_bytes());
     out.extend_from_slice(&(slots as u64).to_le_bytes());
@@ -49,9 +50,7 @@ pub(crate) fn encode(slice: &Slice, classes: usize) -> Vec<u8> {
             out.extend_from_slice(&v.to_le_bytes());
         }
     }
-    let sum = checksum(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    FORMAT.finish(out)
 }
 
 /// Saves a slice, whole or not at all.
@@ -61,12 +60,7 @@ pub(crate) fn save(path: &Path, slice: &Slice, classes: usize) -> Result<(), Tab
 
 /// Writes a table file whole or not at all, making its directory first.
 pub(crate) fn save_bytes(path: &Path, bytes: &[u8]) -> Result<(), TablebaseError> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|source| TablebaseError::Io { path: dir.into(), source })?;
-    }
-    tns_board::write_atomically(path, bytes)
-        .map_err(|source| TablebaseError::Io { path: path.into(), source })
+    tns_file::save(path, bytes).map_err(|e| TablebaseError::file(path, e))
 }
 
 /// The little-endian `u32` at `at` (which the caller has checked is in `bytes`).
@@ -86,51 +80,28 @@ pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
 /// Decodes a slice file, checking that it is the slice `kills`/`dead` with `slots` slots per
 /// side over `classes` classes.
 pub(crate) fn decode(
-    path: &Path,
     bytes: &[u8],
     kills: u8,
     dead: u8,
     classes: usize,
     slots: usize,
-) -> Result<Slice, TablebaseError> {
-    let path = || path.to_path_buf();
-    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(TablebaseError::Foreign(path()));
-    }
-    let expected_len = (HEADER + 4 * slots + 8) as u64;
-    if bytes.len() < HEADER {
-        return Err(TablebaseError::Length {
-            path: path(),
-            found: bytes.len() as u64,
-            expected: expected_len,
-        });
-    }
-    let version = read_u32(bytes, 8);
-    if version != VERSION {
-        return Err(TablebaseError::Version { path: path(), found: version, expected: VERSION });
+) -> Result<Slice, FileError> {
+    let expected_len = (HEADER + 4 * slots + TRAILER) as u64;
+    let own = FORMAT.header(bytes)?;
+    if own.len() < HEADER - tns_file::HEADER {
+        return Err(FileError::Length { found: bytes.len() as u64, expected: expected_len });
     }
     let (file_kills, file_dead) = (bytes[12], bytes[13]);
     let (file_classes, file_slots) = (read_u32(bytes, 16) as usize, read_u64(bytes, 20));
     if (file_kills, file_dead, file_classes, file_slots) != (kills, dead, classes, slots as u64) {
-        return Err(TablebaseError::Parameters {
-            path: path(),
+        return Err(FileError::Contents {
             found: format!(
                 "{file_kills} kills, {file_dead} dead, {file_classes} classes, {file_slots} slots"
             ),
             expected: format!("{kills} kills, {dead} dead, {classes} classes, {slots} slots"),
         });
     }
-    if bytes.len() as u64 != expected_len {
-        return Err(TablebaseError::Length {
-            path: path(),
-            found: bytes.len() as u64,
-            expected: expected_len,
-        });
-    }
-    let body = bytes.len() - 8;
-    if checksum(&bytes[..body]) != read_u64(bytes, body) {
-        return Err(TablebaseError::Checksum(path()));
-    }
+    FORMAT.check(bytes, expected_len)?;
     let values = |side: usize| {
         let start = HEADER + side * 2 * slots;
         bytes[start..start + 2 * slots]
@@ -149,11 +120,8 @@ pub(crate) fn load(
     classes: usize,
     slots: usize,
 ) -> Result<Slice, TablebaseError> {
-    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => TablebaseError::Missing(path.into()),
-        _ => TablebaseError::Io { path: path.into(), source },
-    })?;
-    decode(path, &bytes, kills, dead, classes, slots)
+    let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
+    decode(&bytes, kills, dead, classes, slots).map_err(|e| TablebaseError::file(path, e))
 }
 
 #[cfg(test)]
@@ -166,34 +134,34 @@ mod tests {
 
     #[test]
     fn round_trip_and_every_damage_is_caught() {
-        let p = Path::new("x.tnstb");
         let bytes = encode(&sample(), 7);
-        assert_eq!(decode(p, &bytes, 2, 1, 7, 5).unwrap(), sample());
+        assert_eq!(decode(&bytes, 2, 1, 7, 5).unwrap(), sample());
         // Truncated at every length.
         for len in 0..bytes.len() {
-            assert!(decode(p, &bytes[..len], 2, 1, 7, 5).is_err(), "{len}");
+            assert!(decode(&bytes[..len], 2, 1, 7, 5).is_err(), "{len}");
         }
         // Any changed byte.
         for i in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[i] ^= 0x10;
-            assert!(decode(p, &bad, 2, 1, 7, 5).is_err(), "{i}");
+            assert!(decode(&bad, 2, 1, 7, 5).is_err(), "{i}");
         }
-        let err = |b: &[u8], k, d| decode(p, b, k, d, 7, 5).unwrap_err();
-        assert!(matches!(err(b"hello world, this is text", 2, 1), TablebaseError::Foreign(_)));
-        assert!(matches!(err(&bytes, 3, 1), TablebaseError::Parameters { .. }));
+        let err = |b: &[u8], k, d| decode(b, k, d, 7, 5).unwrap_err();
+        assert!(matches!(err(b"hello world, this is text", 2, 1), FileError::Foreign(_)));
+        assert!(matches!(err(&bytes, 3, 1), FileError::Contents { .. }));
         let mut v2 = bytes.clone();
         v2[8] = 2;
-        assert!(matches!(err(&v2, 2, 1), TablebaseError::Version { found: 2, .. }));
+        assert!(matches!(err(&v2, 2, 1), FileError::Version { found: 2, .. }));
         let mut flipped = bytes.clone();
         flipped[HEADER + 3] ^= 1;
-        assert!(matches!(err(&flipped, 2, 1), TablebaseError::Checksum(_)));
-        assert!(matches!(err(&bytes[..bytes.len() - 1], 2, 1), TablebaseError::Length { .. }));
+        assert!(matches!(err(&flipped, 2, 1), FileError::Checksum));
+        assert!(matches!(err(&bytes[..bytes.len() - 1], 2, 1), FileError::Length { .. }));
     }
 
     #[test]
     fn missing_file() {
         let e = load(Path::new("/no/such/dir/k5-d0.tnstb"), 5, 0, 1, 1).unwrap_err();
-        assert!(matches!(e, TablebaseError::Missing(_)));
+        assert!(e.is_missing(), "{e}");
+        assert!(e.to_string().starts_with("/no/such/dir/k5-d0.tnstb: "), "{e}");
     }
 }

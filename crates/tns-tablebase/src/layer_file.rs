@@ -14,6 +14,7 @@
 //! | ⌈slots / 5⌉ each | each slice's values (0 loss, 1 draw, 2 win for the tigers to move), five a byte as base-3 digits, the first slot the lowest |
 //! | 8 | checksum of everything before it |
 //!
+//! The magic, version and checksum are the frame every format here shares ([`tns_file`]).
 //! Written to a temporary file and renamed, so a stopped build never leaves a partial layer.
 
 // Casts allowed in this file only:
@@ -23,7 +24,8 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use tns_board::{Side, checksum};
+use tns_board::Side;
+use tns_file::{FileError, Format, TRAILER};
 
 use crate::TablebaseError;
 use crate::file::{read_u32, read_u64, save_bytes};
@@ -31,9 +33,9 @@ use crate::index::Indexer;
 use crate::layer::{Codes, Layer, LayerStats, PER_BYTE, dead_counts, digit, empties};
 use crate::value::Wdl;
 
-const MAGIC: &[u8; 8] = b"TNS-PL\r\n";
-/// The format version this code reads and writes.
-pub(crate) const VERSION: u32 = 1;
+/// The layer file's container.
+pub(crate) const FORMAT: Format =
+    Format { magic: *b"TNS-PL\r\n", version: 1, name: "tablebase placement layer file" };
 /// Dead counts with room for counts in the header.
 const STATS_DEAD: usize = 5;
 const STATS_AT: usize = 20;
@@ -59,9 +61,8 @@ fn header_len(slices: usize) -> usize {
 /// The bytes of a layer file.
 pub(crate) fn encode(layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
     let body: usize = layer.slices.iter().map(|s| s.bytes.len()).sum();
-    let mut out = Vec::with_capacity(header_len(layer.slices.len()) + body + 8);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    let mut out = FORMAT.start();
+    out.reserve(header_len(layer.slices.len()) + body + TRAILER);
     out.extend_from_slice(&[kills, layer.placed, layer.slices.len() as u8, 0]);
     out.extend_from_slice(&(classes as u32).to_le_bytes());
     for stats in [&layer.sheep_stats, &layer.tiger_stats] {
@@ -78,9 +79,7 @@ pub(crate) fn encode(layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
     for s in &layer.slices {
         out.extend_from_slice(&s.bytes);
     }
-    let sum = checksum(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    FORMAT.finish(out)
 }
 
 /// Saves a layer, whole or not at all; returns the file's size.
@@ -109,30 +108,17 @@ pub(crate) struct Header {
 /// Checks the header at the start of `bytes` (at least [`header_len`] of them, or the whole
 /// file) for a layer `placed` of a game won by `kills` kills, in a file `file_len` bytes long.
 fn parse_header(
-    path: &Path,
     bytes: &[u8],
     file_len: u64,
     indexer: &Indexer,
     kills: u8,
     placed: u8,
-) -> Result<Header, TablebaseError> {
-    let path = || path.to_path_buf();
-    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(TablebaseError::Foreign(path()));
-    }
+) -> Result<Header, FileError> {
+    FORMAT.header(bytes)?;
     let slots = expected_slots(indexer, kills, placed);
-    let body: u64 = slots.iter().map(|&s| Codes::bytes_for(s) as u64).sum();
-    let expected_len = (header_len(slots.len()) + 8) as u64 + body;
+    let expected_len = expected_len(&slots);
     if bytes.len() < FIXED_HEADER {
-        return Err(TablebaseError::Length {
-            path: path(),
-            found: file_len,
-            expected: expected_len,
-        });
-    }
-    let version = read_u32(bytes, 8);
-    if version != VERSION {
-        return Err(TablebaseError::Version { path: path(), found: version, expected: VERSION });
+        return Err(FileError::Length { found: file_len, expected: expected_len });
     }
     let (file_kills, file_placed, file_slices) = (bytes[12], bytes[13], usize::from(bytes[14]));
     let file_classes = read_u32(bytes, 16) as usize;
@@ -146,8 +132,7 @@ fn parse_header(
     if (file_kills, file_placed, file_classes, &file_slots)
         != (kills, placed, indexer.classes(), &wanted)
     {
-        return Err(TablebaseError::Parameters {
-            path: path(),
+        return Err(FileError::Contents {
             found: format!(
                 "{file_kills} kills, {file_placed} placed, {file_classes} classes, slots {file_slots:?}"
             ),
@@ -158,11 +143,7 @@ fn parse_header(
         });
     }
     if file_len != expected_len {
-        return Err(TablebaseError::Length {
-            path: path(),
-            found: file_len,
-            expected: expected_len,
-        });
+        return Err(FileError::Length { found: file_len, expected: expected_len });
     }
     let stats = |side: Side, first: usize| {
         dead_counts(kills, placed)
@@ -194,26 +175,21 @@ fn parse_header(
     })
 }
 
-fn read_error(path: &Path, source: std::io::Error) -> TablebaseError {
-    match source.kind() {
-        std::io::ErrorKind::NotFound => TablebaseError::Missing(path.into()),
-        _ => TablebaseError::Io { path: path.into(), source },
-    }
+/// The length of a layer file whose slices have these slot counts.
+fn expected_len(slots: &[usize]) -> u64 {
+    let body: u64 = slots.iter().map(|&s| Codes::bytes_for(s) as u64).sum();
+    (header_len(slots.len()) + TRAILER) as u64 + body
 }
 
 /// Decodes a whole layer file, checksum included.
 pub(crate) fn decode(
-    path: &Path,
     bytes: &[u8],
     indexer: &Indexer,
     kills: u8,
     placed: u8,
-) -> Result<Layer, TablebaseError> {
-    let header = parse_header(path, bytes, bytes.len() as u64, indexer, kills, placed)?;
-    let body = bytes.len() - 8;
-    if checksum(&bytes[..body]) != read_u64(bytes, body) {
-        return Err(TablebaseError::Checksum(path.into()));
-    }
+) -> Result<Layer, FileError> {
+    let header = parse_header(bytes, bytes.len() as u64, indexer, kills, placed)?;
+    FORMAT.check(bytes, header.len)?;
     let slots = expected_slots(indexer, kills, placed);
     let slices = slots
         .iter()
@@ -233,8 +209,8 @@ pub(crate) fn load(
     kills: u8,
     placed: u8,
 ) -> Result<Layer, TablebaseError> {
-    let bytes = std::fs::read(path).map_err(|e| read_error(path, e))?;
-    decode(path, &bytes, indexer, kills, placed)
+    let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
+    decode(&bytes, indexer, kills, placed).map_err(|e| TablebaseError::file(path, e))
 }
 
 /// Bytes in a cached page.
@@ -268,13 +244,19 @@ impl LayerFile {
         kills: u8,
         placed: u8,
     ) -> Result<LayerFile, TablebaseError> {
-        let file = File::open(path).map_err(|e| read_error(path, e))?;
-        let io = |source| TablebaseError::Io { path: path.into(), source };
-        let len = file.metadata().map_err(io)?.len();
+        let fail = |e: FileError| TablebaseError::file(path, e);
+        let file = File::open(path).map_err(|e| {
+            fail(if e.kind() == std::io::ErrorKind::NotFound {
+                FileError::Missing
+            } else {
+                e.into()
+            })
+        })?;
+        let len = file.metadata().map_err(|e| fail(e.into()))?.len();
         let want = (header_len(usize::from(kills)) as u64).min(len) as usize;
         let mut head = vec![0; want];
-        read_at(&file, &mut head, 0).map_err(io)?;
-        let header = parse_header(path, &head, len, indexer, kills, placed)?;
+        read_at(&file, &mut head, 0).map_err(|e| fail(e.into()))?;
+        let header = parse_header(&head, len, indexer, kills, placed).map_err(fail)?;
         let pages = (len as usize).div_ceil(PAGE).min(CACHE_PAGES);
         let cache = (0..pages)
             .map(|_| std::sync::Mutex::new(Slot { page: u64::MAX, bytes: Box::default() }))
@@ -292,7 +274,7 @@ impl LayerFile {
     fn byte(&self, at: u64) -> Result<u8, TablebaseError> {
         let page = at / PAGE as u64;
         let offset = (at % PAGE as u64) as usize;
-        let io = |source| TablebaseError::Io { path: self.path.clone(), source };
+        let io = |source: std::io::Error| TablebaseError::file(&self.path, source);
         if at >= self.header.len {
             return Err(io(std::io::ErrorKind::UnexpectedEof.into()));
         }
@@ -320,13 +302,8 @@ impl LayerFile {
 
     /// Reads the whole file and checks its checksum.
     pub(crate) fn check(&self) -> Result<(), TablebaseError> {
-        let bytes = std::fs::read(&self.path).map_err(|e| read_error(&self.path, e))?;
-        let body = bytes.len().saturating_sub(8);
-        if bytes.len() as u64 != self.header.len
-            || checksum(&bytes[..body]) != read_u64(&bytes, body)
-        {
-            return Err(TablebaseError::Checksum(self.path.clone()));
-        }
+        let bytes = tns_file::read(&self.path).map_err(|e| TablebaseError::file(&self.path, e))?;
+        FORMAT.check(&bytes, self.header.len).map_err(|e| TablebaseError::file(&self.path, e))?;
         Ok(())
     }
 
@@ -378,31 +355,30 @@ mod tests {
     #[test]
     fn round_trip_and_every_damage_is_caught() {
         let indexer = Indexer::new();
-        let p = Path::new("x.tnspl");
         let layer = sample(&indexer);
         let bytes = encode(&layer, 1, indexer.classes());
-        assert_eq!(decode(p, &bytes, &indexer, 1, 19).unwrap(), layer);
+        assert_eq!(decode(&bytes, &indexer, 1, 19).unwrap(), layer);
         for len in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
-            assert!(decode(p, &bytes[..len], &indexer, 1, 19).is_err(), "{len}");
+            assert!(decode(&bytes[..len], &indexer, 1, 19).is_err(), "{len}");
         }
         for i in (0..bytes.len()).step_by(101) {
             let mut bad = bytes.clone();
             bad[i] ^= 0x10;
-            assert!(decode(p, &bad, &indexer, 1, 19).is_err(), "{i}");
+            assert!(decode(&bad, &indexer, 1, 19).is_err(), "{i}");
         }
-        let err = |b: &[u8], k, placed| decode(p, b, &indexer, k, placed).unwrap_err();
-        assert!(matches!(err(b"not a layer at all", 1, 19), TablebaseError::Foreign(_)));
-        assert!(matches!(err(&bytes, 2, 19), TablebaseError::Parameters { .. }));
-        assert!(matches!(err(&bytes, 1, 18), TablebaseError::Parameters { .. }));
+        let err = |b: &[u8], k, placed| decode(b, &indexer, k, placed).unwrap_err();
+        assert!(matches!(err(b"not a layer at all", 1, 19), FileError::Foreign(_)));
+        assert!(matches!(err(&bytes, 2, 19), FileError::Contents { .. }));
+        assert!(matches!(err(&bytes, 1, 18), FileError::Contents { .. }));
         let mut v2 = bytes.clone();
         v2[8] = 2;
-        assert!(matches!(err(&v2, 1, 19), TablebaseError::Version { found: 2, .. }));
+        assert!(matches!(err(&v2, 1, 19), FileError::Version { found: 2, .. }));
         let mut flipped = bytes.clone();
         flipped[FIXED_HEADER + 8 + 5] ^= 1;
-        assert!(matches!(err(&flipped, 1, 19), TablebaseError::Checksum(_)));
+        assert!(matches!(err(&flipped, 1, 19), FileError::Checksum));
         let mut padded = bytes.clone();
         padded.push(0);
-        assert!(matches!(err(&padded, 1, 19), TablebaseError::Length { .. }));
+        assert!(matches!(err(&padded, 1, 19), FileError::Length { .. }));
     }
 
     #[test]
@@ -418,10 +394,8 @@ mod tests {
             assert_eq!(file.get(0, i).unwrap() as u8, layer.slices[0].get(i));
         }
         assert_eq!(file.header.sheep_stats, layer.sheep_stats);
-        assert!(matches!(
-            LayerFile::open(&layer_path(&dir, 1, 18), &indexer, 1, 18),
-            Err(TablebaseError::Missing(_))
-        ));
+        let missing = LayerFile::open(&layer_path(&dir, 1, 18), &indexer, 1, 18).unwrap_err();
+        assert!(missing.is_missing(), "{missing}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -22,7 +22,7 @@ pub use value::{Value, Verdict, Wdl};
 pub use whole_game::PlacementEvent;
 
 /// The format version of the files this crate writes and reads.
-pub const FORMAT_VERSION: u32 = file::VERSION;
+pub const FORMAT_VERSION: u32 = file::FORMAT.version;
 
 /// The format version of the placement layer files this crate writes and reads.
-pub const LAYER_FORMAT_VERSION: u32 = layer_file::VERSION;
+pub const LAYER_FORMAT_VERSION: u32 = layer_file::FORMAT.version;

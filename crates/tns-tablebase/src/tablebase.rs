@@ -135,7 +135,7 @@ impl Tablebase {
                         slices.push(slice);
                         continue;
                     }
-                    Err(TablebaseError::Missing(_)) => {}
+                    Err(e) if e.is_missing() => {}
                     Err(e) => return Err(e),
                 }
             }
@@ -162,7 +162,7 @@ impl Tablebase {
     /// the placement layers that are there (opened, to be read where a probe needs them).
     ///
     /// # Errors
-    /// [`TablebaseError::Missing`] when a movement slice was never built, and a specific error
+    /// [`TablebaseError::File`] that [`is_missing`](TablebaseError::is_missing) when a movement slice was never built, and a specific error
     /// for a file that is truncated, foreign, of another version or corrupted (a placement
     /// layer's checksum is checked by [`verify_placement`](Tablebase::verify_placement), which
     /// reads it whole).

@@ -66,7 +66,7 @@ impl Tablebase {
                 let path = layer_file::layer_path(dir, self.kills, placed);
                 match LayerFile::open(&path, &self.indexer, self.kills, placed) {
                     Ok(file) => Ok(Some(file)),
-                    Err(TablebaseError::Missing(_)) => Ok(None),
+                    Err(e) if e.is_missing() => Ok(None),
                     Err(e) => Err(e),
                 }
             })
@@ -118,7 +118,7 @@ impl Tablebase {
                     on_event(PlacementEvent::Found { placed });
                     lowest_done = placed;
                 }
-                Err(TablebaseError::Missing(_)) => break,
+                Err(e) if e.is_missing() => break,
                 Err(e) => return Err(e),
             }
         }

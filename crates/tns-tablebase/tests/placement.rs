@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use common::burnside;
 use proptest::prelude::*;
 use tns_board::{Board, Move, Side, Symmetry, TOTAL_SHEEP};
+use tns_file::FileError;
 use tns_tablebase::{PlacementEvent, Tablebase, TablebaseError, Verdict, Wdl};
 
 /// A fresh directory for one test.
@@ -227,26 +228,44 @@ fn every_kind_of_damage_has_its_own_error() {
         std::fs::write(&path, bytes).unwrap();
         load()
     };
-    assert!(matches!(with(&good[..good.len() - 1]), Err(TablebaseError::Length { .. })));
-    assert!(matches!(with(b"some other file"), Err(TablebaseError::Foreign(_))));
+    assert!(matches!(
+        with(&good[..good.len() - 1]),
+        Err(TablebaseError::File { source: FileError::Length { .. }, .. })
+    ));
+    assert!(matches!(
+        with(b"some other file"),
+        Err(TablebaseError::File { source: FileError::Foreign(_), .. })
+    ));
     let mut version = good.clone();
     version[8] = 9;
-    assert!(matches!(with(&version), Err(TablebaseError::Version { found: 9, .. })));
+    assert!(matches!(
+        with(&version),
+        Err(TablebaseError::File { source: FileError::Version { found: 9, .. }, .. })
+    ));
     let mut placed = good.clone();
     placed[13] = 18;
-    assert!(matches!(with(&placed), Err(TablebaseError::Parameters { .. })));
+    assert!(matches!(
+        with(&placed),
+        Err(TablebaseError::File { source: FileError::Contents { .. }, .. })
+    ));
     // A flipped value bit passes the header checks; verification reads the whole file.
     let mut flipped = good.clone();
     let at = good.len() - 100;
     flipped[at] ^= 1;
     let table = with(&flipped).unwrap();
-    assert!(matches!(table.verify_placement(|_| {}), Err(TablebaseError::Checksum(_))));
+    assert!(matches!(
+        table.verify_placement(|_| {}),
+        Err(TablebaseError::File { source: FileError::Checksum, .. })
+    ));
     // Resuming on a damaged layer refuses to build on it.
-    assert!(matches!(with(&version), Err(TablebaseError::Version { .. })));
+    assert!(matches!(
+        with(&version),
+        Err(TablebaseError::File { source: FileError::Version { .. }, .. })
+    ));
     let mut table = Tablebase::build(1, None, |_| {}).unwrap();
     assert!(matches!(
         table.build_placement(&dir, 18, &|_| {}),
-        Err(TablebaseError::Version { .. })
+        Err(TablebaseError::File { source: FileError::Version { .. }, .. })
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }

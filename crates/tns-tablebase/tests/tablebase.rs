@@ -9,6 +9,7 @@ use common::burnside;
 
 use proptest::prelude::*;
 use tns_board::{Bitboard, Board, Side, Symmetry};
+use tns_file::FileError;
 use tns_tablebase::{BuildEvent, Tablebase, TablebaseError, Value};
 
 fn table(kills: u8) -> &'static Tablebase {
@@ -152,7 +153,10 @@ fn files_resume_and_reject_damage() {
 
     // A build stopped after the first slice resumes with the second.
     std::fs::remove_file(dir.join("k2-d0.tnstb")).unwrap();
-    assert!(matches!(Tablebase::load(2, &dir), Err(TablebaseError::Missing(_))));
+    assert!(matches!(
+        Tablebase::load(2, &dir),
+        Err(TablebaseError::File { source: FileError::Missing, .. })
+    ));
     let mut events = Vec::new();
     Tablebase::build(2, Some(&dir), |e| events.push(e)).unwrap();
     assert_eq!(events[0], BuildEvent::Loaded { dead: 1 });
@@ -169,10 +173,19 @@ fn files_resume_and_reject_damage() {
     let mut flipped = bytes.clone();
     flipped[bytes.len() / 3] ^= 4;
     std::fs::write(&path, &flipped).unwrap();
-    assert!(matches!(Tablebase::load(2, &dir), Err(TablebaseError::Checksum(_))));
+    assert!(matches!(
+        Tablebase::load(2, &dir),
+        Err(TablebaseError::File { source: FileError::Checksum, .. })
+    ));
     std::fs::write(&path, b"not a table").unwrap();
-    assert!(matches!(Tablebase::load(2, &dir), Err(TablebaseError::Foreign(_))));
-    assert!(matches!(Tablebase::load(1, &dir), Err(TablebaseError::Missing(_))));
+    assert!(matches!(
+        Tablebase::load(2, &dir),
+        Err(TablebaseError::File { source: FileError::Foreign(_), .. })
+    ));
+    assert!(matches!(
+        Tablebase::load(1, &dir),
+        Err(TablebaseError::File { source: FileError::Missing, .. })
+    ));
     assert!(matches!(Tablebase::build(6, None, |_| {}), Err(TablebaseError::Kills(6))));
     std::fs::remove_dir_all(&dir).unwrap();
 }

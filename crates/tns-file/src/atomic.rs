@@ -1,7 +1,9 @@
-//! Writing files whole or not at all, and checking them when read back.
+//! Writing files whole or not at all, and reading them with a clear error.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+use crate::FileError;
 
 /// Writes `contents` to `path` so that a reader, or a process killed part-way, sees either the
 /// old file or the whole new one, never a part: the bytes go to a temporary file beside `path`,
@@ -11,7 +13,7 @@ use std::path::{Path, PathBuf};
 ///
 /// ```
 /// let path = std::env::temp_dir().join(format!("tns-doc-{}.txt", std::process::id()));
-/// tns_board::write_atomically(&path, b"1. c3\n")?;
+/// tns_file::write_atomically(&path, b"1. c3\n")?;
 /// assert_eq!(std::fs::read(&path)?, b"1. c3\n");
 /// # std::fs::remove_file(&path)?;
 /// # Ok::<(), std::io::Error>(())
@@ -36,29 +38,27 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     }
 }
 
-/// A 64-bit checksum for the files the project writes (tablebases, networks). Each 8-byte word
-/// is mixed in by an xor and a multiplication by an odd constant, both invertible, so a change to
-/// any one word always changes the result; the length is mixed in last, so a truncated file
-/// differs too. It guards against damage, not against tampering.
+/// Writes a file whole or not at all ([`write_atomically`]), making its folder first.
 ///
-/// ```
-/// let a = tns_board::checksum(b"twenty sheep");
-/// assert_ne!(a, tns_board::checksum(b"twenty sheeq"));
-/// assert_ne!(a, tns_board::checksum(b"twenty shee"));
-/// ```
-pub fn checksum(bytes: &[u8]) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = bytes.chunks_exact(8);
-    for w in words.by_ref() {
-        let mut word = [0; 8];
-        word.copy_from_slice(w);
-        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(PRIME).rotate_left(23);
+/// # Errors
+/// [`FileError::Io`] when the folder cannot be made or the file written.
+pub fn save(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
     }
-    for &b in words.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
-    }
-    h ^ bytes.len() as u64
+    Ok(write_atomically(path, contents)?)
+}
+
+/// Reads a whole file.
+///
+/// # Errors
+/// [`FileError::Missing`] for a file that does not exist, [`FileError::Io`] for one that cannot
+/// be read.
+pub fn read(path: &Path) -> Result<Vec<u8>, FileError> {
+    std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => FileError::Missing,
+        _ => FileError::Io(e),
+    })
 }
 
 #[cfg(test)]
@@ -76,6 +76,9 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         // A folder that does not exist: an error, and nothing left behind.
         assert!(write_atomically(&dir.join("no/such/file"), b"x").is_err());
+        assert!(matches!(read(&dir.join("none")), Err(FileError::Missing)));
+        save(&dir.join("sub/b.txt"), b"made").unwrap();
+        assert_eq!(read(&dir.join("sub/b.txt")).unwrap(), b"made");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

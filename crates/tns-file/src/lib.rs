@@ -1,0 +1,11 @@
+#![doc = include_str!("../README.md")]
+
+mod atomic;
+mod checksum;
+mod error;
+mod format;
+
+pub use atomic::{read, save, write_atomically};
+pub use checksum::checksum;
+pub use error::FileError;
+pub use format::{Format, HEADER, TRAILER};
