@@ -236,6 +236,24 @@ impl Board {
     }
 
     /// Whether `m` is legal here ([`check_move`](Board::check_move) says why not).
+    ///
+    /// ```
+    /// use tns_board::{Board, MoveError};
+    ///
+    /// let mut board = Board::START;
+    /// assert!(board.is_legal("c3".parse()?));
+    /// board.play("c3".parse()?)?;
+    /// assert_eq!(board.to_string(), "T3T/5/2S2/5/T3T t 19");
+    /// // The same point twice: refused, with the reason, and the board is unchanged.
+    /// assert!(!board.is_legal("c3".parse()?));
+    /// assert_eq!(board.play("c3".parse()?), Err(MoveError::TigerCannotPlace));
+    /// // Moves from the generator need no check.
+    /// let m = board.legal_moves()[0];
+    /// let after = board.after_unchecked(m);
+    /// board.play_unchecked(m);
+    /// assert_eq!(board, after);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_legal(self, m: Move) -> bool {
         self.check_move(m).is_ok()
     }
