@@ -1,8 +1,8 @@
 //! The pieces of `tns-engine`, the engine behind the TSI protocol (docs/protocol.md): command
 //! parsing, and a session that answers commands while its search runs on another thread.
 
-pub mod command;
-pub mod session;
+mod command;
+mod session;
 
 pub use command::{Command, CommandError, parse};
 pub use session::{Flow, Output, Session, info_line};
