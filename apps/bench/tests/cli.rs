@@ -8,6 +8,13 @@ fn bench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tns-bench")).args(args).output().expect("tns-bench runs")
 }
 
+/// A match of the heuristic at depth 1 against random play, with more arguments.
+fn quick_match(extra: &[&str]) -> Output {
+    let mut args = vec!["match", "--engines", "heuristic", "random", "--depth", "1"];
+    args.extend_from_slice(extra);
+    bench(&args)
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -58,19 +65,7 @@ fn match_reports_and_writes_records_that_parse() {
 
 #[test]
 fn sprt_stops_a_lopsided_match() {
-    let out = bench(&[
-        "match",
-        "--engines",
-        "heuristic",
-        "random",
-        "--depth",
-        "1",
-        "--games",
-        "1000",
-        "--sprt",
-        "0",
-        "100",
-    ]);
+    let out = quick_match(&["--games", "1000", "--sprt", "0", "100"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("H1 accepted"), "{text}");
@@ -120,17 +115,7 @@ fn search_bench_prints_every_position_and_parts_do_not_change_scores() {
 
 #[test]
 fn match_report_has_the_testers_figures_and_a_line_per_game() {
-    let out = bench(&[
-        "match",
-        "--engines",
-        "heuristic",
-        "random",
-        "--depth",
-        "1",
-        "--games",
-        "6",
-        "--verbose",
-    ]);
+    let out = quick_match(&["--games", "6", "--verbose"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
@@ -150,13 +135,7 @@ fn openings_come_from_a_file_and_bad_ones_are_named() {
     let good = dir.join(format!("tns-openings-{}.txt", std::process::id()));
     std::fs::write(&good, "# two starts\nT3T/5/5/5/T3T s 20\n\nT3T/5/2S2/5/T3T t 19\n").unwrap();
     let records = dir.join(format!("tns-openings-records-{}.txt", std::process::id()));
-    let out = bench(&[
-        "match",
-        "--engines",
-        "heuristic",
-        "random",
-        "--depth",
-        "1",
+    let out = quick_match(&[
         "--games",
         "4",
         "--openings-file",
@@ -172,18 +151,7 @@ fn openings_come_from_a_file_and_bad_ones_are_named() {
     assert_eq!(starts.iter().filter(|s| s.as_str() == "T3T/5/2S2/5/T3T t 19").count(), 2);
 
     // The records just written are openings too: cut to their Opening tag (0 moves here).
-    let out = bench(&[
-        "match",
-        "--engines",
-        "heuristic",
-        "random",
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--openings-file",
-        records.to_str().unwrap(),
-    ]);
+    let out = quick_match(&["--games", "2", "--openings-file", records.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
 
     let bad = dir.join(format!("tns-openings-bad-{}.txt", std::process::id()));
@@ -248,18 +216,7 @@ fn draw_writes_pictures_of_positions_and_games() {
     assert_eq!(text.matches("class=\"arrow\"").count(), 1);
 
     let records = dir.join(format!("tns-draw-records-{}.txt", std::process::id()));
-    let out = bench(&[
-        "match",
-        "--engines",
-        "heuristic",
-        "random",
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--records",
-        records.to_str().unwrap(),
-    ]);
+    let out = quick_match(&["--games", "2", "--records", records.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let game = GameRecord::parse_all(&std::fs::read_to_string(&records).unwrap()).unwrap()[1]
         .replay()
