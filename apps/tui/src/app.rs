@@ -750,10 +750,10 @@ impl App {
         };
     }
 
-    /// Shows the current position in position notation and puts it on the clipboard (where
-    /// the terminal allows).
+    /// Shows the position on the board (the one under review, if any) in position notation
+    /// and puts it on the clipboard (where the terminal allows), as `P` saves its picture.
     pub fn copy_position(&mut self) {
-        let text = self.board().to_string();
+        let text = self.shown_board().to_string();
         self.message = format!("position: {text} (copied)");
         self.clipboard = Some(text);
     }

@@ -666,6 +666,10 @@ fn the_position_can_be_copied() {
     apply(&mut app, Action::CopyPosition, &std::env::temp_dir());
     assert_eq!(app.clipboard.as_deref(), Some("T3T/5/2S2/5/T3T t 19"));
     assert!(app.message.contains("T3T/5/2S2/5/T3T t 19"), "{}", app.message);
+    // Looking back, the position shown is the one copied.
+    apply(&mut app, Action::Browse(Browse::Back), &std::env::temp_dir());
+    apply(&mut app, Action::CopyPosition, &std::env::temp_dir());
+    assert_eq!(app.clipboard.as_deref(), Some("T3T/5/5/5/T3T s 20"));
     assert_eq!(tigers_and_sheep::base64(b""), "");
     assert_eq!(tigers_and_sheep::base64(b"f"), "Zg==");
     assert_eq!(tigers_and_sheep::base64(b"fo"), "Zm8=");
