@@ -1,8 +1,16 @@
-//! The pieces of `tns-train`: self-play games, TD(λ) targets, the generation loop and its log.
+//! The pieces of `tns-train`: self-play games and TD(λ) targets, distillation of the solved game
+//! (the teacher, where its positions come from, the exact measures), the generation loop and
+//! its log.
 
+mod lock;
+pub mod measures;
 pub mod progress;
 pub mod run;
+pub mod sampling;
 pub mod selfplay;
 pub mod state;
+pub mod teacher;
 
-pub use run::{Settings, generation_path, newest_generation, train};
+pub use run::{
+    Settings, complete_generation, generation_path, newest_generation, train, validation_set,
+};

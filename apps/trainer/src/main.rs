@@ -1,23 +1,26 @@
-//! `tns-train`: teaches the network the game by self-play.
+//! `tns-train`: teaches the network the game, by self-play or from the solved game.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Parser;
+use tns_tablebase::Tablebase;
 use tns_trainer::{Settings, train};
 
-/// Trains the network by self-play, one generation at a time, saving `gen-NNN.bin`,
-/// `latest.bin` and the run's state after each. GENERATIONS is a total: running the same
-/// command again after a stop (Ctrl+C, or a killed process) finishes the run where it stopped,
-/// ending with the same network an unbroken run would have.
+/// Trains the network one generation at a time, by self-play or, with --teacher, from the
+/// solved game's exact values, saving `gen-NNN.bin`, `latest.bin` and the run's state after
+/// each. GENERATIONS is a total: running the same command again after a stop (Ctrl+C, or a
+/// killed process) finishes the run where it stopped, ending with the same network an unbroken
+/// run would have.
 #[derive(Parser, Debug)]
 #[command(name = "tns-train", version)]
 struct Cli {
     /// The generation to train up to (a total, counting those already in OUT).
-    #[arg(default_value_t = 50)]
+    #[arg(default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     generations: u32,
-    /// Self-play games per generation.
-    #[arg(default_value_t = 200)]
+    /// Games per generation (self-play, or with --teacher the sampled games).
+    #[arg(default_value_t = 200, value_parser = games_count)]
     games: usize,
     /// The folder for the weights, the run's state and the progress log (weights/run, the
     /// default, is git-ignored).
@@ -67,8 +70,31 @@ struct Cli {
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
     match_depth: u32,
     /// Plies after which a game is a draw.
-    #[arg(long, default_value_t = 300)]
-    max_plies: usize,
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    max_plies: u64,
+    /// Distil the solved game: the tablebase folder (the whole game, built by `tns-tablebase
+    /// build --placement`; a part of it teaches the positions it holds). Targets are the
+    /// table's values, and each generation is measured on a held-out set.
+    #[arg(long, value_name = "DIR")]
+    teacher: Option<PathBuf>,
+    /// With --teacher: positions drawn evenly from the table each generation, besides the games'.
+    #[arg(long, default_value_t = 20_000, value_parser = games_count)]
+    uniform: usize,
+    /// With --teacher: games whose positions make the held-out set.
+    #[arg(long, default_value_t = 400, value_parser = games_count)]
+    validation_games: usize,
+    /// With --teacher: critical positions the searches are judged on at the end of the run.
+    #[arg(long, default_value_t = 1000, value_parser = games_count)]
+    final_positions: usize,
+}
+
+/// A count of games or positions: 0 to a million (more would not fit in memory).
+fn games_count(text: &str) -> Result<usize, String> {
+    let n: usize = text.parse().map_err(|_| format!("{text:?} is not a whole number"))?;
+    if n > 1_000_000 {
+        return Err(format!("{n} is more than 1000000"));
+    }
+    Ok(n)
 }
 
 fn main() -> ExitCode {
@@ -81,6 +107,36 @@ fn main() -> ExitCode {
         eprintln!("tns-train: --learning-rate must be positive and --batch at least 1");
         return ExitCode::FAILURE;
     }
+    if cli.match_every > 0 && cli.match_games == 0 {
+        eprintln!(
+            "tns-train: --match-games 0 plays no match: give at least 2, or --match-every 0 for none"
+        );
+        return ExitCode::FAILURE;
+    }
+    if cli.batch > 1_000_000 || cli.window > 1000 {
+        eprintln!("tns-train: --batch is at most 1000000 and --window at most 1000");
+        return ExitCode::FAILURE;
+    }
+    let teacher = match &cli.teacher {
+        None => None,
+        Some(dir) => match Tablebase::load(tns_board::KILLS_TO_WIN, dir) {
+            Ok(table) => {
+                if !table.solves_whole_game() {
+                    let from = table.placement_from().map_or(20, u32::from);
+                    eprintln!(
+                        "tns-train: note: the table in {} holds the positions with at least {from} \
+                         sheep placed; the others are not trained on",
+                        dir.display()
+                    );
+                }
+                Some(Arc::new(table))
+            }
+            Err(e) => {
+                eprintln!("tns-train: the teacher's table in {}: {e}", dir.display());
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     let settings = Settings {
         generations: cli.generations,
         games: cli.games,
@@ -98,8 +154,12 @@ fn main() -> ExitCode {
         match_every: cli.match_every,
         match_games: cli.match_games,
         match_depth: cli.match_depth,
-        max_plies: cli.max_plies,
+        max_plies: usize::try_from(cli.max_plies).unwrap_or(usize::MAX),
         bars: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        teacher,
+        uniform: cli.uniform,
+        validation_games: cli.validation_games,
+        final_positions: cli.final_positions,
     };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = cli.threads {

@@ -8,12 +8,19 @@ use std::path::Path;
 pub struct Row {
     /// The generation number.
     pub generation: u32,
-    /// Self-play games played.
+    /// Games played (self-play, or the distillation's sampled games).
     pub games: usize,
     /// Training positions.
     pub positions: usize,
     /// Mean training loss over the last epoch.
     pub loss: f32,
+    /// Distillation: mean squared error on the held-out set.
+    pub validation_loss: Option<f64>,
+    /// Distillation: the share of held-out positions valued in the table's class.
+    pub value_accuracy: Option<f64>,
+    /// Distillation: the share of held-out critical positions where the one-ply choice keeps
+    /// the value.
+    pub move_accuracy: Option<f64>,
     /// Score against the heuristic player, 0 to 1, when a match was played.
     pub vs_heuristic: Option<f64>,
     /// Score against the generation last tested, when a match was played.
@@ -23,49 +30,83 @@ pub struct Row {
 }
 
 /// The header line of `progress.csv`.
-pub const HEADER: &str = "generation,games,positions,loss,vs_heuristic,vs_previous,seconds";
+pub const HEADER: &str = "generation,games,positions,loss,validation_loss,value_accuracy,move_accuracy,vs_heuristic,vs_previous,seconds";
+
+/// The header of logs written before distillation (read still, never written).
+const OLD_HEADER: &str = "generation,games,positions,loss,vs_heuristic,vs_previous,seconds";
 
 impl Row {
-    /// The row as a CSV line (an empty field for a match not played).
+    /// The row as a CSV line (an empty field for a measure not taken).
     pub fn csv(&self) -> String {
         let opt = |v: Option<f64>| v.map(|v| format!("{v:.4}")).unwrap_or_default();
         format!(
-            "{},{},{},{:.6},{},{},{:.1}",
+            "{},{},{},{:.6},{},{},{},{},{},{:.1}",
             self.generation,
             self.games,
             self.positions,
             self.loss,
+            opt(self.validation_loss),
+            opt(self.value_accuracy),
+            opt(self.move_accuracy),
             opt(self.vs_heuristic),
             opt(self.vs_previous),
             self.seconds
         )
     }
 
-    /// Parses a CSV line written by [`Row::csv`].
+    /// Parses a CSV line written by [`Row::csv`], or by a trainer from before distillation (7
+    /// fields, no exact measures).
     pub fn parse(line: &str) -> Option<Row> {
         let f: Vec<&str> = line.split(',').collect();
         let opt = |s: &str| if s.is_empty() { Some(None) } else { s.parse().ok().map(Some) };
-        if f.len() != 7 {
-            return None;
-        }
+        let (exact, rest) = match f.len() {
+            10 => ([opt(f[4])?, opt(f[5])?, opt(f[6])?], &f[7..]),
+            7 => ([None, None, None], &f[4..]),
+            _ => return None,
+        };
         Some(Row {
             generation: f[0].parse().ok()?,
             games: f[1].parse().ok()?,
             positions: f[2].parse().ok()?,
             loss: f[3].parse().ok()?,
-            vs_heuristic: opt(f[4])?,
-            vs_previous: opt(f[5])?,
-            seconds: f[6].parse().ok()?,
+            validation_loss: exact[0],
+            value_accuracy: exact[1],
+            move_accuracy: exact[2],
+            vs_heuristic: opt(rest[0])?,
+            vs_previous: opt(rest[1])?,
+            seconds: rest[2].parse().ok()?,
         })
     }
 }
 
-/// Reads the rows of an existing `progress.csv` (none if there is no such file; lines that do
-/// not parse are skipped).
-pub fn read(path: &Path) -> Vec<Row> {
-    std::fs::read_to_string(path)
-        .map(|text| text.lines().skip(1).filter_map(Row::parse).collect())
-        .unwrap_or_default()
+/// Reads the rows of an existing `progress.csv` (none if there is no such file).
+///
+/// # Errors
+/// A message naming the file and the first line that is not a row (a log the run did not
+/// write, or one damaged): the run stops rather than drop the rows it cannot read.
+pub fn read(path: &Path) -> Result<Vec<Row>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, header)) if header == HEADER || header == OLD_HEADER => {}
+        _ => return Err(format!("{}: line 1 is not the log's header", path.display())),
+    }
+    lines
+        .filter(|(_, line)| !line.is_empty())
+        .map(|(i, line)| {
+            Row::parse(line).ok_or_else(|| {
+                format!(
+                    "{}: line {} is not a row of the log ({line:?}); mend or remove the file",
+                    path.display(),
+                    i + 1
+                )
+            })
+        })
+        .collect()
 }
 
 /// The whole CSV text.
@@ -187,8 +228,45 @@ pub fn svg(rows: &[Row]) -> String {
             s * 100.0
         );
     }
+    accuracy_lines(&mut out, rows, &x, &y, h);
     out.push_str("</svg>\n");
     out
+}
+
+/// Distillation's exact measures on the chart's left axis: values (orange) and moves (green)
+/// kept on the held-out set, when the log has them.
+fn accuracy_lines(
+    out: &mut String,
+    rows: &[Row],
+    x: &impl Fn(u32) -> f64,
+    y: &impl Fn(f64) -> f64,
+    h: f64,
+) {
+    type Share = fn(&Row) -> Option<f64>;
+    let shares: [(&str, &str, Share); 2] = [
+        ("#d9822b", "value-accuracy", |r| r.value_accuracy),
+        ("#2a9d4b", "move-accuracy", |r| r.move_accuracy),
+    ];
+    for (colour, class, share) in shares {
+        let points: Vec<String> = rows
+            .iter()
+            .filter_map(|r| share(r).map(|v| format!("{:.1},{:.1}", x(r.generation), y(v))))
+            .collect();
+        if !points.is_empty() {
+            let _ = writeln!(
+                out,
+                r#"<polyline class="{class}" fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#,
+                points.join(" ")
+            );
+        }
+    }
+    if rows.iter().any(|r| r.move_accuracy.is_some()) {
+        let _ = writeln!(
+            out,
+            r##"<text x="60" y="{:.1}" fill="#2a9d4b">moves that keep the value (green), values in the table's class (orange), on the held-out set</text>"##,
+            h - 26.0
+        );
+    }
 }
 
 /// A loss value for an axis label: as few digits as tell the ticks apart.
@@ -210,6 +288,9 @@ mod tests {
                 games: 10,
                 positions: 900,
                 loss: 0.25,
+                validation_loss: None,
+                value_accuracy: None,
+                move_accuracy: None,
                 vs_heuristic: None,
                 vs_previous: None,
                 seconds: 3.0,
@@ -219,6 +300,9 @@ mod tests {
                 games: 10,
                 positions: 950,
                 loss: 0.2,
+                validation_loss: Some(0.3),
+                value_accuracy: Some(0.8),
+                move_accuracy: Some(0.9),
                 vs_heuristic: Some(0.4),
                 vs_previous: Some(0.6),
                 seconds: 3.5,
@@ -227,6 +311,7 @@ mod tests {
         let text = csv(&rows);
         let back: Vec<Row> = text.lines().skip(1).filter_map(Row::parse).collect();
         assert_eq!(back.len(), 2);
+        assert_eq!(back, rows);
         assert_eq!(back[1].vs_heuristic, Some(0.4));
         assert_eq!(back[0].vs_previous, None);
         let chart = svg(&rows);
@@ -239,5 +324,35 @@ mod tests {
         assert_eq!(format_loss(0.25), "0.25");
         assert_eq!(format_loss(2.0), "2");
         assert_eq!(chart.matches("<circle").count(), 1);
+        assert_eq!(chart.matches(r#"class="move-accuracy""#).count(), 1);
+    }
+
+    fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("tns-progress-{name}-{}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_log_from_before_distillation_still_reads() {
+        let path = temp_file("old", &format!("{OLD_HEADER}\n3,300,17978,0.025100,0.7000,,10.6\n"));
+        let rows = read(&path).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].generation, rows[0].vs_heuristic, rows[0].move_accuracy),
+            (3, Some(0.7), None)
+        );
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_garbled_log_is_an_error_that_names_the_line() {
+        let good = Row::parse("1,4,90,0.250000,,,,,,3.0").unwrap().csv();
+        let path = temp_file("garbled", &format!("{HEADER}\n{good}\n1,4,9x,0.25\n"));
+        let e = read(&path).unwrap_err();
+        assert!(e.contains("line 3 is not a row"), "{e}");
+        std::fs::write(&path, "what is this\n").unwrap();
+        assert!(read(&path).unwrap_err().contains("line 1 is not the log's header"));
+        std::fs::remove_file(path).unwrap();
     }
 }

@@ -10,12 +10,19 @@ use rand::SeedableRng as _;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
+use tns_board::Board;
 use tns_match::{Budget, Colours, Kind, MatchConfig, PlayerSpec, run_match};
-use tns_nn::{Adam, Network, Sample, train_epoch};
+use tns_nn::{Adam, Network, NeuralEvaluator, Sample, train_epoch};
+use tns_search::{Heuristic, Limits};
+use tns_tablebase::Tablebase;
 
+use crate::lock::RunLock;
+use crate::measures::{self, Figures, Validation};
 use crate::progress::{self, Row};
+use crate::sampling::{self, TRAINING_SEATS};
 use crate::selfplay;
 use crate::state::RunState;
+use crate::teacher::{Teacher, target};
 
 /// Everything a training run is told.
 #[derive(Clone, Debug)]
@@ -56,10 +63,20 @@ pub struct Settings {
     pub max_plies: usize,
     /// Draw progress bars.
     pub bars: bool,
+    /// Distil this table instead of playing itself: every generation's targets are the table's
+    /// exact values, and the run is measured against it on a held-out set.
+    pub teacher: Option<Arc<Tablebase>>,
+    /// With a teacher: positions drawn evenly from the table's parts each generation, besides
+    /// those of the games.
+    pub uniform: usize,
+    /// With a teacher: the games whose positions make the held-out set.
+    pub validation_games: usize,
+    /// With a teacher: the critical positions (at most) the searches are judged on at the end.
+    pub final_positions: usize,
 }
 
 /// Mixes a seed with numbers (`SplitMix64`'s finaliser), for per-game and per-generation seeds.
-fn mix(seed: u64, a: u64, b: u64) -> u64 {
+pub(crate) fn mix(seed: u64, a: u64, b: u64) -> u64 {
     let mut z =
         seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xD1B5_4A32_D192_ED03);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -81,6 +98,47 @@ pub fn newest_generation(out: &Path) -> Option<u32> {
             name.strip_prefix("gen-")?.strip_suffix(".bin")?.parse().ok()
         })
         .max()
+}
+
+/// The newest generation a run in `out` finished: the one its state file (written last of a
+/// generation's files) names; for a folder without one (a run from before the state file), the
+/// newest weights file.
+///
+/// # Errors
+/// A state file that will not load.
+pub fn complete_generation(out: &Path) -> Result<Option<u32>, String> {
+    match RunState::load_generation(&out.join("state.bin"))? {
+        Some(generation) => Ok(Some(generation)),
+        None => Ok(newest_generation(out)),
+    }
+}
+
+/// Removes what a killed run left half done: temporary files of interrupted saves, and the
+/// weights of generations after the last complete one. Says what it removed.
+fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> Result<(), String> {
+    let entries = std::fs::read_dir(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let unfinished = name
+            .strip_prefix("gen-")
+            .and_then(|n| n.strip_suffix(".bin"))
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| n > complete);
+        if name.contains(".tmp") || unfinished {
+            std::fs::remove_file(entry.path())
+                .map_err(|e| format!("{}: {e}", entry.path().display()))?;
+            removed.push(name);
+        }
+    }
+    if !removed.is_empty() {
+        removed.sort();
+        log(&format!(
+            "removed what a stopped run left unfinished after generation {complete}: {}",
+            removed.join(", ")
+        ));
+    }
+    Ok(())
 }
 
 fn bar(len: u64, what: &str, show: bool) -> ProgressBar {
@@ -135,12 +193,12 @@ fn match_score(
 
 /// Where a run starts: the network, the number of its generation, and the generation last
 /// tested in a match.
-fn starting_point(s: &Settings) -> Result<(Network, u32), String> {
+fn starting_point(s: &Settings, complete: Option<u32>) -> Result<(Network, u32), String> {
     if let Some(from) = &s.from {
         let net = Network::load(from).map_err(|e| e.to_string())?;
-        return Ok((net, newest_generation(&s.out).unwrap_or(0)));
+        return Ok((net, complete.unwrap_or(0)));
     }
-    match newest_generation(&s.out) {
+    match complete {
         Some(n) => {
             let net = Network::load(&generation_path(&s.out, n)).map_err(|e| e.to_string())?;
             Ok((net, n))
@@ -165,7 +223,10 @@ pub fn train(
     mut log: impl FnMut(&str),
 ) -> Result<Network, String> {
     std::fs::create_dir_all(&s.out).map_err(|e| format!("{}: {e}", s.out.display()))?;
-    let (mut net, first) = starting_point(s)?;
+    let _lock = RunLock::take(&s.out)?;
+    let complete = complete_generation(&s.out)?;
+    clean_up(&s.out, complete.unwrap_or(0), &mut log)?;
+    let (mut net, first) = starting_point(s, complete)?;
     if first >= s.generations {
         log(&format!(
             "{} is at generation {first} of {}: nothing to do (ask for more generations to go on)",
@@ -176,9 +237,20 @@ pub fn train(
     }
     let state_path = s.out.join("state.bin");
     let (mut adam, mut window) = resume(s, &net, first, &state_path, &mut log)?;
-    let csv_path = s.out.join("progress.csv");
-    let mut rows = progress::read(&csv_path);
+    let mut rows = progress::read(&s.out.join("progress.csv"))?;
     rows.retain(|r| r.generation <= first);
+    // Distillation: the table as teacher, and the held-out set it is measured on.
+    let distil = s.teacher.as_ref().map(|t| {
+        let teacher = Teacher::new(Arc::clone(t));
+        let v = validation_set(s, &teacher);
+        log(&format!(
+            "held-out set: {} positions ({} critical) from {} games, never trained on",
+            v.held.len(),
+            v.critical().count(),
+            s.validation_games
+        ));
+        (teacher, v)
+    });
     let mut last_tested =
         rows.iter().rev().find(|r| r.vs_heuristic.is_some()).map(|r| r.generation);
     let run_start = Instant::now();
@@ -193,31 +265,25 @@ pub fn train(
             let per = run_start.elapsed().as_secs_f64() / f64::from(done);
             per * f64::from(s.generations - generation + 1)
         });
-        let Some(games) = self_play(s, &net, generation, eta, stop) else {
-            break;
-        };
         let mut rng = StdRng::seed_from_u64(mix(s.seed, u64::from(generation), u64::MAX));
-        let fresh: Vec<Sample> =
-            games.iter().flat_map(|g| selfplay::samples(g, s.lambda, &mut rng)).collect();
+        let fresh = match &distil {
+            Some((teacher, validation)) => {
+                distil_samples(s, teacher, validation, &net, generation, eta, stop, &mut rng)
+            }
+            None => self_play(s, &net, generation, eta, stop).map(|games| {
+                games.iter().flat_map(|g| selfplay::samples(g, s.lambda, &mut rng)).collect()
+            }),
+        };
+        let Some(fresh) = fresh else { break };
         window.push(fresh);
         if window.len() > s.window.max(1) {
             window.remove(0);
         }
         let mut data: Vec<Sample> = window.iter().flatten().copied().collect();
-        let epochs_bar =
-            bar(u64::from(s.epochs), &format!("epochs, generation {generation}"), s.bars);
-        let mut loss = 0.0;
-        for _ in 0..s.epochs {
-            data.shuffle(&mut rng);
-            loss = train_epoch(&mut net, &mut adam, &data, s.batch);
-            epochs_bar.set_message(format!("loss {loss:.4}"));
-            epochs_bar.inc(1);
-        }
-        epochs_bar.finish_and_clear();
+        let loss = fit(s, &mut net, &mut adam, &mut data, &mut rng, generation, saved)?;
         net.save(&generation_path(&s.out, generation)).map_err(|e| e.to_string())?;
         net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
-        RunState { generation, adam: adam.clone(), window: window.clone() }.save(&state_path)?;
-        saved = generation;
+        let figures = distil.as_ref().map(|(t, v)| measures::figures(&net, t, v));
 
         let (mut vs_heuristic, mut vs_previous) = (None, None);
         if s.match_every > 0 && generation % s.match_every == 0 {
@@ -226,28 +292,30 @@ pub fn train(
         }
         let row = Row {
             generation,
-            games: games.len(),
+            games: s.games,
             positions: window.last().map_or(0, Vec::len),
             loss,
+            validation_loss: figures.map(|f| f.loss),
+            value_accuracy: figures.map(|f| f.values),
+            move_accuracy: figures.map(|f| f.moves),
             vs_heuristic,
             vs_previous,
             seconds: start.elapsed().as_secs_f64(),
         };
-        let pct = |v: Option<f64>| v.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v));
-        log(&format!(
-            "generation {generation}: {} games, {} positions, loss {loss:.4}, vs heuristic {}, vs previous {}, {:.1} s",
-            row.games,
-            row.positions,
-            pct(vs_heuristic),
-            pct(vs_previous),
-            row.seconds
-        ));
+        log(&generation_line(&row, figures));
         rows.push(row);
-        tns_file::write_atomically(&csv_path, progress::csv(&rows).as_bytes())
-            .map_err(|e| format!("{}: {e}", csv_path.display()))?;
-        let svg_path = s.out.join("progress.svg");
-        tns_file::write_atomically(&svg_path, progress::svg(&rows).as_bytes())
-            .map_err(|e| format!("{}: {e}", svg_path.display()))?;
+        write_log(&s.out, &rows)?;
+        // Last of all the state, which names the generation complete: a run stopped before
+        // this line does the generation again, to the same bits.
+        RunState { generation, adam: adam.clone(), window: window.clone() }.save(&state_path)?;
+        saved = generation;
+    }
+    if saved == s.generations
+        && let Some((_, v)) = &distil
+    {
+        for line in final_measures(s, &net, v) {
+            log(&line);
+        }
     }
     if saved < s.generations {
         log(&format!(
@@ -344,6 +412,162 @@ fn matches(
         None => None,
     };
     Ok((Some(vs_heuristic), vs_previous))
+}
+
+/// A generation's epochs over `data`, shuffled before each; the last epoch's loss.
+///
+/// # Errors
+/// A loss or a weight that is not a finite number: the run stops, and nothing of the
+/// generation is saved.
+fn fit(
+    s: &Settings,
+    net: &mut Network,
+    adam: &mut Adam,
+    data: &mut [Sample],
+    rng: &mut StdRng,
+    generation: u32,
+    saved: u32,
+) -> Result<f32, String> {
+    let epochs_bar = bar(u64::from(s.epochs), &format!("epochs, generation {generation}"), s.bars);
+    let mut loss = 0.0;
+    for epoch in 1..=s.epochs {
+        data.shuffle(rng);
+        loss = train_epoch(net, adam, data, s.batch);
+        if !loss.is_finite() || net.params().iter().any(|p| !p.is_finite()) {
+            return Err(format!(
+                "training diverged in generation {generation}, epoch {epoch} (loss {loss}): \
+                 nothing of this generation is saved; generation {saved} is the last good one \
+                 (try a smaller --learning-rate, or other starting weights)"
+            ));
+        }
+        epochs_bar.set_message(format!("loss {loss:.4}"));
+        epochs_bar.inc(1);
+    }
+    epochs_bar.finish_and_clear();
+    Ok(loss)
+}
+
+/// The held-out set of a distillation run with these settings: fixed by the seed.
+pub fn validation_set(s: &Settings, teacher: &Teacher) -> Validation {
+    Validation::build(teacher, s.validation_games, s.epsilon, s.max_plies, mix(s.seed, 0, 0xE5A1))
+}
+
+/// Writes `progress.csv` and `progress.svg` whole.
+fn write_log(out: &Path, rows: &[Row]) -> Result<(), String> {
+    for (name, text) in
+        [("progress.csv", progress::csv(rows)), ("progress.svg", progress::svg(rows))]
+    {
+        let path = out.join(name);
+        tns_file::write_atomically(&path, text.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The log line of a generation.
+fn generation_line(row: &Row, figures: Option<Figures>) -> String {
+    let pct = |v: Option<f64>| v.map_or("-".into(), |v| format!("{:.1}%", 100.0 * v));
+    let exact = figures.map_or(String::new(), |f| {
+        format!(
+            ", validation loss {:.4}, values {:.1}%, moves {:.1}% of {} critical",
+            f.loss,
+            100.0 * f.values,
+            100.0 * f.moves,
+            f.critical
+        )
+    });
+    format!(
+        "generation {}: {} games, {} positions, loss {:.4}{exact}, vs heuristic {}, vs previous {}, {:.1} s",
+        row.generation,
+        row.games,
+        row.positions,
+        row.loss,
+        pct(row.vs_heuristic),
+        pct(row.vs_previous),
+        row.seconds
+    )
+}
+
+/// A generation's training positions from the teacher: the positions of `s.games` games
+/// between players of every strength (the network among them), and `s.uniform` drawn evenly
+/// from the table, each class once and none from the held-out set, valued by the table and
+/// shown in a random symmetry. `None` when `stop` was raised meanwhile.
+#[expect(clippy::too_many_arguments, reason = "the generation loop's state, passed as it is")]
+fn distil_samples(
+    s: &Settings,
+    teacher: &Teacher,
+    validation: &Validation,
+    net: &Network,
+    generation: u32,
+    eta: Option<f64>,
+    stop: &AtomicBool,
+    rng: &mut StdRng,
+) -> Option<Vec<Sample>> {
+    let what = format!("games, generation {generation}/{}", s.generations);
+    let games_bar = bar(s.games as u64, &what, s.bars);
+    games_bar.set_message(eta.map_or(String::new(), |t| format!("run ETA {}", duration(t))));
+    let network = Arc::new(net.clone());
+    let games: Vec<Vec<Board>> = (0..s.games)
+        .into_par_iter()
+        .map(|i| {
+            if stop.load(Ordering::Relaxed) {
+                return Vec::new();
+            }
+            let seed = mix(s.seed, u64::from(generation), i as u64);
+            let positions = sampling::game_positions(
+                teacher,
+                &TRAINING_SEATS,
+                Some(&network),
+                s.epsilon,
+                s.max_plies,
+                seed,
+            );
+            games_bar.inc(1);
+            positions
+        })
+        .collect();
+    games_bar.finish_and_clear();
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let uniform = sampling::uniform_positions(
+        teacher,
+        s.uniform,
+        mix(s.seed, u64::from(generation), u64::MAX - 1),
+    );
+    let boards = sampling::distinct(games.into_iter().flatten().chain(uniform), &validation.keys);
+    let valued: Vec<(Board, f32)> =
+        boards.into_par_iter().filter_map(|b| Some((b, target(teacher.value(b)?)))).collect();
+    Some(
+        valued
+            .into_iter()
+            .map(|(board, target)| Sample { board: sampling::random_image(board, rng), target })
+            .collect(),
+    )
+}
+
+/// The end of a distillation run: the share of the held-out critical positions where the
+/// search keeps the value, with the network and with the heuristic, at depth 4 and at 0.05 s a
+/// move (one thread each).
+fn final_measures(s: &Settings, net: &Network, validation: &Validation) -> Vec<String> {
+    let limits = [
+        ("depth 4", Limits::depth(4)),
+        ("0.05 s a move", Limits::time(std::time::Duration::from_millis(50))),
+    ];
+    let neural = NeuralEvaluator::new(net.clone());
+    let heuristic = Heuristic::default();
+    let mut lines = Vec::new();
+    for (what, limit) in limits {
+        let (nn, n) = measures::search_move_accuracy(&neural, validation, limit, s.final_positions);
+        let (h, _) =
+            measures::search_move_accuracy(&heuristic, validation, limit, s.final_positions);
+        lines.push(format!(
+            "search at {what}: keeps the value in {:.1}% of {n} critical positions with the network, {:.1}% with the heuristic",
+            100.0 * nn,
+            100.0 * h
+        ));
+    }
+    lines
 }
 
 /// A time for people: `45 s`, `12 min`, `2.5 h`.

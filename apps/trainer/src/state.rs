@@ -114,6 +114,16 @@ impl RunState {
     }
 }
 
+impl RunState {
+    /// The generation a state file was saved after; `None` when there is none.
+    ///
+    /// # Errors
+    /// As [`RunState::load`]: the whole file is checked.
+    pub fn load_generation(path: &Path) -> Result<Option<u32>, String> {
+        Ok(RunState::load(path, 1e-3)?.map(|state| state.generation))
+    }
+}
+
 /// Reads little-endian numbers from the front of a byte slice.
 struct Reader<'a> {
     bytes: &'a [u8],

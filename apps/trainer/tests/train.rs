@@ -27,6 +27,10 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         match_depth: 1,
         max_plies: 80,
         bars: false,
+        teacher: None,
+        uniform: 0,
+        validation_games: 0,
+        final_positions: 0,
     }
 }
 
@@ -47,7 +51,7 @@ fn writes_loadable_files_and_resumes() {
     assert_eq!(Network::load(&out.join("latest.bin")).unwrap(), net);
     assert_eq!(Network::load(&generation_path(&out, 2)).unwrap(), net);
     Network::load(&generation_path(&out, 1)).unwrap();
-    let rows = progress::read(&out.join("progress.csv"));
+    let rows = progress::read(&out.join("progress.csv")).unwrap();
     assert_eq!(rows.len(), 2);
     assert!(rows[1].vs_heuristic.is_some(), "generation 2 played its match");
     assert!(std::fs::read_to_string(out.join("progress.svg")).unwrap().contains("<svg"));
@@ -57,7 +61,7 @@ fn writes_loadable_files_and_resumes() {
     assert_eq!(lines[2], "resuming from generation 2 of 3");
     assert!(lines[3].starts_with("generation 3:"), "{}", lines[3]);
     assert_ne!(again, net);
-    assert_eq!(progress::read(&out.join("progress.csv")).len(), 3);
+    assert_eq!(progress::read(&out.join("progress.csv")).unwrap().len(), 3);
     // The same command again: the run is done, nothing more is trained.
     let done = train(&settings(out.clone(), 3), &go, |l| lines.push(l.to_owned())).unwrap();
     assert_eq!(done, again);

@@ -75,11 +75,17 @@ impl Network {
         Network::from_params(sizes, params)
     }
 
-    /// Saves the network, whole or not at all (a temporary file, then a rename).
+    /// Saves the network, whole or not at all (a temporary file, then a rename). A network
+    /// holding a NaN or an infinity (training that diverged) is never saved: no file could
+    /// load it again.
     ///
     /// # Errors
-    /// [`NetworkError::InFile`] naming the file, when it cannot be written.
+    /// [`NetworkError::InFile`] naming the file, around [`NetworkError::NotFinite`] for a
+    /// parameter that is not a finite number, or the error writing it.
     pub fn save(&self, path: &Path) -> Result<(), NetworkError> {
+        if let Some(index) = self.params().iter().position(|p| !p.is_finite()) {
+            return Err(NetworkError::NotFinite { index }.in_file(path));
+        }
         tns_file::save(path, &self.to_bytes()).map_err(|e| NetworkError::from(e).in_file(path))
     }
 

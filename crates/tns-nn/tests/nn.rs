@@ -122,6 +122,10 @@ fn save_load_round_trip_and_every_error() {
     let mut nan = net.clone();
     nan.params_mut()[3] = f32::NAN;
     assert!(matches!(err(&nan.to_bytes()), NetworkError::NotFinite { index: 3 }));
+    // Nor is such a network ever saved: the file that was there stays as it was.
+    let refused = nan.save(&path).unwrap_err();
+    assert!(refused.to_string().contains("parameter 3 is not a finite number"), "{refused}");
+    assert_eq!(Network::load(&path).unwrap(), net);
     // Loading names the file around the error.
     std::fs::write(&path, &flipped).unwrap();
     let damaged = Network::load(&path).unwrap_err();

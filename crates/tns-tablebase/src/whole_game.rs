@@ -232,6 +232,44 @@ impl Tablebase {
         Some(out)
     }
 
+    /// The number of slots of the table's part with `in_hand` sheep in hand and `dead` dead
+    /// (the same for either side to move): the range of [`position_at`](Tablebase::position_at)'s
+    /// `slot`. 0 for a part the game has no positions in (more dead than kills allow, or more
+    /// sheep in hand and dead than twenty). Holds whether or not the part is built.
+    pub fn slots(&self, in_hand: u8, dead: u8) -> u64 {
+        if dead >= self.kills || u16::from(in_hand) + u16::from(dead) > u16::from(TOTAL_SHEEP) {
+            return 0;
+        }
+        self.indexer.slice_len(1 + usize::from(in_hand) + usize::from(dead)) as u64
+    }
+
+    /// The position at `slot` of the part with `in_hand` sheep in hand, `dead` dead and `side`
+    /// to move, or `None` when no position has that slot (an unused slot, the twin of a
+    /// symmetric position, or `slot` out of range). Every symmetry class of the part is at
+    /// exactly one slot, so a uniform slot that is not `None` is a uniform class: a way to
+    /// sample the table evenly.
+    ///
+    /// ```
+    /// use tns_board::Side;
+    /// use tns_tablebase::Tablebase;
+    ///
+    /// let table = Tablebase::build(1, None, |_| {})?;
+    /// let slots = table.slots(0, 0);
+    /// let found = (0..slots).filter_map(|i| table.position_at(0, 0, Side::Tiger, i)).count();
+    /// assert!(found > 0 && (found as u64) < slots);
+    /// assert_eq!(table.position_at(0, 0, Side::Tiger, slots), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn position_at(&self, in_hand: u8, dead: u8, side: Side, slot: u64) -> Option<Board> {
+        if slot >= self.slots(in_hand, dead) {
+            return None;
+        }
+        let e = 1 + usize::from(in_hand) + usize::from(dead);
+        let board = self.indexer.position_in_hand(usize::try_from(slot).ok()?, e, side, in_hand)?;
+        // The indexer's positions have no sheep dead by construction of their counts; check.
+        (board.dead() == dead).then_some(board)
+    }
+
     /// Up to `count` positions of a placement layer with `dead` dead and `side` to move whose
     /// value for the side to move is `wdl`, in index order (the first of their symmetry
     /// classes): examples to look at.

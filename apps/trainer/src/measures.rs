@@ -1,0 +1,184 @@
+//! Exact measures of a network against the solved game, on a held-out set: how far its values
+//! are from the table's, how often its class is the table's, and how often the move it would
+//! choose keeps the position's value where some move would drop it.
+
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+
+use rayon::prelude::*;
+use tns_board::{Board, Move};
+use tns_nn::Network;
+use tns_search::{Evaluator, Limits, Search, SearchConfig};
+use tns_tablebase::Wdl;
+
+use crate::sampling::{self, Seat, VALIDATION_SEATS};
+use crate::teacher::{Teacher, class_of, target};
+
+/// A held-out position with its value, and, when it is critical, the value of each move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Held {
+    /// The position.
+    pub board: Board,
+    /// Its value for the side to move.
+    pub value: Wdl,
+    /// Each legal move and its value for the side that plays it, when some move keeps the
+    /// position's value and another drops it; empty otherwise.
+    pub moves: Vec<(Move, Wdl)>,
+}
+
+impl Held {
+    /// Whether the position is critical: a move can throw its value away.
+    pub fn is_critical(&self) -> bool {
+        !self.moves.is_empty()
+    }
+
+    /// Whether `m` keeps the position's value.
+    pub fn keeps(&self, m: Move) -> bool {
+        self.moves.iter().any(|&(n, v)| n == m && v == self.value)
+    }
+}
+
+/// The held-out set: positions of games between players of several strengths (random and the
+/// heuristic at depths 1 to 4, never the network), each symmetry class once. It depends on the
+/// seed alone, and no position of it (in any of its symmetries) is ever trained on.
+#[derive(Clone, Debug, Default)]
+pub struct Validation {
+    /// The positions.
+    pub held: Vec<Held>,
+    /// Their classes' keys, to keep them out of training.
+    pub keys: HashSet<u64>,
+}
+
+impl Validation {
+    /// The positions of `games` games (seeded from `seed`) that the teacher holds.
+    pub fn build(
+        teacher: &Teacher,
+        games: usize,
+        epsilon: f64,
+        max_plies: usize,
+        seed: u64,
+    ) -> Validation {
+        Self::from_seats(teacher, &VALIDATION_SEATS, games, epsilon, max_plies, seed)
+    }
+
+    fn from_seats(
+        teacher: &Teacher,
+        seats: &[Seat],
+        games: usize,
+        epsilon: f64,
+        max_plies: usize,
+        seed: u64,
+    ) -> Validation {
+        let boards: Vec<Vec<Board>> = (0..games)
+            .into_par_iter()
+            .map(|i| {
+                let game_seed = crate::run::mix(seed, i as u64, 0x5A11);
+                sampling::game_positions(teacher, seats, None, epsilon, max_plies, game_seed)
+            })
+            .collect();
+        let boards = sampling::distinct(boards.into_iter().flatten(), &HashSet::new());
+        let held: Vec<Held> = boards
+            .into_par_iter()
+            .filter_map(|board| {
+                let value = teacher.value(board)?;
+                let moves = teacher.move_values(board).unwrap_or_default();
+                let critical = moves.iter().any(|&(_, v)| v == value)
+                    && moves.iter().any(|&(_, v)| v != value);
+                Some(Held { board, value, moves: if critical { moves } else { Vec::new() } })
+            })
+            .collect();
+        let keys = held.iter().map(|h| sampling::class_key(h.board)).collect();
+        Validation { held, keys }
+    }
+
+    /// The critical positions.
+    pub fn critical(&self) -> impl Iterator<Item = &Held> {
+        self.held.iter().filter(|h| h.is_critical())
+    }
+}
+
+/// A network's figures on the held-out set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figures {
+    /// Mean squared error against the table's values (1, 0, -1).
+    pub loss: f64,
+    /// The share of positions whose class (the nearest of win, draw, loss) is the table's.
+    pub values: f64,
+    /// The share of critical positions where the network's one-ply choice keeps the value.
+    pub moves: f64,
+    /// How many critical positions there were.
+    pub critical: usize,
+}
+
+/// The network's one-ply choice: a move that ends the game at once (the last kill, or leaving
+/// the other side without a move), else the move to the position the network likes least for
+/// the side to move there. The first such move in the generator's order.
+pub fn one_ply_choice(net: &Network, teacher: &Teacher, board: Board) -> Option<Move> {
+    let mut best: Option<(Move, f32)> = None;
+    for &m in &board.legal_moves() {
+        let child = board.after_unchecked(m);
+        let score = if teacher.is_over(child) { 2.0 } else { -net.forward(child) };
+        if best.is_none_or(|(_, s)| score > s) {
+            best = Some((m, score));
+        }
+    }
+    best.map(|(m, _)| m)
+}
+
+/// The network's figures on `validation`.
+pub fn figures(net: &Network, teacher: &Teacher, validation: &Validation) -> Figures {
+    let n = validation.held.len().max(1) as f64;
+    let (loss, right) = validation
+        .held
+        .par_iter()
+        .map(|h| {
+            let y = net.forward(h.board);
+            let e = f64::from(y - target(h.value));
+            (e * e, u32::from(class_of(y) == h.value))
+        })
+        .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let critical: Vec<&Held> = validation.critical().collect();
+    let kept = critical
+        .par_iter()
+        .filter(|h| one_ply_choice(net, teacher, h.board).is_some_and(|m| h.keeps(m)))
+        .count();
+    Figures {
+        loss: loss / n,
+        values: f64::from(right) / n,
+        moves: kept as f64 / critical.len().max(1) as f64,
+        critical: critical.len(),
+    }
+}
+
+/// The share of the critical positions (at most `limit` of them, the first) where the search
+/// with `evaluator` at `limits` (one thread, from no history) picks a move that keeps the value.
+pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(
+    evaluator: &E,
+    validation: &Validation,
+    limits: Limits,
+    limit: usize,
+) -> (f64, usize) {
+    let critical: Vec<&Held> = validation.critical().take(limit).collect();
+    let stop = AtomicBool::new(false);
+    let kept = critical
+        .par_iter()
+        .map_init(
+            || {
+                Search::new(
+                    evaluator.clone(),
+                    SearchConfig { threads: 1, tt_mb: 8, ..SearchConfig::default() },
+                )
+            },
+            |search, h| {
+                search.clear();
+                let result = search.search(h.board, &[], limits, &stop, |_| {});
+                result.best_move.is_some_and(|m| h.keeps(m))
+            },
+        )
+        .filter(|&k| k)
+        .count();
+    (kept as f64 / critical.len().max(1) as f64, critical.len())
+}

@@ -1,0 +1,206 @@
+//! Distillation on a table small enough to build here: the 2-kill variant, movement phase and
+//! the last two placement layers. Targets are the table's values, the held-out set is never
+//! trained on, the measures count what they say, a short run learns, a stopped run resumes to
+//! the bit, and each fault the trainer must survive gives an error or is cleaned up.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use tns_board::{Board, Move};
+use tns_nn::Network;
+use tns_tablebase::{Tablebase, Wdl};
+use tns_trainer::measures::{self, Held, Validation};
+use tns_trainer::sampling::{self, class_key};
+use tns_trainer::state::RunState;
+use tns_trainer::teacher::{Teacher, target};
+use tns_trainer::{Settings, generation_path, progress, train, validation_set};
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tns-distil-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The 2-kill variant's table with its placement layers 18 and 19, built once per test run.
+fn table() -> Arc<Tablebase> {
+    static TABLE: OnceLock<Arc<Tablebase>> = OnceLock::new();
+    Arc::clone(TABLE.get_or_init(|| {
+        let dir = temp("table");
+        let mut table = Tablebase::build(2, Some(&dir), |_| {}).unwrap();
+        table.build_placement(&dir, 18, &|_| {}).unwrap();
+        Arc::new(table)
+    }))
+}
+
+fn settings(out: PathBuf, generations: u32) -> Settings {
+    Settings {
+        generations,
+        games: 40,
+        out,
+        from: None,
+        hidden: vec![16],
+        depth: 1,
+        epsilon: 0.1,
+        lambda: 0.7,
+        epochs: 3,
+        learning_rate: 0.01,
+        batch: 64,
+        window: 2,
+        seed: 5,
+        match_every: 0,
+        match_games: 2,
+        match_depth: 1,
+        max_plies: 120,
+        bars: false,
+        teacher: Some(table()),
+        uniform: 300,
+        validation_games: 40,
+        final_positions: 20,
+    }
+}
+
+/// Runs `f` on a pool of one thread, so a run is exactly reproducible.
+fn one_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(f)
+}
+
+#[test]
+fn targets_are_the_tables_values_and_the_held_out_set_is_never_trained_on() {
+    let out = temp("targets");
+    let s = settings(out.clone(), 2);
+    let mut lines = Vec::new();
+    one_thread(|| train(&s, &AtomicBool::new(false), |l| lines.push(l.to_owned()))).unwrap();
+    let teacher = Teacher::new(table());
+    let validation = validation_set(&s, &teacher);
+    assert!(validation.held.len() > 50, "{} held out", validation.held.len());
+    assert!(validation.critical().count() > 0);
+    let state = RunState::load(&out.join("state.bin"), 0.01).unwrap().unwrap();
+    assert_eq!(state.window.len(), 2);
+    let samples: Vec<_> = state.window.iter().flatten().collect();
+    assert!(samples.len() > 500, "{} samples", samples.len());
+    for sample in &samples {
+        let value = teacher.value(sample.board).expect("a trained position the table holds");
+        assert_eq!(sample.target.to_bits(), target(value).to_bits(), "{}", sample.board);
+        assert!(!validation.keys.contains(&class_key(sample.board)), "{}", sample.board);
+    }
+    // Both phases are taught: placement positions and movement positions.
+    assert!(samples.iter().any(|s| s.board.in_hand() > 0));
+    assert!(samples.iter().any(|s| s.board.in_hand() == 0));
+    // The held-out set's values are the table's too.
+    for h in &validation.held {
+        assert_eq!(teacher.value(h.board), Some(h.value));
+    }
+    // Every generation's line carries the exact measures, and the run ends with the searches'.
+    assert!(lines.iter().any(|l| l.starts_with("held-out set: ")), "{lines:?}");
+    let generation = lines.iter().find(|l| l.starts_with("generation 2:")).unwrap();
+    assert!(
+        generation.contains("validation loss") && generation.contains("critical"),
+        "{generation}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("search at depth 4: keeps the value in")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("search at 0.05 s a move:")), "{lines:?}");
+    let rows = progress::read(&out.join("progress.csv")).unwrap();
+    assert!(rows.iter().all(|r| r.move_accuracy.is_some() && r.validation_loss.is_some()));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn uniform_samples_cover_the_parts_the_table_holds_and_nothing_else() {
+    let teacher = Teacher::new(table());
+    let boards = sampling::uniform_positions(&teacher, 2000, 9);
+    assert_eq!(boards.len(), 2000);
+    for b in &boards {
+        assert!(teacher.value(*b).is_some(), "{b}");
+        // Layers 18 and 19 answer for the tigers with up to 2 in hand, and for the sheep with
+        // up to 3 (a placement leads into layer 18).
+        let most = if b.side_to_move() == tns_board::Side::Sheep { 3 } else { 2 };
+        assert!(b.in_hand() <= most, "{b}: layers 18 and 19 and the movement only");
+    }
+    for in_hand in 0..=3 {
+        assert!(boards.iter().any(|b| b.in_hand() == in_hand), "{in_hand} in hand");
+    }
+}
+
+#[test]
+fn move_accuracy_counts_exactly_the_critical_positions_whose_choice_keeps_the_value() {
+    let teacher = Teacher::new(table());
+    // A network whose every output is 0 (a draw): its one-ply choice is the first move.
+    let sizes = vec![52, 4, 1];
+    let zero = Network::from_params(sizes.clone(), vec![0.0; 52 * 4 + 4 + 4 + 1]).unwrap();
+    let start = Board::START;
+    let moves = start.legal_moves();
+    let (first, second) = (moves[0], moves[1]);
+    assert_eq!(measures::one_ply_choice(&zero, &teacher, start), Some(first));
+    let held = |value, moves: Vec<(Move, Wdl)>| Held { board: start, value, moves };
+    let validation = Validation {
+        held: vec![
+            // Critical, and the first move keeps the draw: counted as kept.
+            held(Wdl::Draw, vec![(first, Wdl::Draw), (second, Wdl::Loss)]),
+            // Critical, and the first move drops the win: counted as dropped.
+            held(Wdl::Win, vec![(first, Wdl::Draw), (second, Wdl::Win)]),
+            // Not critical: not counted among the moves.
+            held(Wdl::Loss, Vec::new()),
+        ],
+        keys: std::collections::HashSet::default(),
+    };
+    let f = measures::figures(&zero, &teacher, &validation);
+    assert_eq!(f.critical, 2);
+    assert!((f.moves - 0.5).abs() < 1e-12, "{f:?}");
+    // Output 0 is the draw class: one of three right; errors 0, 1 and 1.
+    assert!((f.values - 1.0 / 3.0).abs() < 1e-12, "{f:?}");
+    assert!((f.loss - 2.0 / 3.0).abs() < 1e-9, "{f:?}");
+    // A move that wins at once is chosen whatever the network says: the tigers' jump here is
+    // the second kill, which ends the 2-kill game.
+    let jump: Board = "TS1ST/SSSSS/SSSSS/SSSS1/TSSST t 0".parse().unwrap();
+    let m = measures::one_ply_choice(&zero, &teacher, jump).unwrap();
+    assert!(teacher.is_over(jump.after_unchecked(m)), "{m}");
+}
+
+#[test]
+fn a_short_run_lowers_the_validation_loss() {
+    let out = temp("learns");
+    let s = settings(out.clone(), 4);
+    let teacher = Teacher::new(table());
+    let validation = validation_set(&s, &teacher);
+    let before =
+        measures::figures(&Network::new(&s.hidden, s.seed).unwrap(), &teacher, &validation);
+    let net = train(&s, &AtomicBool::new(false), |_| {}).unwrap();
+    let after = measures::figures(&net, &teacher, &validation);
+    assert!(after.loss < before.loss * 0.8, "{before:?} -> {after:?}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_stopped_distillation_resumes_to_the_same_bits() {
+    let whole = temp("whole");
+    one_thread(|| train(&settings(whole.clone(), 3), &AtomicBool::new(false), |_| {})).unwrap();
+    let parts = temp("parts");
+    let stop = AtomicBool::new(false);
+    one_thread(|| {
+        train(&settings(parts.clone(), 3), &stop, |l| {
+            if l.starts_with("generation 1:") {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+    })
+    .unwrap();
+    assert!(!generation_path(&parts, 2).exists());
+    let mut lines = Vec::new();
+    one_thread(|| {
+        train(&settings(parts.clone(), 3), &AtomicBool::new(false), |l| lines.push(l.to_owned()))
+    })
+    .unwrap();
+    assert!(lines.iter().any(|l| l == "resuming from generation 1 of 3"), "{lines:?}");
+    for g in 1..=3 {
+        let a = std::fs::read(generation_path(&whole, g)).unwrap();
+        let b = std::fs::read(generation_path(&parts, g)).unwrap();
+        assert!(a == b, "generation {g} differs");
+    }
+    for dir in [whole, parts] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,155 @@
+//! The faults a training run must survive, each seen in use: a save cut short part-way through
+//! a generation, weights that overflow, two trainers in one folder, a garbled log, leftover
+//! temporary files, and command lines that asked for absurd amounts.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+use tns_nn::Network;
+use tns_trainer::{Settings, complete_generation, generation_path, progress, train};
+
+fn settings(out: PathBuf, generations: u32) -> Settings {
+    Settings {
+        generations,
+        games: 4,
+        out,
+        from: None,
+        hidden: vec![8],
+        depth: 1,
+        epsilon: 0.1,
+        lambda: 0.7,
+        epochs: 2,
+        learning_rate: 0.01,
+        batch: 32,
+        window: 2,
+        seed: 3,
+        match_every: 0,
+        match_games: 2,
+        match_depth: 1,
+        max_plies: 80,
+        bars: false,
+        teacher: None,
+        uniform: 0,
+        validation_games: 0,
+        final_positions: 0,
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tns-faults-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn one_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(f)
+}
+
+#[test]
+fn a_generation_saved_in_part_is_done_again_and_ends_on_the_same_bits() {
+    let whole = temp("whole");
+    one_thread(|| train(&settings(whole.clone(), 3), &AtomicBool::new(false), |_| {})).unwrap();
+
+    // A run whose save of generation 3 was cut short: its weights are there, the state (the
+    // last file a generation writes) still names generation 2, the log has two rows, and a
+    // temporary file of the interrupted save is left over.
+    let cut = temp("cut");
+    one_thread(|| train(&settings(cut.clone(), 2), &AtomicBool::new(false), |_| {})).unwrap();
+    std::fs::copy(generation_path(&cut, 2), generation_path(&cut, 3)).unwrap();
+    std::fs::copy(generation_path(&cut, 2), cut.join("latest.bin")).unwrap();
+    std::fs::write(cut.join("state.bin.tmp4242"), b"half a state").unwrap();
+    assert_eq!(complete_generation(&cut).unwrap(), Some(2));
+
+    let mut lines = Vec::new();
+    let net = one_thread(|| {
+        train(&settings(cut.clone(), 3), &AtomicBool::new(false), |l| lines.push(l.to_owned()))
+    })
+    .unwrap();
+    assert!(
+        lines.iter().any(|l| l.starts_with("removed what a stopped run left unfinished after generation 2: gen-003.bin, state.bin.tmp4242")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l == "resuming from generation 2 of 3"), "{lines:?}");
+    assert_eq!(
+        std::fs::read(generation_path(&cut, 3)).unwrap(),
+        std::fs::read(generation_path(&whole, 3)).unwrap()
+    );
+    assert_eq!(Network::load(&cut.join("latest.bin")).unwrap(), net);
+    let rows = progress::read(&cut.join("progress.csv")).unwrap();
+    assert_eq!(rows.iter().map(|r| r.generation).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(!cut.join("state.bin.tmp4242").exists());
+    for dir in [whole, cut] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn weights_that_overflow_stop_the_run_and_nothing_non_finite_is_saved() {
+    let out = temp("overflow");
+    std::fs::create_dir_all(&out).unwrap();
+    let sizes = vec![52, 8, 1];
+    let count = 52 * 8 + 8 + 8 + 1;
+    let huge = Network::from_params(sizes, vec![3e38; count]).unwrap();
+    let from = out.join("huge.bin");
+    huge.save(&from).unwrap();
+    let mut s = settings(out.clone(), 2);
+    s.from = Some(from);
+    let e = train(&s, &AtomicBool::new(false), |_| {}).unwrap_err();
+    assert!(e.contains("training diverged in generation 1"), "{e}");
+    assert!(!generation_path(&out, 1).exists());
+    assert!(!out.join("latest.bin").exists());
+    assert!(!out.join("state.bin").exists());
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_second_trainer_in_the_same_folder_refuses() {
+    let out = temp("locked");
+    std::fs::create_dir_all(&out).unwrap();
+    // Process 1 is always running: the folder is held.
+    std::fs::write(out.join("run.lock"), "1").unwrap();
+    let e = train(&settings(out.clone(), 1), &AtomicBool::new(false), |_| {}).unwrap_err();
+    assert!(e.contains("in use by another trainer (process 1)"), "{e}");
+    assert!(!generation_path(&out, 1).exists());
+    // A lock whose process is gone is stale: the run takes it, and lets it go at the end.
+    std::fs::write(out.join("run.lock"), "4294967295").unwrap();
+    train(&settings(out.clone(), 1), &AtomicBool::new(false), |_| {}).unwrap();
+    assert!(generation_path(&out, 1).exists());
+    assert!(!out.join("run.lock").exists());
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_garbled_log_stops_the_run_instead_of_losing_its_rows() {
+    let out = temp("garbled");
+    train(&settings(out.clone(), 1), &AtomicBool::new(false), |_| {}).unwrap();
+    let csv = out.join("progress.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::write(&csv, format!("{text}1,2,garbage\n")).unwrap();
+    let e = train(&settings(out.clone(), 2), &AtomicBool::new(false), |_| {}).unwrap_err();
+    assert!(e.contains("progress.csv: line 3 is not a row"), "{e}");
+    assert!(std::fs::read_to_string(&csv).unwrap().ends_with("1,2,garbage\n"));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+fn tns_train(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tns-train")).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn absurd_command_lines_are_refused_before_anything_is_allocated() {
+    let out = temp("cli");
+    let dir = out.to_str().unwrap();
+    let (code, err) = tns_train(&["1", "99999999999", dir]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("99999999999 is more than 1000000"), "{err}");
+    let (code, err) = tns_train(&["1", "4", dir, "--match-games", "0", "--match-every", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--match-games 0 plays no match"), "{err}");
+    let (code, err) = tns_train(&["1", "4", dir, "--teacher", "/nonexistent-table"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the teacher's table in /nonexistent-table"), "{err}");
+    assert!(!out.exists(), "nothing was written");
+}
