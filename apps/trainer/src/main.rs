@@ -32,6 +32,11 @@ struct Cli {
     /// Hidden layer sizes of a new network, comma-separated (a resumed run keeps its own).
     #[arg(long, value_delimiter = ',', default_value = "64,32")]
     hidden: Vec<usize>,
+    /// What a new network sees: `pieces` (the 52 inputs of the pieces, the sheep in hand and
+    /// the side to move) or `threats` (those, the dead, the sheep open to a jump and the
+    /// trapped tigers: 87 inputs).
+    #[arg(long, default_value = "threats")]
+    inputs: tns_nn::Inputs,
     /// Self-play search depth in plies.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
     depth: u32,
@@ -143,6 +148,7 @@ fn main() -> ExitCode {
         out: cli.out,
         from: cli.from,
         hidden: cli.hidden,
+        inputs: cli.inputs,
         depth: cli.depth,
         epsilon: cli.epsilon,
         lambda: cli.lambda,

@@ -12,7 +12,7 @@ use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
 use tns_board::Board;
 use tns_match::{Budget, Colours, Kind, MatchConfig, PlayerSpec, run_match};
-use tns_nn::{Adam, Network, NeuralEvaluator, Sample, train_epoch};
+use tns_nn::{Adam, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
 use tns_search::{Heuristic, Limits};
 use tns_tablebase::Tablebase;
 
@@ -37,6 +37,8 @@ pub struct Settings {
     pub from: Option<PathBuf>,
     /// Hidden layer sizes of a new network.
     pub hidden: Vec<usize>,
+    /// The input set of a new network.
+    pub inputs: Inputs,
     /// Self-play search depth.
     pub depth: u32,
     /// Probability of a random move in self-play.
@@ -198,13 +200,12 @@ fn starting_point(s: &Settings, complete: Option<u32>) -> Result<(Network, u32),
         let net = Network::load(from).map_err(|e| e.to_string())?;
         return Ok((net, complete.unwrap_or(0)));
     }
-    match complete {
-        Some(n) => {
-            let net = Network::load(&generation_path(&s.out, n)).map_err(|e| e.to_string())?;
-            Ok((net, n))
-        }
-        None => Ok((Network::new(&s.hidden, s.seed).map_err(|e| e.to_string())?, 0)),
+    if let Some(n) = complete {
+        let net = Network::load(&generation_path(&s.out, n)).map_err(|e| e.to_string())?;
+        return Ok((net, n));
     }
+    let net = Network::with_inputs(s.inputs, &s.hidden, s.seed).map_err(|e| e.to_string())?;
+    Ok((net, 0))
 }
 
 /// Trains up to generation `s.generations` (a total), continuing from the newest generation in
@@ -356,6 +357,13 @@ fn resume(
             log(&format!(
                 "note: --hidden {:?} does not apply to a resumed run: its network has {hidden:?}",
                 s.hidden
+            ));
+        }
+        if net.inputs() != s.inputs {
+            log(&format!(
+                "note: --inputs {} does not apply to a resumed run: its network has {}",
+                s.inputs,
+                net.inputs()
             ));
         }
     }

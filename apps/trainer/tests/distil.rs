@@ -40,6 +40,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         out,
         from: None,
         hidden: vec![16],
+        inputs: tns_nn::Inputs::Threats,
         depth: 1,
         epsilon: 0.1,
         lambda: 0.7,
@@ -166,8 +167,11 @@ fn a_short_run_lowers_the_validation_loss() {
     let s = settings(out.clone(), 4);
     let teacher = Teacher::new(table());
     let validation = validation_set(&s, &teacher);
-    let before =
-        measures::figures(&Network::new(&s.hidden, s.seed).unwrap(), &teacher, &validation);
+    let before = measures::figures(
+        &Network::with_inputs(s.inputs, &s.hidden, s.seed).unwrap(),
+        &teacher,
+        &validation,
+    );
     let net = train(&s, &AtomicBool::new(false), |_| {}).unwrap();
     let after = measures::figures(&net, &teacher, &validation);
     assert!(after.loss < before.loss * 0.8, "{before:?} -> {after:?}");

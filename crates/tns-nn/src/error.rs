@@ -5,11 +5,21 @@ use std::path::PathBuf;
 /// Why a network could not be made, saved or loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum NetworkError {
-    /// Layer sizes that are not 52 inputs, up to 8 hidden layers of 1 to 256, and 1 output.
+    /// Layer sizes that are not an input set's inputs (52 or 87), up to 8 hidden layers of 1
+    /// to 256, and 1 output.
     #[error(
-        "bad layer sizes {0:?}: expected 52 inputs, 1 to 8 hidden layers of 1 to 256, 1 output"
+        "bad layer sizes {0:?}: expected 52 or 87 inputs, 1 to 8 hidden layers of 1 to 256, 1 output"
     )]
     Sizes(Vec<usize>),
+    /// A weights file names an input set this version does not know, or one whose input count
+    /// is not the file's first layer size.
+    #[error("input set {id} is unknown, or does not have the file's {first} inputs")]
+    Inputs {
+        /// The id in the file.
+        id: u32,
+        /// The file's first layer size.
+        first: usize,
+    },
     /// The parameters do not fit the layer sizes.
     #[error("{found} parameters, but the layer sizes need {expected}")]
     ParameterCount {

@@ -3,13 +3,16 @@
 //! | bytes | field |
 //! |------:|-------|
 //! | 8 | magic `TNS-NN\r\n` |
-//! | 4 | format version, little-endian |
+//! | 4 | format version (2), little-endian |
+//! | 4 | the input set's id (1 pieces, 2 threats) |
 //! | 4 | number of layer sizes `n` (inputs, hidden layers, output) |
 //! | 4 × n | the sizes |
 //! | 4 × parameters | the parameters as little-endian `f32`, in [`Network::params`] order |
 //! | 8 | checksum of everything before it ([`tns_file::checksum`]) |
 //!
 //! The magic, version and checksum are the frame every format here shares ([`tns_file`]).
+//! Version 1 files, from before there was a choice of inputs, have no input set id (they are
+//! all pieces): they still load.
 
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
@@ -20,10 +23,12 @@ use std::path::Path;
 use tns_file::{FileError, Format, HEADER, TRAILER};
 
 use crate::network::{check_sizes, parameter_count};
-use crate::{Network, NetworkError};
+use crate::{Inputs, Network, NetworkError};
 
 /// The weights file's container.
-const FORMAT: Format = Format { magic: *b"TNS-NN\r\n", version: 1, name: "weights file" };
+const FORMAT: Format = Format { magic: *b"TNS-NN\r\n", version: 2, name: "weights file" };
+/// The first version, with no input set id.
+const FORMAT_V1: Format = Format { version: 1, ..FORMAT };
 /// The version of the weights format this crate writes and reads.
 pub const WEIGHTS_VERSION: u32 = FORMAT.version;
 
@@ -35,6 +40,7 @@ impl Network {
     /// The network as the bytes of a weights file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = FORMAT.start();
+        out.extend_from_slice(&self.inputs().id().to_le_bytes());
         out.extend_from_slice(&(self.sizes().len() as u32).to_le_bytes());
         for &s in self.sizes() {
             out.extend_from_slice(&(s as u32).to_le_bytes());
@@ -51,23 +57,35 @@ impl Network {
     /// [`NetworkError::File`] for bytes that are foreign, of another version, truncated or
     /// padded, or corrupted (checksum); the network's own errors for invalid sizes or a NaN.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let rest = FORMAT.header(bytes)?;
         let short = |expected: usize| FileError::Length {
             found: bytes.len() as u64,
             expected: expected as u64,
         };
-        let count = u32_at(rest, 0).ok_or_else(|| short(HEADER + 4))? as usize;
+        // Version 1 has no input set id: the layer sizes start right after the version.
+        let (format, rest, id) = match FORMAT.header(bytes) {
+            Ok(rest) => (FORMAT, &rest[4.min(rest.len())..], u32_at(rest, 0)),
+            Err(FileError::Version { found: 1, .. }) => {
+                (FORMAT_V1, FORMAT_V1.header(bytes)?, Some(Inputs::Pieces.id()))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let skip = HEADER + if format.version == 1 { 0 } else { 4 };
+        let id = id.ok_or_else(|| short(skip + 4))?;
+        let count = u32_at(rest, 0).ok_or_else(|| short(skip + 4))? as usize;
         if !(2..=10).contains(&count) {
             return Err(NetworkError::Sizes(vec![count]));
         }
         let sizes = (0..count)
             .map(|i| u32_at(rest, 4 + 4 * i).map(|s| s as usize))
             .collect::<Option<Vec<usize>>>()
-            .ok_or_else(|| short(HEADER + 4 + 4 * count))?;
-        check_sizes(&sizes)?;
-        let params_at = 4 + 4 * count;
+            .ok_or_else(|| short(skip + 4 + 4 * count))?;
+        let inputs = check_sizes(&sizes)?;
+        if Inputs::from_id(id) != Some(inputs) {
+            return Err(NetworkError::Inputs { id, first: sizes[0] });
+        }
+        let params_at = skip - HEADER + 4 + 4 * count;
         let n = parameter_count(&sizes);
-        let body = FORMAT.check(bytes, (HEADER + params_at + 4 * n + TRAILER) as u64)?;
+        let body = format.check(bytes, (HEADER + params_at + 4 * n + TRAILER) as u64)?;
         let params = body[params_at..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))

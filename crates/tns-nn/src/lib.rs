@@ -12,6 +12,6 @@ pub use adam::Adam;
 pub use error::NetworkError;
 pub use eval::{NeuralEvaluator, SCORE_SCALE};
 pub use file::WEIGHTS_VERSION;
-pub use input::INPUTS;
+pub use input::{INPUTS, Inputs};
 pub use network::{MAX_WIDTH, Network};
 pub use train::{Sample, gradient, loss, train_epoch};

@@ -8,14 +8,15 @@ use rand::{RngExt as _, SeedableRng as _};
 use tns_board::Board;
 
 use crate::NetworkError;
-use crate::input::{Features, IN_HAND, INPUTS};
+use crate::input::{Features, IN_HAND, Inputs, MAX_INPUTS};
 
 /// The widest layer a network may have, so the forward pass can keep its activations on the
 /// stack.
 pub const MAX_WIDTH: usize = 256;
 
-/// A network: `INPUTS` inputs, hidden layers of the caller's sizes with ReLU, and one output
-/// squashed by tanh into [-1, 1], the expected result for the side to move (1 a win, -1 a loss).
+/// A network: the inputs of an [`Inputs`] set, hidden layers of the caller's sizes with ReLU,
+/// and one output squashed by tanh into [-1, 1], the expected result for the side to move (1 a
+/// win, -1 a loss).
 ///
 /// The parameters are one flat vector, layer after layer, each layer's weights stored input by
 /// input (`w[i][j]` joins input `i` to output `j`) and then its biases, so the forward pass
@@ -33,6 +34,7 @@ pub const MAX_WIDTH: usize = 256;
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
+    inputs: Inputs,
     sizes: Vec<usize>,
     params: Vec<f32>,
 }
@@ -54,14 +56,19 @@ pub(crate) fn parameter_count(sizes: &[usize]) -> usize {
     sizes.windows(2).map(|w| w[0] * w[1] + w[1]).sum()
 }
 
-/// Checks layer sizes: `INPUTS` first, 1 last, every size 1 to `MAX_WIDTH`, at most 8 layers.
-pub(crate) fn check_sizes(sizes: &[usize]) -> Result<(), NetworkError> {
+/// Checks layer sizes: an input set's count first, 1 last, every size 1 to `MAX_WIDTH`, at most
+/// 8 hidden layers. Returns the input set.
+pub(crate) fn check_sizes(sizes: &[usize]) -> Result<Inputs, NetworkError> {
+    let inputs = sizes.first().and_then(|&n| Inputs::from_count(n));
     let ok = sizes.len() >= 2
         && sizes.len() <= 10
-        && sizes.first() == Some(&INPUTS)
+        && inputs.is_some()
         && sizes.last() == Some(&1)
         && sizes.iter().all(|&s| (1..=MAX_WIDTH).contains(&s));
-    if ok { Ok(()) } else { Err(NetworkError::Sizes(sizes.to_vec())) }
+    match inputs {
+        Some(inputs) if ok => Ok(inputs),
+        _ => Err(NetworkError::Sizes(sizes.to_vec())),
+    }
 }
 
 #[inline]
@@ -72,17 +79,30 @@ fn axpy(out: &mut [f32], a: f32, x: &[f32]) {
 }
 
 impl Network {
-    /// A network with hidden layers of the given sizes, its weights drawn from `seed` (He
-    /// initialisation for the ReLU layers, small weights into the output).
+    /// A network on the [`Inputs::Pieces`] inputs with hidden layers of the given sizes, its
+    /// weights drawn from `seed` (He initialisation for the ReLU layers, small weights into the
+    /// output).
     ///
     /// # Errors
     /// [`NetworkError::Sizes`] for more than 8 hidden layers or a layer wider than
     /// [`MAX_WIDTH`] or empty.
     pub fn new(hidden: &[usize], seed: u64) -> Result<Network, NetworkError> {
-        let mut sizes = vec![INPUTS];
+        Network::with_inputs(Inputs::Pieces, hidden, seed)
+    }
+
+    /// [`Network::new`] on another input set.
+    ///
+    /// # Errors
+    /// As [`Network::new`].
+    pub fn with_inputs(
+        inputs: Inputs,
+        hidden: &[usize],
+        seed: u64,
+    ) -> Result<Network, NetworkError> {
+        let mut sizes = vec![inputs.count()];
         sizes.extend_from_slice(hidden);
         sizes.push(1);
-        check_sizes(&sizes)?;
+        let inputs = check_sizes(&sizes)?;
         let mut rng = StdRng::seed_from_u64(seed);
         let mut params = vec![0.0; parameter_count(&sizes)];
         let last = sizes.len() - 2;
@@ -92,17 +112,18 @@ impl Network {
                 *w = rng.random_range(-bound..bound);
             }
         }
-        Ok(Network { sizes, params })
+        Ok(Network { inputs, sizes, params })
     }
 
-    /// A network from its layer sizes and flat parameters (as [`Network::params`] gives them).
+    /// A network from its layer sizes and flat parameters (as [`Network::params`] gives them);
+    /// the first size names the input set (52 [`Inputs::Pieces`], 87 [`Inputs::Threats`]).
     ///
     /// # Errors
     /// [`NetworkError::Sizes`] for sizes [`Network::new`] would refuse,
     /// [`NetworkError::ParameterCount`] when `params` has the wrong length, and
     /// [`NetworkError::NotFinite`] for a NaN or infinite parameter.
     pub fn from_params(sizes: Vec<usize>, params: Vec<f32>) -> Result<Network, NetworkError> {
-        check_sizes(&sizes)?;
+        let inputs = check_sizes(&sizes)?;
         let expected = parameter_count(&sizes);
         if params.len() != expected {
             return Err(NetworkError::ParameterCount { expected, found: params.len() });
@@ -110,7 +131,12 @@ impl Network {
         if let Some(index) = params.iter().position(|p| !p.is_finite()) {
             return Err(NetworkError::NotFinite { index });
         }
-        Ok(Network { sizes, params })
+        Ok(Network { inputs, sizes, params })
+    }
+
+    /// The input set.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
     }
 
     /// The layer sizes, inputs first and the single output last.
@@ -131,7 +157,7 @@ impl Network {
     /// The expected result for the side to move, in [-1, 1]. Allocates nothing.
     #[inline]
     pub fn forward(&self, board: Board) -> f32 {
-        let features = Features::of(board);
+        let features = Features::of(board, self.inputs);
         let mut a = [0.0f32; MAX_WIDTH];
         let mut b = [0.0f32; MAX_WIDTH];
         let mut layers = offsets(&self.sizes);
@@ -162,9 +188,9 @@ impl Network {
 
     /// The forward pass on dense inputs, keeping every layer's output (after its activation)
     /// for the backward pass: `acts[0]` is the input, the last is the tanh output.
-    pub(crate) fn forward_keep(&self, x: &[f32; INPUTS], acts: &mut Vec<Vec<f32>>) {
+    pub(crate) fn forward_keep(&self, x: &[f32; MAX_INPUTS], acts: &mut Vec<Vec<f32>>) {
         acts.clear();
-        acts.push(x.to_vec());
+        acts.push(x[..self.inputs.count()].to_vec());
         let last = self.sizes.len() - 2;
         for (l, (inputs, outputs, weights, biases)) in offsets(&self.sizes).enumerate() {
             let mut out = self.params[biases..biases + outputs].to_vec();

@@ -52,7 +52,7 @@ pub fn gradient(net: &Network, batch: &[Sample]) -> (Vec<f32>, f32) {
             let mut acts = Vec::new();
             let mut loss = 0.0;
             for s in chunk {
-                net.forward_keep(&Features::of(s.board).dense(), &mut acts);
+                net.forward_keep(&Features::of(s.board, net.inputs()).dense(), &mut acts);
                 loss += net.backward(&acts, s.target, scale, &mut grad);
             }
             (grad, loss)

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use tns_board::{Board, Side};
 use tns_file::FileError;
-use tns_nn::{Adam, Network, NetworkError, Sample, gradient, loss, train_epoch};
+use tns_nn::{Adam, Inputs, Network, NetworkError, Sample, gradient, loss, train_epoch};
 
 /// Positions from seeded random play.
 fn positions(n: usize, seed: u64) -> Vec<Board> {
@@ -44,7 +44,13 @@ fn samples(n: usize, seed: u64) -> Vec<Sample> {
 
 #[test]
 fn gradient_matches_finite_differences() {
-    let net = Network::new(&[8, 6], 5).unwrap();
+    for inputs in Inputs::ALL {
+        gradient_matches_finite_differences_on(inputs);
+    }
+}
+
+fn gradient_matches_finite_differences_on(inputs: Inputs) {
+    let net = Network::with_inputs(inputs, &[8, 6], 5).unwrap();
     let batch = samples(12, 9);
     let (grad, _) = gradient(&net, &batch);
     let mut checked = 0;
@@ -90,6 +96,28 @@ fn gradients_do_not_depend_on_the_thread_count() {
     assert_eq!(on(1), on(2));
 }
 
+fn version_of(bytes: &[u8], version: u8) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    out[8] = version;
+    out
+}
+
+#[test]
+fn a_network_on_the_threats_inputs_round_trips_and_trains() {
+    let net = Network::with_inputs(Inputs::Threats, &[16], 4).unwrap();
+    assert_eq!(net.sizes(), &[87, 16, 1]);
+    assert_eq!(net.inputs(), Inputs::Threats);
+    assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+    let data = samples(200, 3);
+    let mut fitted = net.clone();
+    let mut adam = Adam::new(fitted.params().len(), 0.01);
+    let before = loss(&fitted, &data);
+    for _ in 0..30 {
+        train_epoch(&mut fitted, &mut adam, &data, 50);
+    }
+    assert!(loss(&fitted, &data) < before * 0.5, "{before} -> {}", loss(&fitted, &data));
+}
+
 #[test]
 fn save_load_round_trip_and_every_error() {
     let dir = std::env::temp_dir().join(format!("tns-nn-test-{}", std::process::id()));
@@ -116,8 +144,26 @@ fn save_load_round_trip_and_every_error() {
     flipped[40] ^= 1;
     assert!(matches!(err(&flipped), NetworkError::File(FileError::Checksum)));
     let mut sizes = bytes.clone();
-    sizes[16] = 51;
+    sizes[20] = 51;
     assert!(matches!(err(&sizes), NetworkError::Sizes(_)));
+    // An input set id that is unknown, or not the one the first layer size says.
+    for id in [0u8, 2, 9] {
+        let mut other = bytes.clone();
+        other[12] = id;
+        assert!(matches!(err(&other), NetworkError::Inputs { first: 52, .. }), "{id}");
+    }
+    // A version 1 file (no input set id: the pieces) still loads, to the same network.
+    let mut v1 = bytes[..bytes.len() - 8].to_vec();
+    v1.drain(12..16);
+    v1[8] = 1;
+    let sum = tns_file::checksum(&v1);
+    v1.extend_from_slice(&sum.to_le_bytes());
+    assert_eq!(Network::from_bytes(&v1).unwrap(), net);
+    // Version 3 is from a newer trainer: refused by name.
+    assert!(matches!(
+        err(&version_of(&bytes, 3)),
+        NetworkError::File(FileError::Version { found: 3, expected: 2 })
+    ));
     // A NaN with a valid checksum is still refused.
     let mut nan = net.clone();
     nan.params_mut()[3] = f32::NAN;
@@ -142,8 +188,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn sparse_forward_equals_dense_training_pass(seed in 1u64..10_000) {
-        let net = Network::new(&[20, 7], seed).unwrap();
+    fn sparse_forward_equals_dense_training_pass(seed in 1u64..10_000, threats in any::<bool>()) {
+        let inputs = if threats { Inputs::Threats } else { Inputs::Pieces };
+        let net = Network::with_inputs(inputs, &[20, 7], seed).unwrap();
         let batch: Vec<Sample> = positions(4, seed)
             .into_iter()
             .map(|board| Sample { board, target: 0.0 })
