@@ -455,9 +455,14 @@ fn fit(
     Ok(loss)
 }
 
+/// The seed of the held-out set of a run seeded with `seed`.
+pub fn held_out_seed(seed: u64) -> u64 {
+    mix(seed, 0, 0xE5A1)
+}
+
 /// The held-out set of a distillation run with these settings: fixed by the seed.
 pub fn validation_set(s: &Settings, teacher: &Teacher) -> Validation {
-    Validation::build(teacher, s.validation_games, s.epsilon, s.max_plies, mix(s.seed, 0, 0xE5A1))
+    Validation::build(teacher, s.validation_games, s.epsilon, s.max_plies, held_out_seed(s.seed))
 }
 
 /// Writes `progress.csv` and `progress.svg` whole.

@@ -28,7 +28,37 @@ pub struct Weights {
     pub edge_sheep: i32,
 }
 
+/// The values of the [`Heuristic`]'s terms in a position, one per weight, in the order of
+/// [`Weights::to_array`]: the score is their sum weighted, from the tigers' point of view.
+pub type Terms = [i32; 7];
+
 impl Weights {
+    /// The weights as an array, in the order of [`Heuristic::terms`].
+    pub const fn to_array(self) -> [i32; 7] {
+        [
+            self.dead,
+            self.capturable_tiger_to_move,
+            self.capturable_sheep_to_move,
+            self.trapped_tiger,
+            self.tiger_mobility,
+            self.in_hand,
+            self.edge_sheep,
+        ]
+    }
+
+    /// Weights from an array in the order of [`Weights::to_array`].
+    pub const fn from_array(w: [i32; 7]) -> Weights {
+        Weights {
+            dead: w[0],
+            capturable_tiger_to_move: w[1],
+            capturable_sheep_to_move: w[2],
+            trapped_tiger: w[3],
+            tiger_mobility: w[4],
+            in_hand: w[5],
+            edge_sheep: w[6],
+        }
+    }
+
     /// The weights the engine plays with.
     pub const DEFAULT: Weights = Weights {
         dead: 400,
@@ -91,6 +121,28 @@ impl Heuristic {
             + w.tiger_mobility * board.tiger_step_targets().len() as i32
             + w.in_hand * i32::from(board.in_hand())
             + w.edge_sheep * (board.sheep().bits() & Bitboard::EDGE.bits()).count_ones() as i32
+    }
+}
+
+impl Heuristic {
+    /// The terms of `board`'s evaluation, each counted once (the capturable sheep go to the
+    /// term of the side to move, the other is 0): [`Heuristic::tiger_score`] is their sum
+    /// weighted by [`Weights::to_array`]. What a tuner fits the weights on.
+    pub fn terms(board: Board) -> Terms {
+        let capturable = board.capturable_sheep().len() as i32;
+        let (tiger_to_move, sheep_to_move) = match board.side_to_move() {
+            Side::Tiger => (capturable, 0),
+            Side::Sheep => (0, capturable),
+        };
+        [
+            i32::from(board.dead()),
+            tiger_to_move,
+            sheep_to_move,
+            4 - board.mobile_tigers().len() as i32,
+            board.tiger_step_targets().len() as i32,
+            i32::from(board.in_hand()),
+            (board.sheep().bits() & Bitboard::EDGE.bits()).count_ones() as i32,
+        ]
     }
 }
 

@@ -10,7 +10,7 @@ mod stats;
 mod tt;
 
 pub use eval::Evaluator;
-pub use heuristic::{Heuristic, Weights};
+pub use heuristic::{Heuristic, Terms, Weights};
 pub use limits::Limits;
 pub use score::{
     DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD, describe, is_decisive, loss_in,

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use tns_board::{Board, KILLS_TO_WIN, Move, Symmetry};
 use tns_search::{
     DRAW, EVAL_LIMIT, Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, SearchResult,
-    loss_in, win_in,
+    Weights, loss_in, win_in,
 };
 
 fn search_with(board: Board, history: &[Board], limits: Limits, threads: usize) -> SearchResult {
@@ -224,6 +224,19 @@ fn pv_is_legal(board: Board, pv: &[Move]) -> bool {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_heuristic_is_its_terms_weighted(
+        choices in prop::collection::vec(any::<u8>(), 0..90),
+        weights in any::<[i16; 7]>(),
+    ) {
+        let board = *play_random(&choices).last().unwrap();
+        let weights = Weights::from_array(weights.map(i32::from));
+        prop_assert_eq!(Weights::from_array(weights.to_array()), weights);
+        let terms = Heuristic::terms(board);
+        let dot: i32 = terms.iter().zip(weights.to_array()).map(|(t, w)| t * w).sum();
+        prop_assert_eq!(Heuristic::new(weights).tiger_score(board), dot, "{}", board);
+    }
 
     #[test]
     fn root_value_matches_plain_negamax(
