@@ -107,12 +107,13 @@ impl Session {
         let options = Options {
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
-            evaluator: PlayerSpec::heuristic(),
+            // The strongest player without the table; the heuristic were its bytes damaged.
+            evaluator: PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()),
             tablebase: None,
         };
         let mut session =
             Session { out, options, table: None, engine: None, running: None, game: Game::new() };
-        // The heuristic needs no table, so this cannot fail.
+        // Neither needs a table, so this cannot fail.
         let _ = session.rebuild();
         session
     }
@@ -182,7 +183,7 @@ impl Session {
         self.say(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         ));
-        self.say("option name Evaluator type string default heuristic");
+        self.say("option name Evaluator type string default network");
         self.say("option name Tablebase type string default <empty>");
         self.say("tsiok");
     }

@@ -32,7 +32,7 @@ fn the_engine_through_the_protocol_plays_exactly_as_the_built_in_player() {
     let engine = format!("cmd:{}", env!("CARGO_BIN_EXE_tns-engine"));
     let mut games = Vec::new();
     let standings =
-        run_match(&config(&engine, "heuristic", 12, DEPTH_3), &AtomicBool::new(false), |g| {
+        run_match(&config(&engine, "network", 12, DEPTH_3), &AtomicBool::new(false), |g| {
             games.push(g.clone());
         })
         .unwrap();

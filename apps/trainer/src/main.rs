@@ -85,6 +85,10 @@ struct Cli {
     /// With --teacher: positions drawn evenly from the table each generation, besides the games'.
     #[arg(long, default_value_t = 20_000, value_parser = games_count)]
     uniform: usize,
+    /// With --teacher: for each position of the games, this many of the positions one ply on
+    /// (where a search looks, and where the moves that lose lead).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=64))]
+    children: u32,
     /// With --teacher: games whose positions make the held-out set.
     #[arg(long, default_value_t = 400, value_parser = games_count)]
     validation_games: usize,
@@ -164,6 +168,7 @@ fn main() -> ExitCode {
         bars: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         teacher,
         uniform: cli.uniform,
+        children: cli.children as usize,
         validation_games: cli.validation_games,
         final_positions: cli.final_positions,
     };

@@ -71,6 +71,9 @@ pub struct Settings {
     /// With a teacher: positions drawn evenly from the table's parts each generation, besides
     /// those of the games.
     pub uniform: usize,
+    /// With a teacher: for each position of the games, this many of the positions one ply on
+    /// (where a search looks, and where the moves that lose lead).
+    pub children: usize,
     /// With a teacher: the games whose positions make the held-out set.
     pub validation_games: usize,
     /// With a teacher: the critical positions (at most) the searches are judged on at the end.
@@ -502,7 +505,8 @@ fn generation_line(row: &Row, figures: Option<Figures>) -> String {
 }
 
 /// A generation's training positions from the teacher: the positions of `s.games` games
-/// between players of every strength (the network among them), and `s.uniform` drawn evenly
+/// between players of every strength (the network among them) and `s.children` of the positions
+/// one ply on from each, and `s.uniform` drawn evenly
 /// from the table, each class once and none from the held-out set, valued by the table and
 /// shown in a random symmetry. `None` when `stop` was raised meanwhile.
 #[expect(clippy::too_many_arguments, reason = "the generation loop's state, passed as it is")]
@@ -527,7 +531,7 @@ fn distil_samples(
                 return Vec::new();
             }
             let seed = mix(s.seed, u64::from(generation), i as u64);
-            let positions = sampling::game_positions(
+            let mut positions = sampling::game_positions(
                 teacher,
                 &TRAINING_SEATS,
                 Some(&network),
@@ -535,6 +539,13 @@ fn distil_samples(
                 s.max_plies,
                 seed,
             );
+            if s.children > 0 {
+                let line = positions.clone();
+                for (ply, board) in line.into_iter().enumerate() {
+                    let seed = mix(seed, ply as u64, 0xC41D);
+                    positions.extend(sampling::children(teacher, board, s.children, seed));
+                }
+            }
             games_bar.inc(1);
             positions
         })

@@ -154,6 +154,23 @@ pub fn uniform_positions(teacher: &Teacher, count: usize, seed: u64) -> Vec<Boar
     out
 }
 
+/// `k` of the positions one ply on from `board` (all of them when it has `k` or fewer moves),
+/// drawn without repeats from `seed`, none that is over: the positions a search meets just off
+/// the line a game took, where the moves that throw a game away lead.
+pub fn children(teacher: &Teacher, board: Board, k: usize, seed: u64) -> Vec<Board> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut moves: Vec<_> = board.legal_moves().iter().copied().collect();
+    let mut out = Vec::with_capacity(k);
+    while out.len() < k && !moves.is_empty() {
+        let m = moves.swap_remove(rng.random_range(0..moves.len()));
+        let child = board.after_unchecked(m);
+        if !teacher.is_over(child) {
+            out.push(child);
+        }
+    }
+    out
+}
+
 /// The canonical key of a position: the same for all eight of its images.
 pub fn class_key(board: Board) -> u64 {
     board.canonical().0.key()

@@ -56,6 +56,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         bars: false,
         teacher: Some(table()),
         uniform: 300,
+        children: 2,
         validation_games: 40,
         final_positions: 20,
     }
@@ -207,4 +208,39 @@ fn a_stopped_distillation_resumes_to_the_same_bits() {
     for dir in [whole, parts] {
         std::fs::remove_dir_all(dir).unwrap();
     }
+}
+
+/// The real game's table (CI builds the movement phase and layers 18 and 19): a short
+/// distillation teaches only what the table holds, with its values, and learns.
+#[test]
+#[ignore = "needs the real table: cargo run --release -p tns-tablebase-cli -- build --from-placed 18"]
+fn distils_the_real_tables_last_layers() {
+    let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
+        PathBuf::from,
+    );
+    let table = Arc::new(Tablebase::load(tns_board::KILLS_TO_WIN, &dir).unwrap());
+    let from = table.placement_from().expect("layers 18 and 19 are built");
+    assert!(from <= 18, "layers 18 and 19 are built");
+    let out = temp("real");
+    let mut s = settings(out.clone(), 3);
+    s.teacher = Some(Arc::clone(&table));
+    s.games = 60;
+    s.validation_games = 60;
+    let teacher = Teacher::new(table);
+    let validation = validation_set(&s, &teacher);
+    assert!(validation.critical().count() > 20, "{} critical", validation.critical().count());
+    let start = Network::with_inputs(s.inputs, &s.hidden, s.seed).unwrap();
+    let before = measures::figures(&start, &teacher, &validation);
+    let net = train(&s, &AtomicBool::new(false), |_| {}).unwrap();
+    let after = measures::figures(&net, &teacher, &validation);
+    assert!(after.loss < before.loss, "{before:?} -> {after:?}");
+    let state = RunState::load(&out.join("state.bin"), 0.01).unwrap().unwrap();
+    for sample in state.window.iter().flatten() {
+        let value = teacher.value(sample.board).unwrap();
+        assert_eq!(sample.target.to_bits(), target(value).to_bits());
+        // Only what the table answers for: a sheep placement leads into the first layer built.
+        assert!(sample.board.in_hand() <= 21 - from, "{}", sample.board);
+    }
+    std::fs::remove_dir_all(&out).unwrap();
 }

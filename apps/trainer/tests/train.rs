@@ -30,6 +30,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         bars: false,
         teacher: None,
         uniform: 0,
+        children: 0,
         validation_games: 0,
         final_positions: 0,
     }

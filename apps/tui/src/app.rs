@@ -49,6 +49,12 @@ impl PlayerKind {
         PlayerKind::Computer(PlayerSpec::heuristic())
     }
 
+    /// The shipped network: the strongest player without the tablebase, and the default.
+    pub fn network() -> PlayerKind {
+        // The network is built into the program; were its bytes damaged, the heuristic plays.
+        PlayerKind::Computer(PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()))
+    }
+
     /// The name shown on screen and written into saved games.
     pub fn name(&self) -> &str {
         match self {
@@ -174,7 +180,7 @@ const fn seat_index(side: Side) -> usize {
 impl App {
     /// A new game between the two players, who think within `limits` unless their spec sets
     /// limits of its own (`heuristic:depth=2`). A perfect player needs `tablebase`; without one
-    /// it plays as the heuristic player.
+    /// it plays as the network, the strongest player without one.
     pub fn new(
         game: Game,
         sheep: PlayerKind,

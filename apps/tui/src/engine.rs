@@ -7,6 +7,7 @@ use std::thread::JoinHandle;
 
 use tns_board::{Board, Move};
 use tns_search::{Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchResult};
+use tns_nn::NeuralEvaluator;
 use tns_tablebase::{Tablebase, WithTablebase};
 
 /// The searcher a computer player keeps between moves. Players differ only in the evaluator.
@@ -23,13 +24,17 @@ pub fn engine(evaluator: Box<dyn Evaluator>) -> Box<Engine> {
     ))
 }
 
-/// The heuristic evaluator, with the tablebase in front of it when one is given (the perfect
-/// player: exact in every position with no sheep in hand, and in the placement phase, where its
-/// layers are built, searching only the moves that keep the position's value).
+/// The strongest evaluator there is: with the tablebase, the heuristic behind the table (the
+/// perfect player: exact in every position with no sheep in hand, and in the placement phase,
+/// where its layers are built, searching only the moves that keep the position's value);
+/// without it, the shipped network, the strongest player at equal time.
 pub fn evaluator(table: Option<Arc<Tablebase>>) -> Box<dyn Evaluator> {
     match table.map(|t| WithTablebase::new(Heuristic::default(), t)) {
         Some(Ok(perfect)) => Box::new(perfect),
-        _ => Box::new(Heuristic::default()),
+        _ => match tns_match::shipped_network() {
+            Ok(net) => Box::new(NeuralEvaluator::new(net)),
+            Err(_) => Box::new(Heuristic::default()),
+        },
     }
 }
 

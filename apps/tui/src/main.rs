@@ -22,10 +22,10 @@ use tns_tablebase::Tablebase;
 #[command(name = "tigers-and-sheep", version, after_help = PLAYERS_HELP)]
 struct Cli {
     /// Who plays the sheep: human, or a computer player (see the list below) [default:
-    /// heuristic, or the saved game's player with --load].
+    /// network, or the saved game's player with --load].
     #[arg(short = 'S', long, value_name = "PLAYER")]
     sheep: Option<String>,
-    /// Who plays the tigers, likewise [default: heuristic, or the saved game's player with
+    /// Who plays the tigers, likewise [default: network, or the saved game's player with
     /// --load].
     #[arg(short = 'T', long, value_name = "PLAYER")]
     tiger: Option<String>,
@@ -133,7 +133,7 @@ fn setup(cli: &Cli) -> Result<App, String> {
         }
         None => None,
     };
-    // A side's player: the option if given, else the saved game's, else the heuristic.
+    // A side's player: the option if given, else the saved game's, else the shipped network.
     let seat = |given: &Option<String>, tag: &str, option: &str| {
         match given {
         Some(text) => player(text).map_err(|e| format!("{option}: {e}")),
@@ -141,7 +141,7 @@ fn setup(cli: &Cli) -> Result<App, String> {
             Some(saved) => player(saved).map_err(|e| {
                 format!("the saved game's {tag} player {saved:?} cannot play: {e} (choose with {option})")
             }),
-            None => Ok(PlayerKind::heuristic()),
+            None => Ok(PlayerKind::network()),
         },
     }
     };

@@ -9,6 +9,7 @@ mod tournament;
 pub use external::{DEPTH_TIMEOUT, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
 pub use player::{
     Budget, Kind, LEVELS, Player, PlayerError, PlayerSpec, RandomPlayer, SearchPlayer,
+    shipped_network,
 };
 pub use referee::{OPENING_ATTEMPTS, Played, Termination, play, random_opening};
 pub use stats::{

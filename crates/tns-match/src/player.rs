@@ -103,10 +103,10 @@ pub struct PlayerSpec {
 /// Why a player's name could not be understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerError {
-    /// Not `heuristic`, `perfect`, `random`, or an existing file.
+    /// Not `heuristic`, `network`, `perfect`, `random`, or an existing file.
     #[error(
-        "unknown player {0:?}: expected heuristic, perfect, random or a weights file, with \
-         options after a colon (heuristic:depth=2)"
+        "unknown player {0:?}: expected heuristic, network, perfect, random or a weights file, \
+         with options after a colon (heuristic:depth=2)"
     )]
     Unknown(String),
     /// An external program where only a built-in player will do (the game's own seats).
@@ -194,6 +194,7 @@ impl FromStr for PlayerSpec {
             "heuristic" => Kind::Heuristic(Weights::DEFAULT),
             "perfect" => Kind::Perfect(Weights::DEFAULT),
             "random" => Kind::Random,
+            "network" => Kind::Neural(Arc::new(shipped_network()?)),
             _ if std::path::Path::new(kind_text).is_file() => {
                 let net = Network::load(std::path::Path::new(kind_text))
                     .map_err(|e| PlayerError::Network(e.to_string()))?;
@@ -275,7 +276,36 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
+/// The shipped network (`weights/latest.bin`), built into the library: the `network` player
+/// needs no file at run time.
+const SHIPPED_NETWORK: &[u8] = include_bytes!("../network.bin");
+
+/// The shipped network, as the `network` player searches with it.
+///
+/// # Errors
+/// [`PlayerError::Network`] if the bytes built in are not a weights file this version reads
+/// (a build from a damaged checkout).
+pub fn shipped_network() -> Result<Network, PlayerError> {
+    Network::from_bytes(SHIPPED_NETWORK)
+        .map_err(|e| PlayerError::Network(format!("the shipped network: {e}")))
+}
+
 impl PlayerSpec {
+    /// `network`: the search with the shipped network, within the limits a program gives it.
+    ///
+    /// # Errors
+    /// As [`shipped_network`].
+    pub fn network() -> Result<PlayerSpec, PlayerError> {
+        Ok(PlayerSpec {
+            name: "network".into(),
+            kind: Kind::Neural(Arc::new(shipped_network()?)),
+            time: None,
+            depth: None,
+            threads: None,
+            tt_mb: None,
+        })
+    }
+
     /// `heuristic`: the search with the hand-written evaluator's default weights, within the
     /// limits a program gives it.
     pub fn heuristic() -> PlayerSpec {
@@ -434,6 +464,10 @@ mod tests {
     fn bad_specs_say_what_is_wrong() {
         let err = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
         assert!(matches!(err("alphazero"), PlayerError::Unknown(_)));
+        // The shipped network is built in: no file needed.
+        let net: PlayerSpec = "network:depth=3".parse().unwrap();
+        assert!(matches!(&net.kind, Kind::Neural(n) if **n == shipped_network().unwrap()));
+        assert_eq!((net.name.as_str(), net.depth), ("network:depth=3", Some(3)));
         assert!(matches!(err("heuristic:speed=3"), PlayerError::Option { .. }));
         assert!(matches!(err("heuristic:dead"), PlayerError::Option { .. }));
         assert!(matches!(err("random:time=1"), PlayerError::Option { .. }));
