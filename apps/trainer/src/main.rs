@@ -49,9 +49,13 @@ struct Cli {
     /// Passes over the training positions per generation.
     #[arg(long, default_value_t = 4)]
     epochs: u32,
-    /// Adam's learning rate.
+    /// Adam's learning rate (in the first generation, with --final-learning-rate).
     #[arg(long, default_value_t = 0.001)]
     learning_rate: f32,
+    /// Adam's learning rate in the last generation: the rate falls geometrically from
+    /// --learning-rate to it over the run [default: --learning-rate, constant].
+    #[arg(long)]
+    final_learning_rate: Option<f32>,
     /// Minibatch size.
     #[arg(long, default_value_t = 256)]
     batch: usize,
@@ -112,8 +116,12 @@ fn main() -> ExitCode {
         eprintln!("tns-train: --epsilon and --lambda must lie between 0 and 1");
         return ExitCode::FAILURE;
     }
-    if !(cli.learning_rate.is_finite() && cli.learning_rate > 0.0) || cli.batch == 0 {
-        eprintln!("tns-train: --learning-rate must be positive and --batch at least 1");
+    let final_learning_rate = cli.final_learning_rate.unwrap_or(cli.learning_rate);
+    let rates = [cli.learning_rate, final_learning_rate];
+    if !rates.iter().all(|r| r.is_finite() && *r > 0.0) || cli.batch == 0 {
+        eprintln!(
+            "tns-train: --learning-rate and --final-learning-rate must be positive and --batch at least 1"
+        );
         return ExitCode::FAILURE;
     }
     if cli.match_every > 0 && cli.match_games == 0 {
@@ -158,6 +166,7 @@ fn main() -> ExitCode {
         lambda: cli.lambda,
         epochs: cli.epochs,
         learning_rate: cli.learning_rate,
+        final_learning_rate,
         batch: cli.batch,
         window: cli.window,
         seed: cli.seed,

@@ -47,8 +47,11 @@ pub struct Settings {
     pub lambda: f32,
     /// Passes over the training positions per generation.
     pub epochs: u32,
-    /// Adam's learning rate.
+    /// Adam's learning rate in the first generation.
     pub learning_rate: f32,
+    /// Adam's learning rate in the last generation: the rate falls geometrically from
+    /// `learning_rate` to it over the run (equal to `learning_rate`: constant).
+    pub final_learning_rate: f32,
     /// Minibatch size.
     pub batch: usize,
     /// Generations of positions kept for training (1: only the newest).
@@ -196,6 +199,20 @@ fn match_score(
     Ok(standings.a_total().score().unwrap_or(0.5))
 }
 
+/// The learning rate of `generation`: from `s.learning_rate` in the first to
+/// `s.final_learning_rate` in the last, geometrically. A function of the generation alone, so a
+/// resumed run trains with the rates an unbroken one would.
+pub fn learning_rate_at(s: &Settings, generation: u32) -> f32 {
+    if s.generations <= 1 || s.final_learning_rate.to_bits() == s.learning_rate.to_bits() {
+        return s.learning_rate;
+    }
+    let t = f64::from(generation.saturating_sub(1)) / f64::from(s.generations - 1);
+    let ratio = f64::from(s.final_learning_rate) / f64::from(s.learning_rate);
+    #[expect(clippy::cast_possible_truncation, reason = "a rate between two f32 rates")]
+    let rate = (f64::from(s.learning_rate) * ratio.powf(t.min(1.0))) as f32;
+    rate
+}
+
 /// Where a run starts: the network, the number of its generation, and the generation last
 /// tested in a match.
 fn starting_point(s: &Settings, complete: Option<u32>) -> Result<(Network, u32), String> {
@@ -284,6 +301,7 @@ pub fn train(
             window.remove(0);
         }
         let mut data: Vec<Sample> = window.iter().flatten().copied().collect();
+        adam.learning_rate = learning_rate_at(s, generation);
         let loss = fit(s, &mut net, &mut adam, &mut data, &mut rng, generation, saved)?;
         net.save(&generation_path(&s.out, generation)).map_err(|e| e.to_string())?;
         net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;

@@ -104,18 +104,19 @@ pub fn best_scale(points: &[Point], weights: &[i32; 7]) -> f64 {
     f64::midpoint(lo, hi).exp()
 }
 
-/// The tuned weights and their error: from `start`, the scale fitted once, then each weight
-/// moved by a step while that lowers the error, the step halved from 64 down to 1 (Texel's
-/// local search). Deterministic; at most `rounds` passes a step size.
+/// The tuned weights, the scale and their error: from `start`, each weight but the first (a
+/// dead sheep, the unit every other weight is counted in) moved by a step while that lowers the
+/// error, the step halved from 64 down to 1 (Texel's local search), the scale fitted again
+/// after every pass. Deterministic; at most `rounds` passes a step size.
 pub fn tune(points: &[Point], start: Weights, rounds: usize) -> (Weights, f64, f64) {
     let mut w = start.to_array();
-    let scale = best_scale(points, &w);
+    let mut scale = best_scale(points, &w);
     let mut best = error(points, &w, scale);
     let mut step = 64;
     while step >= 1 {
         for _ in 0..rounds {
             let mut improved = false;
-            for i in 0..w.len() {
+            for i in 1..w.len() {
                 for delta in [step, -step] {
                     let mut trial = w;
                     trial[i] = (trial[i] + delta).clamp(-2000, 2000);
@@ -126,6 +127,8 @@ pub fn tune(points: &[Point], start: Weights, rounds: usize) -> (Weights, f64, f
                     }
                 }
             }
+            scale = best_scale(points, &w);
+            best = error(points, &w, scale);
             if !improved {
                 break;
             }
@@ -159,7 +162,8 @@ mod tests {
                 Point { result: predicted, ..p }
             })
             .collect();
-        let start = Weights::from_array([200, 200, 200, 0, 0, 50, 0]);
+        // The first weight is the unit and stays: the others and the scale come back to fit it.
+        let start = Weights::from_array([300, 200, 200, 0, 0, 50, 0]);
         let before = error(&points, &start.to_array(), 400.0);
         let (tuned, _, after) = tune(&points, start, 200);
         assert!(after < before / 10.0, "{before} -> {after}");

@@ -46,6 +46,8 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         lambda: 0.7,
         epochs: 3,
         learning_rate: 0.01,
+        // Falling over the run: a resumed run must train at the rates an unbroken one does.
+        final_learning_rate: 0.002,
         batch: 64,
         window: 2,
         seed: 5,

@@ -22,6 +22,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         lambda: 0.7,
         epochs: 2,
         learning_rate: 0.01,
+        final_learning_rate: 0.01,
         batch: 32,
         window: 2,
         seed: 3,

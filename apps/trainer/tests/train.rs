@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use tns_nn::Network;
+use tns_trainer::run::learning_rate_at;
 use tns_trainer::{Settings, generation_path, newest_generation, progress, train};
 
 fn settings(out: PathBuf, generations: u32) -> Settings {
@@ -20,6 +21,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         lambda: 0.7,
         epochs: 2,
         learning_rate: 0.01,
+        final_learning_rate: 0.01,
         batch: 32,
         window: 2,
         seed: 3,
@@ -146,4 +148,16 @@ fn a_stopped_run_resumed_by_the_same_command_ends_bit_for_bit_as_an_unbroken_one
     }
     std::fs::remove_dir_all(&unbroken).unwrap();
     std::fs::remove_dir_all(&broken).unwrap();
+}
+
+#[test]
+fn the_learning_rate_falls_geometrically_over_the_run() {
+    let mut s = settings(temp("rates"), 5);
+    assert!((learning_rate_at(&s, 3) - 0.01).abs() < 1e-9, "constant by default");
+    s.final_learning_rate = 0.0001;
+    let rates: Vec<f32> = (1..=5).map(|g| learning_rate_at(&s, g)).collect();
+    let expected = [0.01, 0.003_162_3, 0.001, 0.000_316_23, 0.0001];
+    for (r, e) in rates.iter().zip(expected) {
+        assert!((r - e).abs() < e * 1e-3, "{rates:?}");
+    }
 }

@@ -6,8 +6,8 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::thread::JoinHandle;
 
 use tns_board::{Board, Move};
-use tns_search::{Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchResult};
 use tns_nn::NeuralEvaluator;
+use tns_search::{Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchResult};
 use tns_tablebase::{Tablebase, WithTablebase};
 
 /// The searcher a computer player keeps between moves. Players differ only in the evaluator.

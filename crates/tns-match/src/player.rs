@@ -1,6 +1,7 @@
 //! Players, named on the command line the same way by every program here.
 //!
-//! A player is written `KIND[:OPTION=VALUE,...]`: `heuristic`, `perfect`, `random`, or a
+//! A player is written `KIND[:OPTION=VALUE,...]`: `heuristic`, `network` (the shipped network,
+//! built in), `perfect`, `random`, or a
 //! weights file, with options that set its limits (`time`, `depth`, `threads`, `tt`)
 //! and, for `heuristic` and `perfect`, any of the heuristic's weights (`dead=350,mobility=15`).
 
