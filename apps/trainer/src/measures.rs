@@ -153,32 +153,59 @@ pub fn figures(net: &Network, teacher: &Teacher, validation: &Validation) -> Fig
     }
 }
 
-/// The share of the critical positions (at most `limit` of them, the first) where the search
-/// with `evaluator` at `limits` (one thread, from no history) picks a move that keeps the value.
+/// How often a search kept the value: in all the critical positions it was asked about, and
+/// in those of the placement (sheep in hand).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// Positions where the chosen move keeps the value.
+    pub kept: usize,
+    /// Positions asked about.
+    pub of: usize,
+    /// Of those, placement positions where it keeps the value.
+    pub placement_kept: usize,
+    /// Placement positions asked about.
+    pub placement_of: usize,
+}
+
+impl Kept {
+    /// The share kept, overall.
+    pub fn share(&self) -> f64 {
+        self.kept as f64 / self.of.max(1) as f64
+    }
+
+    /// The share kept in the placement.
+    pub fn placement_share(&self) -> f64 {
+        self.placement_kept as f64 / self.placement_of.max(1) as f64
+    }
+}
+
+/// How often the search with `evaluator` at `limits` (one thread, from no history) picks a
+/// move that keeps the value, in the critical positions (at most `limit` of them, the first).
 pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(
     evaluator: &E,
     validation: &Validation,
     limits: Limits,
     limit: usize,
-) -> (f64, usize) {
+) -> Kept {
     let critical: Vec<&Held> = validation.critical().take(limit).collect();
     let stop = AtomicBool::new(false);
-    let kept = critical
+    let config = SearchConfig { threads: 1, tt_mb: 8, ..SearchConfig::default() };
+    critical
         .par_iter()
         .map_init(
-            || {
-                Search::new(
-                    evaluator.clone(),
-                    SearchConfig { threads: 1, tt_mb: 8, ..SearchConfig::default() },
-                )
-            },
+            || Search::new(evaluator.clone(), config),
             |search, h| {
                 search.clear();
                 let result = search.search(h.board, &[], limits, &stop, |_| {});
-                result.best_move.is_some_and(|m| h.keeps(m))
+                let kept = usize::from(result.best_move.is_some_and(|m| h.keeps(m)));
+                let placement = usize::from(h.board.in_hand() > 0);
+                Kept { kept, of: 1, placement_kept: kept * placement, placement_of: placement }
             },
         )
-        .filter(|&k| k)
-        .count();
-    (kept as f64 / critical.len().max(1) as f64, critical.len())
+        .reduce(Kept::default, |a, b| Kept {
+            kept: a.kept + b.kept,
+            of: a.of + b.of,
+            placement_kept: a.placement_kept + b.placement_kept,
+            placement_of: a.placement_of + b.placement_of,
+        })
 }

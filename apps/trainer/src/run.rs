@@ -600,13 +600,16 @@ fn final_measures(s: &Settings, net: &Network, validation: &Validation) -> Vec<S
     let heuristic = Heuristic::default();
     let mut lines = Vec::new();
     for (what, limit) in limits {
-        let (nn, n) = measures::search_move_accuracy(&neural, validation, limit, s.final_positions);
-        let (h, _) =
-            measures::search_move_accuracy(&heuristic, validation, limit, s.final_positions);
+        let nn = measures::search_move_accuracy(&neural, validation, limit, s.final_positions);
+        let h = measures::search_move_accuracy(&heuristic, validation, limit, s.final_positions);
         lines.push(format!(
-            "search at {what}: keeps the value in {:.1}% of {n} critical positions with the network, {:.1}% with the heuristic",
-            100.0 * nn,
-            100.0 * h
+            "search at {what}: keeps the value in {:.1}% of {} critical positions ({:.1}% of the {} in the placement) with the network, {:.1}% ({:.1}%) with the heuristic",
+            100.0 * nn.share(),
+            nn.of,
+            100.0 * nn.placement_share(),
+            nn.placement_of,
+            100.0 * h.share(),
+            100.0 * h.placement_share()
         ));
     }
     lines

@@ -71,12 +71,16 @@ fn run(cli: &Cli) -> Result<(), String> {
         [("depth 4", Limits::depth(4)), ("0.05 s a move", Limits::time(Duration::from_millis(50)))]
     {
         let n = cli.positions as usize;
-        let (old, count) = search_move_accuracy(&Heuristic::new(start), &validation, limits, n);
-        let (new, _) = search_move_accuracy(&Heuristic::new(tuned), &validation, limits, n);
+        let old = search_move_accuracy(&Heuristic::new(start), &validation, limits, n);
+        let new = search_move_accuracy(&Heuristic::new(tuned), &validation, limits, n);
         println!(
-            "search at {what}: keeps the value in {:.1}% of {count} critical positions with the default weights, {:.1}% tuned",
-            100.0 * old,
-            100.0 * new
+            "search at {what}: keeps the value in {:.1}% of {} critical positions ({:.1}% of the {} in the placement) with the default weights, {:.1}% ({:.1}%) tuned",
+            100.0 * old.share(),
+            old.of,
+            100.0 * old.placement_share(),
+            old.placement_of,
+            100.0 * new.share(),
+            100.0 * new.placement_share()
         );
     }
     Ok(())
