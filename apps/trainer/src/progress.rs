@@ -143,10 +143,13 @@ pub fn svg(rows: &[Row]) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
     );
     let _ = writeln!(out, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        out,
-        r#"<text x="{left}" y="18">Score against the heuristic player (blue), training loss (grey), by generation</text>"#
-    );
+    let distilled = rows.iter().any(|r| r.move_accuracy.is_some());
+    let title = if distilled {
+        "Held-out set: moves that keep the value (green), values in the table's class (orange); training loss (grey)"
+    } else {
+        "Score against the heuristic player (blue), training loss (grey), by generation"
+    };
+    let _ = writeln!(out, r#"<text x="{left}" y="18">{title}</text>"#);
     for (pct, dash) in [(0.0, ""), (0.5, "4 4"), (0.55, "2 2"), (1.0, "")] {
         let yy = y(pct);
         let _ = writeln!(
@@ -210,15 +213,25 @@ pub fn svg(rows: &[Row]) -> String {
         r##"<polyline fill="none" stroke="#999" stroke-width="1.5" points="{}"/>"##,
         loss_points.join(" ")
     );
+    score_line(&mut out, rows, &x, &y);
+    accuracy_lines(&mut out, rows, &x, &y);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The score against the heuristic player on the left axis (blue, a dot a match).
+fn score_line(out: &mut String, rows: &[Row], x: &impl Fn(u32) -> f64, y: &impl Fn(f64) -> f64) {
     let scored: Vec<(u32, f64)> =
         rows.iter().filter_map(|r| r.vs_heuristic.map(|s| (r.generation, s))).collect();
     let score_points: Vec<String> =
         scored.iter().map(|&(g, s)| format!("{:.1},{:.1}", x(g), y(s))).collect();
-    let _ = writeln!(
-        out,
-        r##"<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="{}"/>"##,
-        score_points.join(" ")
-    );
+    if !scored.is_empty() {
+        let _ = writeln!(
+            out,
+            r##"<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="{}"/>"##,
+            score_points.join(" ")
+        );
+    }
     for &(g, s) in &scored {
         let _ = writeln!(
             out,
@@ -228,9 +241,6 @@ pub fn svg(rows: &[Row]) -> String {
             s * 100.0
         );
     }
-    accuracy_lines(&mut out, rows, &x, &y, h);
-    out.push_str("</svg>\n");
-    out
 }
 
 /// Distillation's exact measures on the chart's left axis: values (orange) and moves (green)
@@ -240,7 +250,6 @@ fn accuracy_lines(
     rows: &[Row],
     x: &impl Fn(u32) -> f64,
     y: &impl Fn(f64) -> f64,
-    h: f64,
 ) {
     type Share = fn(&Row) -> Option<f64>;
     let shares: [(&str, &str, Share); 2] = [
@@ -259,13 +268,6 @@ fn accuracy_lines(
                 points.join(" ")
             );
         }
-    }
-    if rows.iter().any(|r| r.move_accuracy.is_some()) {
-        let _ = writeln!(
-            out,
-            r##"<text x="60" y="{:.1}" fill="#2a9d4b">moves that keep the value (green), values in the table's class (orange), on the held-out set</text>"##,
-            h - 26.0
-        );
     }
 }
 

@@ -27,11 +27,15 @@ pub enum Seat {
     Heuristic(u32),
     /// The network being trained, searching this many plies.
     Network(u32),
+    /// The solved game: a move that keeps the position's value, drawn at random among them
+    /// (so perfect play, in all its variety: the positions a player meets against the best).
+    Perfect,
 }
 
 /// The seats of the training games: every strength from random play to the heuristic at depth
-/// 4 and the network itself, so the network sees the positions weak and strong players reach.
-pub const TRAINING_SEATS: [Seat; 8] = [
+/// 4, the network itself and perfect play, so the network sees the positions weak and strong
+/// players reach, and those a player meets against the best (one seat in five).
+pub const TRAINING_SEATS: [Seat; 10] = [
     Seat::Random,
     Seat::Heuristic(1),
     Seat::Heuristic(2),
@@ -40,17 +44,56 @@ pub const TRAINING_SEATS: [Seat; 8] = [
     Seat::Network(1),
     Seat::Network(2),
     Seat::Network(3),
+    Seat::Perfect,
+    Seat::Perfect,
 ];
 
 /// The seats of the validation games: the same strengths without the network, whose play
 /// changes as it learns, so the held-out set is fixed by the seed alone.
-pub const VALIDATION_SEATS: [Seat; 5] =
-    [Seat::Random, Seat::Heuristic(1), Seat::Heuristic(2), Seat::Heuristic(3), Seat::Heuristic(4)];
+pub const VALIDATION_SEATS: [Seat; 6] = [
+    Seat::Random,
+    Seat::Heuristic(1),
+    Seat::Heuristic(2),
+    Seat::Heuristic(3),
+    Seat::Heuristic(4),
+    Seat::Perfect,
+];
+
+/// Perfect play from the teacher: a move that keeps the value, at random among them (where the
+/// table does not hold the position, any move).
+#[derive(Debug)]
+struct PerfectSeat {
+    teacher: Teacher,
+    rng: StdRng,
+}
+
+impl Player for PerfectSeat {
+    fn new_game(&mut self, seed: u64) {
+        self.rng = StdRng::seed_from_u64(seed);
+    }
+
+    fn choose(&mut self, game: &tns_board::Game, _stop: &AtomicBool) -> Option<tns_board::Move> {
+        let board = game.board();
+        let moves: Vec<tns_board::Move> = match self.teacher.move_values(board) {
+            Some(values) => {
+                let best = values.iter().map(|&(_, v)| v).max()?;
+                values.into_iter().filter(|&(_, v)| v == best).map(|(m, _)| m).collect()
+            }
+            None => board.legal_moves().iter().copied().collect(),
+        };
+        (!moves.is_empty()).then(|| moves[self.rng.random_range(0..moves.len())])
+    }
+}
 
 /// The most random plies a sampled game opens with.
 const OPENING_PLIES: usize = 4;
 
-fn player(seat: Seat, network: Option<&Arc<Network>>, seed: u64) -> Box<dyn Player> {
+fn player(
+    seat: Seat,
+    teacher: &Teacher,
+    network: Option<&Arc<Network>>,
+    seed: u64,
+) -> Box<dyn Player> {
     let budget = |depth| Budget { time: None, depth: Some(depth), threads: 1, tt_mb: 1 };
     match (seat, network) {
         (Seat::Heuristic(depth), _) | (Seat::Network(depth), None) => {
@@ -60,6 +103,9 @@ fn player(seat: Seat, network: Option<&Arc<Network>>, seed: u64) -> Box<dyn Play
             Box::new(SearchPlayer::new(NeuralEvaluator::new(Network::clone(net)), budget(depth)))
         }
         (Seat::Random, _) => Box::new(RandomPlayer::new(seed)),
+        (Seat::Perfect, _) => {
+            Box::new(PerfectSeat { teacher: teacher.clone(), rng: StdRng::seed_from_u64(seed) })
+        }
     }
 }
 
@@ -80,7 +126,7 @@ pub fn game_positions(
     // Four random plies from the start can never end the game, so the opening is always there.
     let Ok(mut game) = random_opening(plies, rng.random()) else { return Vec::new() };
     let mut players: Vec<Box<dyn Player>> = (0..2)
-        .map(|_| player(seats[rng.random_range(0..seats.len())], network, rng.random()))
+        .map(|_| player(seats[rng.random_range(0..seats.len())], teacher, network, rng.random()))
         .collect();
     for p in &mut players {
         p.new_game(rng.random());

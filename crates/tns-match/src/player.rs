@@ -465,7 +465,9 @@ mod tests {
     fn bad_specs_say_what_is_wrong() {
         let err = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
         assert!(matches!(err("alphazero"), PlayerError::Unknown(_)));
-        // The shipped network is built in: no file needed.
+        // The shipped network is built in: no file needed; it is the file in the repository.
+        let on_disk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("network.bin");
+        assert_eq!(Network::load(&on_disk).unwrap(), shipped_network().unwrap());
         let net: PlayerSpec = "network:depth=3".parse().unwrap();
         assert!(matches!(&net.kind, Kind::Neural(n) if **n == shipped_network().unwrap()));
         assert_eq!((net.name.as_str(), net.depth), ("network:depth=3", Some(3)));
