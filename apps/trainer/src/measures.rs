@@ -42,8 +42,9 @@ impl Held {
 }
 
 /// The held-out set: positions of games between players of several strengths (random play, the
-/// heuristic at depths 1 to 4 and perfect play, never the network), each symmetry class once. It depends on the
-/// seed alone, and no position of it (in any of its symmetries) is ever trained on.
+/// heuristic at depths 1 to 4 and perfect play, never the network), each symmetry class once.
+/// It depends on the seed alone, and no position of it (in any of its symmetries) is ever
+/// trained on.
 #[derive(Clone, Debug, Default)]
 pub struct Validation {
     /// The positions.
