@@ -93,6 +93,11 @@ struct Cli {
     /// (where a search looks, and where the moves that lose lead).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=64))]
     children: u32,
+    /// With --teacher: drawn positions are trained towards MARGIN × (2k - 1), k the share of
+    /// the side to move's moves that keep the draw, instead of 0: a draw that one slip loses is
+    /// worth less than one held by every move.
+    #[arg(long, default_value_t = 0.0, value_name = "MARGIN")]
+    draw_margin: f32,
     /// With --teacher: games whose positions make the held-out set.
     #[arg(long, default_value_t = 400, value_parser = games_count)]
     validation_games: usize,
@@ -122,6 +127,10 @@ fn main() -> ExitCode {
         eprintln!(
             "tns-train: --learning-rate and --final-learning-rate must be positive and --batch at least 1"
         );
+        return ExitCode::FAILURE;
+    }
+    if !(0.0..=0.9).contains(&cli.draw_margin) {
+        eprintln!("tns-train: --draw-margin must lie between 0 and 0.9");
         return ExitCode::FAILURE;
     }
     if cli.match_every > 0 && cli.match_games == 0 {
@@ -177,6 +186,7 @@ fn main() -> ExitCode {
         bars: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         teacher,
         uniform: cli.uniform,
+        draw_margin: cli.draw_margin,
         children: cli.children as usize,
         validation_games: cli.validation_games,
         final_positions: cli.final_positions,

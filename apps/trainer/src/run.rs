@@ -22,7 +22,7 @@ use crate::progress::{self, Row};
 use crate::sampling::{self, TRAINING_SEATS};
 use crate::selfplay;
 use crate::state::RunState;
-use crate::teacher::{Teacher, target};
+use crate::teacher::Teacher;
 
 /// Everything a training run is told.
 #[derive(Clone, Debug)]
@@ -77,6 +77,9 @@ pub struct Settings {
     /// With a teacher: for each position of the games, this many of the positions one ply on
     /// (where a search looks, and where the moves that lose lead).
     pub children: usize,
+    /// With a teacher: the margin of drawn positions' targets, by the share of moves that keep
+    /// the draw (0: every draw is 0).
+    pub draw_margin: f32,
     /// With a teacher: the games whose positions make the held-out set.
     pub validation_games: usize,
     /// With a teacher: the critical positions (at most) the searches are judged on at the end.
@@ -578,8 +581,10 @@ fn distil_samples(
         mix(s.seed, u64::from(generation), u64::MAX - 1),
     );
     let boards = sampling::distinct(games.into_iter().flatten().chain(uniform), &validation.keys);
-    let valued: Vec<(Board, f32)> =
-        boards.into_par_iter().filter_map(|b| Some((b, target(teacher.value(b)?)))).collect();
+    let valued: Vec<(Board, f32)> = boards
+        .into_par_iter()
+        .filter_map(|b| Some((b, teacher.target_with_margin(b, teacher.value(b)?, s.draw_margin))))
+        .collect();
     Some(
         valued
             .into_iter()

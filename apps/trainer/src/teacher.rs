@@ -22,6 +22,19 @@ pub fn target(wdl: Wdl) -> f32 {
     }
 }
 
+/// The target of a drawn position with a margin: `margin × (2k - 1)`, where `k` is the share of
+/// the side to move's moves that keep the draw. A draw held by many moves is worth a little
+/// more than one held by a single move, so a search steers towards positions it cannot easily
+/// spoil and away from those where one slip loses. 0 with no margin, or no move.
+pub fn draw_target(keeping: usize, moves: usize, margin: f32) -> f32 {
+    if moves == 0 || margin == 0.0 {
+        return 0.0;
+    }
+    #[expect(clippy::cast_precision_loss, reason = "move counts, at most 25")]
+    let share = keeping as f32 / moves as f32;
+    margin * (2.0 * share - 1.0)
+}
+
 /// The class of a network output, the nearest of the three targets.
 pub fn class_of(output: f32) -> Wdl {
     if output > 0.5 {
@@ -66,8 +79,34 @@ impl Teacher {
         board.legal_moves().iter().map(|&m| Some((m, self.move_value(board, m)?))).collect()
     }
 
+    /// The training target of `board`, whose value is `value`: [`target`], and for a draw
+    /// [`draw_target`] with `margin` (the moves looked up only then).
+    pub fn target_with_margin(&self, board: Board, value: Wdl, margin: f32) -> f32 {
+        if value != Wdl::Draw || margin == 0.0 {
+            return target(value);
+        }
+        let Some(moves) = self.move_values(board) else { return 0.0 };
+        let keeping = moves.iter().filter(|&&(_, v)| v == Wdl::Draw).count();
+        draw_target(keeping, moves.len(), margin)
+    }
+
     /// Whether a game stops here for the table's rules: enough sheep dead, or no move.
     pub fn is_over(&self, board: Board) -> bool {
         board.dead() >= self.table.kills() || !board.has_moves()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_draw_held_by_more_moves_is_worth_more() {
+        assert!(draw_target(3, 4, 0.3) > draw_target(1, 4, 0.3));
+        assert!((draw_target(4, 4, 0.3) - 0.3).abs() < 1e-6);
+        assert!((draw_target(1, 2, 0.3)).abs() < 1e-6);
+        assert!((draw_target(0, 4, 0.3) + 0.3).abs() < 1e-6);
+        assert!(draw_target(1, 4, 0.0).abs() < f32::EPSILON);
+        assert!(draw_target(0, 0, 0.3).abs() < f32::EPSILON);
     }
 }

@@ -59,6 +59,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         teacher: Some(table()),
         uniform: 300,
         children: 2,
+        draw_margin: 0.0,
         validation_games: 40,
         final_positions: 20,
     }

@@ -33,6 +33,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         teacher: None,
         uniform: 0,
         children: 0,
+        draw_margin: 0.0,
         validation_games: 0,
         final_positions: 0,
     }
