@@ -48,7 +48,9 @@ fn search(c: &mut Criterion) {
         let board = p.board();
         let run = |search: &mut Search<Heuristic>| {
             search.clear();
-            search.search(board, &[], Limits::depth(DEPTH), &stop, |_| {})
+            search
+                .search(board, &[], Limits::depth(DEPTH), &stop, |_| {})
+                .expect("the heuristic names no root moves")
         };
         let best = run(&mut search).best_move.map(|m| m.to_string());
         assert_eq!(best.as_deref(), Some(expected), "{}", p.name);

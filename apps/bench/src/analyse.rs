@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tns_board::{Board, Game, KILLS_TO_WIN, Move};
 use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, describe};
-use tns_tablebase::{Tablebase, WithTablebase};
+use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -76,14 +76,15 @@ pub fn run(args: &Args) -> Result<(), String> {
     let side = board.side_to_move();
     if let Some(table) = &table {
         match table.verdicts(board) {
-            Some(moves) => {
-                let verdict = table.verdict(board).map(|v| v.describe(side)).unwrap_or_default();
+            Ok(moves) => {
+                let verdict = table.verdict(board).map_err(|e| e.to_string())?.describe(side);
                 say!("table {verdict}");
                 let list: Vec<String> =
                     moves.iter().map(|(m, v)| format!("{m} ({})", v.describe(side))).collect();
                 say!("table moves {}", list.join(", "));
             }
-            None => say!("table does not hold this position"),
+            Err(e @ TablebaseError::NoLayer(_)) => say!("table does not hold this position: {e}"),
+            Err(e) => return Err(e.to_string()),
         }
     }
     let evaluator: Box<dyn Evaluator> = match table {
@@ -94,18 +95,20 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let mut search = Search::new(evaluator, config);
     let limits = Limits { depth: args.depth, time, nodes: None };
-    let result = search.search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
-        let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
-        say!(
-            "depth {} score {} nodes {} nps {} time {:.3} pv {}",
-            r.depth,
-            describe(r.score, side),
-            r.nodes,
-            r.nps,
-            r.time.as_secs_f64(),
-            pv.join(" ")
-        );
-    });
+    let result = search
+        .search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
+            let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+            say!(
+                "depth {} score {} nodes {} nps {} time {:.3} pv {}",
+                r.depth,
+                describe(r.score, side),
+                r.nodes,
+                r.nps,
+                r.time.as_secs_f64(),
+                pv.join(" ")
+            );
+        })
+        .map_err(|e| e.to_string())?;
     #[cfg(feature = "search-stats")]
     {
         let s = result.stats;

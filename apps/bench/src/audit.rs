@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use tns_board::{GameRecord, Side};
-use tns_tablebase::{Tablebase, Wdl};
+use tns_tablebase::{Tablebase, TablebaseError, Wdl};
 
 /// The moves of one player (one name in the records' `Sheep` and `Tiger` tags) and how many of
 /// them were errors, split by phase.
@@ -77,7 +77,11 @@ pub struct Audit {
 /// plies a record's `Opening` tag names (the match runner's random opening) are nobody's and
 /// are skipped. Moves in positions the table does not hold are counted as unchecked; a game's
 /// audit stops where it is won by kills under the table's rules.
-pub fn audit(records: &[GameRecord], table: &Tablebase) -> Audit {
+///
+/// # Errors
+/// A table file that is damaged or cannot be read: no audit from a table that cannot be
+/// trusted.
+pub fn audit(records: &[GameRecord], table: &Tablebase) -> Result<Audit, TablebaseError> {
     let mut out = Audit { games: records.len(), ..Audit::default() };
     for (g, record) in records.iter().enumerate() {
         let names = [Side::Sheep, Side::Tiger].map(|side| {
@@ -104,10 +108,10 @@ pub fn audit(records: &[GameRecord], table: &Tablebase) -> Audit {
             let after = if child.dead() >= table.kills() {
                 Some(Wdl::Win)
             } else {
-                table.probe_wdl(child).map(Wdl::before)
+                held(table.probe_wdl(child))?.map(Wdl::before)
             };
             let stats = out.players.entry(names[seat].clone()).or_default();
-            match (table.probe_wdl(board), after) {
+            match (held(table.probe_wdl(board))?, after) {
                 (Some(before), Some(after)) => {
                     let error = after < before;
                     let placement = board.in_hand() > 0;
@@ -139,7 +143,17 @@ pub fn audit(records: &[GameRecord], table: &Tablebase) -> Audit {
             board = child;
         }
     }
-    out
+    Ok(out)
+}
+
+/// A probe's value, `None` where the table does not hold the position (a layer not built);
+/// any other failure is an error.
+fn held(probe: Result<Wdl, TablebaseError>) -> Result<Option<Wdl>, TablebaseError> {
+    match probe {
+        Ok(wdl) => Ok(Some(wdl)),
+        Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 fn rate(errors: u64, moves: u64) -> String {

@@ -32,7 +32,7 @@ pub fn run(args: &Args) -> Result<(), String> {
              movement phase is judged\n"
         ),
     }
-    let audit = tns_bench::audit(&records, &table);
+    let audit = tns_bench::audit(&records, &table).map_err(|e| e.to_string())?;
     say!("{} games from {}\n", audit.games, args.records.display());
     say!("{}", audit.to_string().trim_end());
     Ok(())

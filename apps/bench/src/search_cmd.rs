@@ -98,7 +98,9 @@ fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result
         let board = p.board();
         // Each position starts from an empty table, so the figures do not depend on the order.
         search.clear();
-        let r = search.search(board, &[], Limits::depth(depth), &stop, |_| {});
+        let r = search
+            .search(board, &[], Limits::depth(depth), &stop, |_| {})
+            .map_err(|e| e.to_string())?;
         let best = r.best_move.ok_or_else(|| format!("{}: no legal move", p.name))?;
         say!(
             "{:15} {:>8} {:>12} {:>5} {:>12} {:>8.3}s {:>10}",

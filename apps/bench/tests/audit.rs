@@ -39,7 +39,7 @@ fn planted_game(
         if board.dead() >= table.kills() || game.outcome().is_some() {
             break;
         }
-        let Some(verdicts) = table.verdicts(board) else { break };
+        let Ok(verdicts) = table.verdicts(board) else { break };
         let Some(&(best_move, best)) = verdicts.first() else { break };
         let worse = verdicts.iter().find(|(_, v)| v.wdl < best.wdl);
         let m = match worse {
@@ -97,7 +97,7 @@ fn audit_counts_exactly_the_planted_errors() {
     assert!(want.iter().flatten().sum::<u64>() >= 12, "too few errors planted: {want:?}");
 
     let records = GameRecord::parse_all(&text).unwrap();
-    let report = audit(&records, &table);
+    let report = audit(&records, &table).unwrap();
     assert_eq!(report.games, 48);
     for (side, name) in [(0, "sheep player"), (1, "tiger player")] {
         let p = &report.players[name];

@@ -289,7 +289,15 @@ impl Session {
             while infinite && !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            let best = result.best_move.map_or_else(|| "none".to_string(), |m| m.to_string());
+            // A search that fails (a damaged table) says why, and still answers the `go`.
+            let best = match result {
+                Ok(result) => result.best_move,
+                Err(e) => {
+                    send(&out, &format!("info string error: the search failed: {e}"));
+                    None
+                }
+            };
+            let best = best.map_or_else(|| "none".to_string(), |m| m.to_string());
             done.store(true, Ordering::Release);
             send(&out, &format!("bestmove {best}"));
             engine

@@ -111,9 +111,16 @@ enum Command {
     /// Positions, wins, draws and losses for each dead count and side to move, and for each
     /// placement layer that is built.
     Stats,
+    /// Convert a table built in the uncompressed format (version 1) to the compressed one, in
+    /// place and without solving anything again; a stopped conversion resumes.
+    Compress,
     /// Check every stored value against the values of its moves (the placement layers too,
     /// when built).
     Verify {
+        /// Only check every block of every file against its checksum (seconds a gigabyte),
+        /// not the values against their moves.
+        #[arg(long, conflicts_with_all = ["placement_only", "sample", "layers"])]
+        checksums: bool,
         /// Only the placement layers.
         #[arg(long)]
         placement_only: bool,
@@ -173,9 +180,11 @@ fn run(cli: &Cli) -> Result<(), String> {
         }
         Command::Line { position, depth, plies } => line(cli, position, *depth, *plies),
         Command::Reach { plies } => reach(cli, *plies),
-        Command::Verify { placement_only, sample, layers } => {
+        Command::Verify { checksums: true, .. } => checksums(cli),
+        Command::Verify { placement_only, sample, layers, .. } => {
             verify(cli, *placement_only, *sample, *layers)
         }
+        Command::Compress => compress(cli),
     }
 }
 
@@ -254,6 +263,55 @@ fn verify(
     }
 }
 
+fn checksums(cli: &Cli) -> Result<(), String> {
+    let start = Instant::now();
+    let files = Tablebase::check_files(cli.kills, &cli.dir, |f| {
+        say!("{}: every block checked ({:.1} MB)", f.path.display(), f.bytes as f64 / 1e6);
+    })
+    .map_err(|e| format!("{e}\n{}", rebuild_hint(cli)))?;
+    if files.is_empty() {
+        return Err(format!("no table files in {} (tns-tablebase build)", cli.dir.display()));
+    }
+    let bytes: u64 = files.iter().map(|f| f.bytes).sum();
+    say!(
+        "{} files, {:.2} GB: every block agrees with its checksum ({:.1} s)",
+        files.len(),
+        bytes as f64 / 1e9,
+        secs(start.elapsed())
+    );
+    Ok(())
+}
+
+fn compress(cli: &Cli) -> Result<(), String> {
+    let start = Instant::now();
+    let files = Tablebase::convert(cli.kills, &cli.dir, |f| {
+        let what = if f.converted { "converted" } else { "already compressed, checked" };
+        say!("{}: {what} ({:.1} MB)", f.path.display(), f.bytes as f64 / 1e6);
+    })
+    .map_err(|e| e.to_string())?;
+    if files.is_empty() {
+        return Err(format!("no table files in {} (tns-tablebase build)", cli.dir.display()));
+    }
+    let bytes: u64 = files.iter().map(|f| f.bytes).sum();
+    say!(
+        "{} files, {:.2} GB in all ({} converted, {:.1} s)",
+        files.len(),
+        bytes as f64 / 1e9,
+        files.iter().filter(|f| f.converted).count(),
+        secs(start.elapsed())
+    );
+    Ok(())
+}
+
+/// What to do about a damaged table.
+fn rebuild_hint(cli: &Cli) -> String {
+    format!(
+        "a damaged file is built again by `tns-tablebase --dir {} build --placement`, which \
+         checks every file it finds",
+        cli.dir.display()
+    )
+}
+
 fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), String> {
     let start = Instant::now();
     let bar = ProgressBar::new(1);
@@ -267,7 +325,13 @@ fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), Str
     table
         .build_placement(&cli.dir, from, &|event| match event {
             PlacementEvent::Found { placed } => {
-                bar.suspend(|| say!("layer {placed} placed: already built"));
+                bar.suspend(|| say!("layer {placed} placed: already built, every block checked"));
+            }
+            PlacementEvent::Converted { placed } => {
+                bar.suspend(|| say!("layer {placed} placed: converted to the compressed format"));
+            }
+            PlacementEvent::Damaged { placed, error } => {
+                bar.suspend(|| say!("layer {placed} placed: damaged ({error}); building it again"));
             }
             PlacementEvent::Started { placed, work } => {
                 bar.reset();
@@ -333,7 +397,13 @@ fn build(cli: &Cli) -> Result<Tablebase, String> {
     let table = Tablebase::build(cli.kills, Some(&cli.dir), |event| match event {
         BuildEvent::Loaded { dead } => {
             bar.inc(weight(dead));
-            bar.suspend(|| say!("slice {dead} dead: already built"));
+            bar.suspend(|| say!("slice {dead} dead: already built, every block checked"));
+        }
+        BuildEvent::Damaged { dead } => {
+            bar.suspend(|| say!("slice {dead} dead: damaged; building it again"));
+        }
+        BuildEvent::Converted { dead } => {
+            bar.suspend(|| say!("slice {dead} dead: converted to the compressed format"));
         }
         BuildEvent::Started { dead, slots } => {
             bar.set_message(format!("slice {dead} dead ({slots} slots a side): first pass"));
@@ -383,18 +453,12 @@ fn probe(cli: &Cli, position: &str) -> Result<(), String> {
     }
     let table = load(cli)?;
     let side = board.side_to_move();
-    let Some(verdict) = table.verdict(board) else {
-        let placed = TOTAL_SHEEP - board.in_hand();
-        return Err(match table.placement_from() {
-            None => "positions with sheep in hand need the placement layers: run \
-                     `tns-tablebase build --placement`"
-                .into(),
-            Some(from) => format!(
-                "the placement layers are built from {from} placed; this position has {placed} \
-                 (build further with `--from-placed {}`)",
-                placed.min(from.saturating_sub(1))
-            ),
-        });
+    let verdict = match table.verdict(board) {
+        Ok(verdict) => verdict,
+        Err(tns_tablebase::TablebaseError::NoLayer(_)) => {
+            return Err(not_built(&table, board));
+        }
+        Err(e) => return Err(format!("{e}\n{}", rebuild_hint(cli))),
     };
     match verdict.value {
         Some(value) => {
@@ -404,11 +468,27 @@ fn probe(cli: &Cli, position: &str) -> Result<(), String> {
             say!("{board}: {} ({} for the side to move)", describe(verdict, side), verdict.wdl);
         }
     }
-    for (m, v) in table.verdicts(board).unwrap_or_default() {
+    let verdicts = table.verdicts(board).map_err(|e| format!("{e}\n{}", rebuild_hint(cli)))?;
+    for (m, v) in verdicts {
         // After the move the other side is to move: say it from the mover's side.
         say!("  {:6} {}", m.to_string(), describe(v, side));
     }
     Ok(())
+}
+
+/// Why the table cannot answer for a placement position: its layers are not built that far.
+fn not_built(table: &Tablebase, board: Board) -> String {
+    let placed = TOTAL_SHEEP - board.in_hand();
+    match table.placement_from() {
+        None => "positions with sheep in hand need the placement layers: run \
+                     `tns-tablebase build --placement`"
+            .into(),
+        Some(from) => format!(
+            "the placement layers are built from {from} placed; this position has {placed} \
+                 (build further with `--from-placed {}`)",
+            placed.min(from.saturating_sub(1))
+        ),
+    }
 }
 
 fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), String> {
@@ -429,12 +509,13 @@ fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), Strin
     while game.outcome().is_none() && game.len() < plies {
         let board = game.board();
         let side = board.side_to_move();
-        let verdicts = table.verdicts(board).ok_or_else(|| format!("{board}: not in the table"))?;
+        let verdicts = table.verdicts(board).map_err(|e| format!("{board}: {e}"))?;
         let best = verdicts.first().map(|v| v.1).ok_or("no legal move")?;
         let keep = verdicts.iter().filter(|v| v.1.wdl == best.wdl).count();
         let stop = AtomicBool::new(false);
         let m = search
             .search(board, game.previous(), Limits::depth(depth), &stop, |_| {})
+            .map_err(|e| e.to_string())?
             .best_move
             .ok_or("no legal move")?;
         say!(
@@ -471,7 +552,7 @@ fn reach(cli: &Cli, plies: u32) -> Result<(), String> {
         let (mut wdl, mut moves, mut losing) = ([0u64; 3], 0u64, 0u64);
         let mut next = std::collections::HashSet::new();
         for &board in &layer {
-            let verdicts = table.verdicts(board).ok_or_else(|| format!("{board}: not held"))?;
+            let verdicts = table.verdicts(board).map_err(|e| format!("{board}: {e}"))?;
             let value = verdicts.first().map_or(Wdl::Loss, |v| v.1.wdl);
             wdl[value as usize] += 1;
             if value == Wdl::Draw {

@@ -197,8 +197,9 @@ pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(
             || Search::new(evaluator.clone(), config),
             |search, h| {
                 search.clear();
-                let result = search.search(h.board, &[], limits, &stop, |_| {});
-                let kept = usize::from(result.best_move.is_some_and(|m| h.keeps(m)));
+                // The network's search has no root moves to fail on: an error keeps nothing.
+                let best = search.search(h.board, &[], limits, &stop, |_| {}).ok();
+                let kept = usize::from(best.and_then(|r| r.best_move).is_some_and(|m| h.keeps(m)));
                 let placement = usize::from(h.board.in_hand() > 0);
                 Kept { kept, of: 1, placement_kept: kept * placement, placement_of: placement }
             },

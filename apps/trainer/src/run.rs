@@ -275,6 +275,9 @@ pub fn train(
         ));
         (teacher, v)
     });
+    if let Some((teacher, _)) = &distil {
+        teacher.check()?;
+    }
     let mut last_tested =
         rows.iter().rev().find(|r| r.vs_heuristic.is_some()).map(|r| r.generation);
     let run_start = Instant::now();
@@ -298,6 +301,9 @@ pub fn train(
                 games.iter().flat_map(|g| selfplay::samples(g, s.lambda, &mut rng)).collect()
             }),
         };
+        if let Some((teacher, _)) = &distil {
+            teacher.check()?;
+        }
         let Some(fresh) = fresh else { break };
         window.push(fresh);
         if window.len() > s.window.max(1) {
@@ -309,6 +315,9 @@ pub fn train(
         net.save(&generation_path(&s.out, generation)).map_err(|e| e.to_string())?;
         net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
         let figures = distil.as_ref().map(|(t, v)| measures::figures(&net, t, v));
+        if let Some((teacher, _)) = &distil {
+            teacher.check()?;
+        }
 
         let (mut vs_heuristic, mut vs_previous) = (None, None);
         if s.match_every > 0 && generation % s.match_every == 0 {

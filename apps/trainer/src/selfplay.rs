@@ -50,7 +50,11 @@ pub fn play(
     let (mut positions, mut values) = (Vec::new(), Vec::new());
     while game.outcome().is_none() && game.len() < max_plies {
         let board = game.board();
-        let result = search.search(board, game.previous(), Limits::depth(depth), &stop, |_| {});
+        // The network evaluator never fails to name root moves: an error ends the game.
+        let Ok(result) = search.search(board, game.previous(), Limits::depth(depth), &stop, |_| {})
+        else {
+            break;
+        };
         let Some(best) = result.best_move else { break };
         positions.push(board);
         values.push(value_of_score(result.score));

@@ -1,15 +1,18 @@
 //! The solved game as the network's teacher: exact values for the positions the trainer samples,
 //! and the value of every move of a position, to judge the moves a player chooses.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tns_board::{Board, Move};
-use tns_tablebase::{Tablebase, Wdl};
+use tns_tablebase::{Tablebase, TablebaseError, Wdl};
 
-/// The tablebase, asked for exact values.
+/// The tablebase, asked for exact values. A table that fails to answer (a damaged or unreadable
+/// file) is not a position it does not hold: the first such error is kept, and
+/// [`Teacher::check`] hands it on, so a run stops on it instead of training on less.
 #[derive(Clone, Debug)]
 pub struct Teacher {
     table: Arc<Tablebase>,
+    fault: Arc<Mutex<Option<String>>>,
 }
 
 /// The training target of a value for the side to move: 1 a win, 0 a draw, -1 a loss (the
@@ -49,7 +52,18 @@ pub fn class_of(output: f32) -> Wdl {
 impl Teacher {
     /// A teacher from a loaded table.
     pub fn new(table: Arc<Tablebase>) -> Teacher {
-        Teacher { table }
+        Teacher { table, fault: Arc::default() }
+    }
+
+    /// The first error the table gave, if any.
+    ///
+    /// # Errors
+    /// That error, naming the file.
+    pub fn check(&self) -> Result<(), String> {
+        match self.fault.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+            Some(e) => Err(format!("the tablebase failed: {e}")),
+            None => Ok(()),
+        }
     }
 
     /// The table.
@@ -58,9 +72,20 @@ impl Teacher {
     }
 
     /// The value of `board` for its side to move, `None` where the table does not hold it (a
-    /// placement layer not built, or the game already won by kills).
+    /// placement layer not built, or the game already won by kills) or fails to answer (kept
+    /// for [`Teacher::check`]).
     pub fn value(&self, board: Board) -> Option<Wdl> {
-        self.table.probe_wdl(board)
+        match self.table.probe_wdl(board) {
+            Ok(wdl) => Some(wdl),
+            Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => None,
+            Err(e) => {
+                self.fault
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get_or_insert(e.to_string());
+                None
+            }
+        }
     }
 
     /// The value of playing `m` in `board`, for the side that plays it: a win when it makes the

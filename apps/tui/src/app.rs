@@ -124,7 +124,7 @@ pub struct App {
     /// jump) is put on it, so Enter or Tab plays it.
     pub hint: Option<Move>,
     /// A hint being worked out on its own thread, and the game length it is for.
-    hint_job: Option<(Receiver<Option<Move>>, usize)>,
+    hint_job: Option<(Receiver<Result<Option<Move>, String>>, usize)>,
     /// A question waiting for y/n: what to do on yes.
     pub confirm: Option<Pending>,
     /// Whether moves were played or taken back since the game was started, loaded or saved.
@@ -135,6 +135,9 @@ pub struct App {
     pub no_color: bool,
     /// The search in progress, if a computer is thinking.
     pub thinking: Option<Thinking>,
+    /// The computer's last search failed (a damaged table): it does not search again until
+    /// the game changes (take back, new game).
+    pub failed: bool,
     /// What each side's last computer turn found.
     pub last_turn: [Option<TurnInfo>; 2],
     /// Set when the user asks to quit.
@@ -223,6 +226,7 @@ impl App {
             clipboard: None,
             no_color: false,
             thinking: None,
+            failed: false,
             last_turn: [None, None],
             quit: false,
             tablebase,
@@ -234,9 +238,19 @@ impl App {
     /// The tablebase's verdict on the shown position (in review, the one looked at), when a table is loaded and holds it:
     /// "Sheep win in 23", "Tigers win in 4" or "Draw"; in the placement phase, where the
     /// layers are built, "Tigers win", "Sheep win" or "Draw" (the layers keep no distances).
+    /// A table that fails to answer (a damaged file) says so here.
     pub fn verdict(&self) -> Option<String> {
         let board = self.shown_board();
-        let verdict = self.tablebase.as_ref()?.verdict(board)?;
+        let verdict = match self.tablebase.as_ref()?.verdict(board) {
+            Ok(v) => v,
+            Err(
+                tns_tablebase::TablebaseError::NoLayer(_)
+                | tns_tablebase::TablebaseError::GameOver(_),
+            ) => {
+                return None;
+            }
+            Err(e) => return Some(format!("the tablebase failed: {e}")),
+        };
         let side = board.side_to_move();
         // One wording for decided positions everywhere on screen: "Tigers win in 18 plies".
         Some(match verdict.value {
@@ -295,6 +309,15 @@ impl App {
                     let side =
                         self.game.positions().get(ply).map_or(self.board(), |b| *b).side_to_move();
                     self.seats[seat_index(side)].engine = Some(engine);
+                    let result = match result {
+                        Ok(result) => result,
+                        Err(e) => {
+                            // A damaged table: the game stops for the computer, saying why.
+                            self.message = format!("the computer cannot move: {e}");
+                            self.failed = true;
+                            return;
+                        }
+                    };
                     if ply == self.game.len()
                         && let Some(m) = result.best_move
                         && self.game.play(m).is_ok()
@@ -312,7 +335,7 @@ impl App {
             }
             return;
         }
-        if self.game.outcome().is_some() {
+        if self.game.outcome().is_some() || self.failed {
             return;
         }
         let side = self.board().side_to_move();
@@ -482,6 +505,7 @@ impl App {
 
     /// Takes back the human's last move and the computer's reply.
     pub fn undo(&mut self) {
+        self.failed = false;
         self.cancel_search();
         let mut target = self.game.len();
         // Go back past computer moves to the last position where a human was to move.
@@ -574,6 +598,7 @@ impl App {
     /// Takes the game back to the position shown in review (an explicit choice, never a side
     /// effect of looking).
     pub fn take_back_to_review(&mut self) {
+        self.failed = false;
         match self.review {
             Some(ply) => {
                 self.revert_to(ply);
@@ -585,6 +610,7 @@ impl App {
 
     /// Starts a new game from the same start.
     pub fn new_game(&mut self) {
+        self.failed = false;
         self.revert_to(0);
         self.redo.clear();
         self.dirty = false;
@@ -667,7 +693,12 @@ impl App {
     fn poll_hint(&mut self) {
         let Some((rx, ply)) = &self.hint_job else { return };
         let found = match rx.try_recv() {
-            Ok(found) => found,
+            Ok(Ok(found)) => found,
+            Ok(Err(e)) => {
+                self.hint_job = None;
+                self.message = format!("no hint: {e}");
+                return;
+            }
             Err(TryRecvError::Empty) => return,
             Err(TryRecvError::Disconnected) => None,
         };

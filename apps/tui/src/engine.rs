@@ -7,7 +7,9 @@ use std::thread::JoinHandle;
 
 use tns_board::{Board, Move};
 use tns_nn::NeuralEvaluator;
-use tns_search::{Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchResult};
+use tns_search::{
+    EvalError, Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchResult,
+};
 use tns_tablebase::{Tablebase, WithTablebase};
 
 /// The searcher a computer player keeps between moves. Players differ only in the evaluator.
@@ -42,7 +44,7 @@ pub fn evaluator(table: Option<Arc<Tablebase>>) -> Box<dyn Evaluator> {
 #[derive(Debug)]
 enum Message {
     Progress(Report),
-    Done(SearchResult, Box<Engine>),
+    Done(Result<SearchResult, EvalError>, Box<Engine>),
 }
 
 /// A search running on its own thread.
@@ -63,8 +65,9 @@ pub struct Thinking {
 pub enum Poll {
     /// Still searching.
     Running,
-    /// Finished, with the move (if any) and the engine back for the next search.
-    Done(SearchResult, Box<Engine>),
+    /// Finished, with the move (if any) or why the search failed (a damaged table), and the
+    /// engine back for the next search.
+    Done(Result<SearchResult, EvalError>, Box<Engine>),
     /// The thread died without an answer (it panicked).
     Lost,
 }
@@ -135,12 +138,12 @@ impl Drop for Thinking {
 /// Works out a hint on its own thread: a short search (at most 300 ms) by the strongest player
 /// there is, the perfect one when a table is given (exact where it holds the position, and in
 /// the placement phase choosing only among the moves that keep the value). The answer comes on
-/// the returned channel.
+/// the returned channel: the move, or why the search failed (a damaged table).
 pub fn start_hint(
     board: Board,
     history: Vec<Board>,
     table: Option<Arc<Tablebase>>,
-) -> Receiver<Option<Move>> {
+) -> Receiver<Result<Option<Move>, String>> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let mut s =
@@ -150,8 +153,8 @@ pub fn start_hint(
             time: Some(std::time::Duration::from_millis(300)),
             nodes: None,
         };
-        let _ =
-            tx.send(s.search(board, &history, limits, &AtomicBool::new(false), |_| {}).best_move);
+        let found = s.search(board, &history, limits, &AtomicBool::new(false), |_| {});
+        let _ = tx.send(found.map(|r| r.best_move).map_err(|e| e.to_string()));
     });
     rx
 }

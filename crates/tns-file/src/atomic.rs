@@ -49,16 +49,34 @@ pub fn save(path: &Path, contents: &[u8]) -> Result<(), FileError> {
     Ok(write_atomically(path, contents)?)
 }
 
+/// Opens a file to read, refusing anything that is not a plain file: a directory, a FIFO
+/// (which would block until something writes to it) or a device.
+///
+/// # Errors
+/// [`FileError::Missing`] for a file that does not exist, [`FileError::NotAFile`] for one that
+/// is not a plain file, [`FileError::Io`] for one that cannot be opened.
+pub fn open(path: &Path) -> Result<std::fs::File, FileError> {
+    let io = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => FileError::Missing,
+        _ => FileError::Io(e),
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(FileError::NotAFile);
+    }
+    std::fs::File::open(path).map_err(io)
+}
+
 /// Reads a whole file.
 ///
 /// # Errors
-/// [`FileError::Missing`] for a file that does not exist, [`FileError::Io`] for one that cannot
-/// be read.
+/// As [`open`], and [`FileError::Io`] for one that cannot be read.
 pub fn read(path: &Path) -> Result<Vec<u8>, FileError> {
-    std::fs::read(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => FileError::Missing,
-        _ => FileError::Io(e),
-    })
+    use std::io::Read as _;
+    let mut file = open(path)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -79,6 +97,7 @@ mod tests {
         assert!(matches!(read(&dir.join("none")), Err(FileError::Missing)));
         save(&dir.join("sub/b.txt"), b"made").unwrap();
         assert_eq!(read(&dir.join("sub/b.txt")).unwrap(), b"made");
+        assert!(matches!(read(&dir), Err(FileError::NotAFile)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,6 +7,9 @@ pub enum FileError {
     /// The file does not exist.
     #[error("no such file")]
     Missing,
+    /// Not a plain file: a directory, a FIFO or a device.
+    #[error("not a plain file (a directory, a FIFO or a device)")]
+    NotAFile,
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),

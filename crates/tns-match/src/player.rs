@@ -402,6 +402,8 @@ impl PlayerSpec {
 pub struct SearchPlayer<E> {
     search: Search<E>,
     limits: Limits,
+    /// Why the last search failed (the evaluator's error), until asked.
+    failure: Option<String>,
 }
 
 impl<E: Evaluator> SearchPlayer<E> {
@@ -412,7 +414,11 @@ impl<E: Evaluator> SearchPlayer<E> {
             tt_mb: budget.tt_mb,
             ..SearchConfig::default()
         };
-        SearchPlayer { search: Search::new(evaluator, config), limits: budget.limits() }
+        SearchPlayer {
+            search: Search::new(evaluator, config),
+            limits: budget.limits(),
+            failure: None,
+        }
     }
 }
 
@@ -423,7 +429,17 @@ impl<E: Evaluator + Send> Player for SearchPlayer<E> {
     }
 
     fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
-        self.search.search(game.board(), game.previous(), self.limits, stop, |_| {}).best_move
+        match self.search.search(game.board(), game.previous(), self.limits, stop, |_| {}) {
+            Ok(result) => result.best_move,
+            Err(e) => {
+                self.failure = Some(e.to_string());
+                None
+            }
+        }
+    }
+
+    fn failure(&mut self) -> Option<String> {
+        self.failure.take()
     }
 }
 

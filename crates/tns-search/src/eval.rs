@@ -27,9 +27,31 @@ pub trait Evaluator: Send + Sync + std::fmt::Debug {
     /// that only some of the legal moves keep the position's game-theoretic value (a solved
     /// placement phase does, where it has no distances to offer as exact scores). The search
     /// then chooses among these by its own evaluation. `None`, the default, searches them all.
-    fn root_moves(&self, board: Board) -> Option<MoveList> {
+    ///
+    /// # Errors
+    /// An evaluator that cannot answer (a damaged table file) says why: the search then fails
+    /// with that error rather than search on without what the evaluator should have known.
+    fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
         let _ = board;
-        None
+        Ok(None)
+    }
+}
+
+/// Why an evaluator could not answer: its own error, boxed, so that any evaluator's errors
+/// reach the search's caller whole.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct EvalError(Box<dyn std::error::Error + Send + Sync>);
+
+impl EvalError {
+    /// An evaluator's error.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> EvalError {
+        EvalError(error.into())
+    }
+
+    /// The evaluator's error, to be downcast to its own type.
+    pub fn inner(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.0
     }
 }
 
@@ -40,7 +62,7 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)
     }
-    fn root_moves(&self, board: Board) -> Option<MoveList> {
+    fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
         (**self).root_moves(board)
     }
 }
@@ -52,7 +74,7 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)
     }
-    fn root_moves(&self, board: Board) -> Option<MoveList> {
+    fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
         (**self).root_moves(board)
     }
 }
@@ -64,7 +86,7 @@ impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)
     }
-    fn root_moves(&self, board: Board) -> Option<MoveList> {
+    fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
         (**self).root_moves(board)
     }
 }

@@ -9,7 +9,7 @@ mod search;
 mod stats;
 mod tt;
 
-pub use eval::Evaluator;
+pub use eval::{EvalError, Evaluator};
 pub use heuristic::{Heuristic, Terms, Weights};
 pub use limits::Limits;
 pub use score::{

@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 use tns_board::{Board, KILLS_TO_WIN, MAX_MOVES, Move, MoveList, Symmetry, repetition_candidates};
 
-use crate::Evaluator;
 use crate::limits::Limits;
 use crate::ordering::{Ordering, pick_next};
 use crate::score::{
@@ -25,6 +24,7 @@ use crate::score::{
 };
 use crate::stats::{Stats, count};
 use crate::tt::{Bound, Entry, TranspositionTable};
+use crate::{EvalError, Evaluator};
 
 /// How often (in nodes) a thread publishes its node count and checks its limits.
 const CHECK_EVERY: u64 = 1024;
@@ -237,6 +237,10 @@ impl<E: Evaluator> Search<E> {
     ///
     /// A legal move is returned whenever one exists, even if the search is stopped before its
     /// first iteration completes.
+    ///
+    /// # Errors
+    /// The evaluator's error when it cannot say which root moves to search
+    /// ([`Evaluator::root_moves`]): nothing is searched then.
     pub fn search(
         &mut self,
         board: Board,
@@ -244,19 +248,19 @@ impl<E: Evaluator> Search<E> {
         limits: Limits,
         stop: &AtomicBool,
         mut on_iteration: impl FnMut(&Report),
-    ) -> SearchResult {
+    ) -> Result<SearchResult, EvalError> {
         let start = Instant::now();
-        self.tt.new_search();
-        for o in self.orderings_mut() {
-            o.new_search();
-        }
-        let root_moves = self.evaluator.root_moves(board).and_then(|allowed| {
+        let root_moves = self.evaluator.root_moves(board)?.and_then(|allowed| {
             let mut kept = MoveList::new();
             for &m in board.legal_moves().iter().filter(|m| allowed.contains(m)) {
                 kept.push(m);
             }
             (!kept.is_empty()).then_some(kept)
         });
+        self.tt.new_search();
+        for o in self.orderings_mut() {
+            o.new_search();
+        }
         let shared = Shared {
             evaluator: &self.evaluator,
             root_moves,
@@ -297,7 +301,7 @@ impl<E: Evaluator> Search<E> {
         });
         result.nodes = shared.nodes.load(AtomicOrdering::Relaxed);
         result.time = start.elapsed();
-        result
+        Ok(result)
     }
 }
 

@@ -10,8 +10,8 @@ use std::sync::atomic::AtomicBool;
 use proptest::prelude::*;
 use tns_board::{Board, KILLS_TO_WIN, Move, Symmetry};
 use tns_search::{
-    DRAW, EVAL_LIMIT, Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, SearchResult,
-    Weights, loss_in, win_in,
+    DRAW, EVAL_LIMIT, EvalError, Evaluator, Heuristic, Limits, Parts, Search, SearchConfig,
+    SearchResult, Weights, loss_in, win_in,
 };
 
 fn search_with(board: Board, history: &[Board], limits: Limits, threads: usize) -> SearchResult {
@@ -27,7 +27,7 @@ fn search_parts(
 ) -> SearchResult {
     let config = SearchConfig { threads, tt_mb: 2, parts };
     let mut s = Search::new(Heuristic::default(), config);
-    s.search(board, history, limits, &AtomicBool::new(false), |_| {})
+    s.search(board, history, limits, &AtomicBool::new(false), |_| {}).unwrap()
 }
 
 fn pos(s: &str) -> Board {
@@ -191,9 +191,9 @@ fn stopped_at_once_still_moves() {
             Heuristic::default(),
             SearchConfig { threads: 2, tt_mb: 1, ..SearchConfig::default() },
         );
-        let r = s.search(board, &[], Limits::default(), &AtomicBool::new(true), |_| {});
+        let r = s.search(board, &[], Limits::default(), &AtomicBool::new(true), |_| {}).unwrap();
         assert!(board.check_move(r.best_move.unwrap()).is_ok());
-        let r = s.search(board, &[], Limits::nodes(1), &AtomicBool::new(false), |_| {});
+        let r = s.search(board, &[], Limits::nodes(1), &AtomicBool::new(false), |_| {}).unwrap();
         assert!(board.check_move(r.best_move.unwrap()).is_ok());
     }
 }
@@ -208,11 +208,13 @@ fn no_move_when_the_game_is_over() {
 fn reports_every_iteration() {
     let mut depths = Vec::new();
     let mut s = Search::new(Heuristic::default(), SearchConfig::default());
-    let r = s.search(Board::START, &[], Limits::depth(5), &AtomicBool::new(false), |rep| {
-        assert!(!rep.pv.is_empty());
-        assert!(Board::START.check_move(rep.pv[0]).is_ok());
-        depths.push(rep.depth);
-    });
+    let r = s
+        .search(Board::START, &[], Limits::depth(5), &AtomicBool::new(false), |rep| {
+            assert!(!rep.pv.is_empty());
+            assert!(Board::START.check_move(rep.pv[0]).is_ok());
+            depths.push(rep.depth);
+        })
+        .unwrap();
     assert_eq!(depths, [1, 2, 3, 4, 5]);
     assert_eq!(r.pv.first(), r.best_move.as_ref());
 }
@@ -293,14 +295,14 @@ impl Evaluator for OnlyPlacementsOn {
     fn evaluate(&self, board: Board) -> i32 {
         Heuristic::default().evaluate(board)
     }
-    fn root_moves(&self, board: Board) -> Option<tns_board::MoveList> {
+    fn root_moves(&self, board: Board) -> Result<Option<tns_board::MoveList>, EvalError> {
         let mut list = tns_board::MoveList::new();
         for &m in board.legal_moves().iter().filter(|m| self.0.contains(m.to())) {
             list.push(m);
         }
         // A move that is not legal here is ignored.
         list.push("a5b5".parse().unwrap());
-        Some(list)
+        Ok(Some(list))
     }
 }
 
@@ -312,7 +314,7 @@ fn the_evaluator_can_narrow_the_root_moves() {
         tns_board::Bitboard::EMPTY.with("b1".parse().unwrap()).with("d1".parse().unwrap());
     for limits in [Limits::depth(1), Limits::depth(5), Limits::nodes(1)] {
         let mut s = Search::new(OnlyPlacementsOn(allowed), SearchConfig::default());
-        let result = s.search(board, &[], limits, &AtomicBool::new(false), |_| {});
+        let result = s.search(board, &[], limits, &AtomicBool::new(false), |_| {}).unwrap();
         let best = result.best_move.unwrap();
         assert!(allowed.contains(best.to()), "{best} with {limits:?}");
         assert!(result.pv.first().is_none_or(|m| allowed.contains(m.to())));
@@ -320,4 +322,24 @@ fn the_evaluator_can_narrow_the_root_moves() {
     // Unrestricted, the heuristic's choice at depth 5 is elsewhere.
     let free = search_with(board, &[], Limits::depth(5), 1).best_move.unwrap();
     assert!(!allowed.contains(free.to()), "{free}");
+}
+
+/// An evaluator whose root moves cannot be known (a damaged table, say).
+#[derive(Debug)]
+struct Broken;
+
+impl Evaluator for Broken {
+    fn evaluate(&self, board: Board) -> i32 {
+        Heuristic::default().evaluate(board)
+    }
+    fn root_moves(&self, _board: Board) -> Result<Option<tns_board::MoveList>, EvalError> {
+        Err(EvalError::new("block 7 is damaged"))
+    }
+}
+
+#[test]
+fn an_evaluator_error_reaches_the_caller() {
+    let mut s = Search::new(Broken, SearchConfig::default());
+    let e = s.search(Board::START, &[], Limits::depth(3), &AtomicBool::new(false), |_| {});
+    assert_eq!(e.unwrap_err().to_string(), "block 7 is damaged");
 }

@@ -20,9 +20,40 @@ pub enum TablebaseError {
     /// A number of sheep placed outside 0 to 19 (the placement phase's layers).
     #[error("the placement layers hold 0 to 19 sheep placed, not {0}")]
     Placed(u8),
-    /// A placement layer is not there to verify.
-    #[error("placement layer {0} is not built")]
+    /// A placement layer is not built: the table cannot answer for positions in it.
+    #[error("placement layer {0} (sheep placed) is not built")]
     NoLayer(u8),
+    /// A block of a table file failed its check when read: the file is damaged.
+    #[error("{}: block {block} is damaged ({fault}); build or convert the file again", path.display())]
+    Block {
+        /// The file.
+        path: PathBuf,
+        /// The block, counted from 0.
+        block: u64,
+        /// What is wrong with it.
+        fault: BlockFault,
+    },
+    /// The file is in an earlier, uncompressed format: it needs converting (which keeps its
+    /// values and solves nothing again).
+    #[error("{}: the uncompressed format of version {version}; convert the table to the compressed format", path.display())]
+    Uncompressed {
+        /// The file.
+        path: PathBuf,
+        /// Its format version.
+        version: u32,
+    },
+    /// Another build is working in the directory.
+    #[error("{}: another build (process {pid}) is working in this directory; wait for it to finish, or stop it", path.display())]
+    Locked {
+        /// The lock file.
+        path: PathBuf,
+        /// The process holding it.
+        pid: u32,
+    },
+    /// The game is already over in the position (the tigers have made their kills): no value
+    /// to look up.
+    #[error("the game is over: {0}")]
+    GameOver(String),
     /// A stored value disagrees with its moves.
     #[error(transparent)]
     Wrong(#[from] VerifyError),
@@ -44,11 +75,47 @@ impl TablebaseError {
         TablebaseError::File { path: path.to_path_buf(), source: source.into() }
     }
 
+    /// Whether a table file is damaged (a block or its header fails its check, it is cut short
+    /// or padded, or it holds something else): a file to build again, unlike one that cannot
+    /// be read at all.
+    pub fn is_damaged(&self) -> bool {
+        use tns_file::FileError as F;
+        match self {
+            TablebaseError::Block { .. } => true,
+            TablebaseError::File { source, .. } => {
+                matches!(
+                    source,
+                    F::Checksum | F::Length { .. } | F::Contents { .. } | F::Foreign(_)
+                )
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a file the table needs was simply not there (not built yet), rather than
     /// unreadable or damaged.
     pub fn is_missing(&self) -> bool {
         matches!(self, TablebaseError::File { source: tns_file::FileError::Missing, .. })
     }
+}
+
+/// What is wrong with a damaged block.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BlockFault {
+    /// Its bytes do not match its checksum.
+    #[error("checksum mismatch")]
+    Checksum,
+    /// The decompressor refused it.
+    #[error("it does not decompress: {0}")]
+    Decode(String),
+    /// It decompresses to the wrong number of bytes.
+    #[error("it decompresses to {found} bytes, expected {expected}")]
+    Length {
+        /// Bytes it gave.
+        found: usize,
+        /// Bytes a block there holds.
+        expected: usize,
+    },
 }
 
 /// A stored value that disagrees with the values of its position's moves.

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use tns_board::{Board, KILLS_TO_WIN, MoveList};
-use tns_search::{DRAW, Evaluator, loss_in, win_in};
+use tns_search::{DRAW, EvalError, Evaluator, loss_in, win_in};
 
 use crate::{Tablebase, TablebaseError, Value};
 
@@ -77,16 +77,23 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
     /// value: the search picks among them by its own evaluation, so a drawn or won game never
     /// slips and a weaker opponent still meets moves that test it. (With no sheep in hand the
     /// exact scores already steer the search.)
-    fn root_moves(&self, board: Board) -> Option<MoveList> {
-        if board.in_hand() == 0 {
-            return None;
+    ///
+    /// A layer that is not built leaves the search all the moves; a layer that cannot be read
+    /// (damaged, unreadable) is an error, so the player never plays on imperfectly unawares.
+    fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
+        if board.in_hand() == 0 || board.dead() >= self.table.kills() {
+            return Ok(None);
         }
-        let verdicts = self.table.verdicts(board)?;
-        let best = verdicts.first()?.1.wdl;
+        let verdicts = match self.table.verdicts(board) {
+            Ok(v) => v,
+            Err(TablebaseError::NoLayer(_)) => return Ok(None),
+            Err(e) => return Err(EvalError::new(e)),
+        };
+        let Some(best) = verdicts.first().map(|v| v.1.wdl) else { return Ok(None) };
         let mut list = MoveList::new();
         for (m, _) in verdicts.into_iter().filter(|(_, v)| v.wdl == best) {
             list.push(m);
         }
-        Some(list)
+        Ok(Some(list))
     }
 }

@@ -9,11 +9,12 @@
 //! | 2 | zero |
 //! | 4 | tiger-set classes |
 //! | 8 | slots per side |
-//! | 2 × slots × 2 | packed values, sheep to move then tigers to move, little-endian `u16` |
-//! | 8 | checksum of everything before it |
+//! | | the block table ([`crate::blocks`]) |
+//! | | the blocks of two parts: the low bytes of the packed values, then their high bytes, sheep to move then tigers to move within each |
 //!
-//! The magic, version and checksum are the frame every format here shares ([`tns_file`]).
-//! Written to a temporary file and renamed, so a killed build never leaves a partial slice.
+//! Version 1 stored the values uncompressed (`u16` each, little-endian) and one checksum at
+//! the end; it is still read, to be converted. Written to a temporary file and renamed, so a
+//! killed build never leaves a partial slice.
 
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
@@ -24,12 +25,16 @@ use std::path::{Path, PathBuf};
 use tns_file::{FileError, Format, TRAILER};
 
 use crate::TablebaseError;
+use crate::blocks::{self, Fault};
 use crate::slice::Slice;
 
 /// The slice file's container.
 pub(crate) const FORMAT: Format =
-    Format { magic: *b"TNS-TB\r\n", version: 1, name: "tablebase slice file" };
-/// Bytes before the values: the container's 12, then the slice's own 16.
+    Format { magic: *b"TNS-TB\r\n", version: 2, name: "tablebase slice file" };
+/// The first format: uncompressed values and one checksum.
+const FORMAT_V1: Format = Format { version: 1, ..FORMAT };
+/// Bytes before the values (version 1) or the block table (version 2): the container's 12,
+/// then the slice's own 16.
 const HEADER: usize = 28;
 
 /// The file name of a slice.
@@ -37,25 +42,43 @@ pub(crate) fn slice_path(dir: &Path, kills: u8, dead: u8) -> PathBuf {
     dir.join(format!("k{kills}-d{dead}.tnstb"))
 }
 
-/// The bytes of a slice file.
-pub(crate) fn encode(slice: &Slice, classes: usize) -> Vec<u8> {
+/// The slice's own header, after the container's.
+fn own_header(format: Format, slice: &Slice, classes: usize) -> Vec<u8> {
     let slots = slice.values[0].len();
-    let mut out = FORMAT.start();
-    out.reserve(HEADER + 4 * slots + TRAILER);
+    let mut out = format.start();
     out.extend_from_slice(&[slice.kills, slice.dead, 0, 0]);
     out.extend_from_slice(&(classes as u32).to_le_bytes());
     out.extend_from_slice(&(slots as u64).to_le_bytes());
+    out
+}
+
+/// The bytes of a slice file.
+///
+/// # Errors
+/// An I/O error from the compressor (out of memory).
+pub(crate) fn encode(slice: &Slice, classes: usize) -> std::io::Result<Vec<u8>> {
+    let values = slice.values.iter().flatten();
+    let low: Vec<u8> = values.clone().map(|v| v.to_le_bytes()[0]).collect();
+    let high: Vec<u8> = values.map(|v| v.to_le_bytes()[1]).collect();
+    blocks::encode(own_header(FORMAT, slice, classes), &[&low, &high])
+}
+
+/// The bytes of a slice file in the uncompressed version 1, for tests of the conversion.
+#[cfg(test)]
+pub(crate) fn encode_v1(slice: &Slice, classes: usize) -> Vec<u8> {
+    let mut out = own_header(FORMAT_V1, slice, classes);
     for side in &slice.values {
         for v in side {
             out.extend_from_slice(&v.to_le_bytes());
         }
     }
-    FORMAT.finish(out)
+    FORMAT_V1.finish(out)
 }
 
 /// Saves a slice, whole or not at all.
 pub(crate) fn save(path: &Path, slice: &Slice, classes: usize) -> Result<(), TablebaseError> {
-    save_bytes(path, &encode(slice, classes))
+    let bytes = encode(slice, classes).map_err(|e| TablebaseError::file(path, e))?;
+    save_bytes(path, &bytes)
 }
 
 /// Writes a table file whole or not at all, making its directory first.
@@ -77,18 +100,17 @@ pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// Decodes a slice file, checking that it is the slice `kills`/`dead` with `slots` slots per
-/// side over `classes` classes.
-pub(crate) fn decode(
+/// Checks the slice's own header (after the container's, already checked) against the slice
+/// asked for.
+fn check_own(
     bytes: &[u8],
+    expected_len: u64,
     kills: u8,
     dead: u8,
     classes: usize,
     slots: usize,
-) -> Result<Slice, FileError> {
-    let expected_len = (HEADER + 4 * slots + TRAILER) as u64;
-    let own = FORMAT.header(bytes)?;
-    if own.len() < HEADER - tns_file::HEADER {
+) -> Result<(), FileError> {
+    if bytes.len() < HEADER {
         return Err(FileError::Length { found: bytes.len() as u64, expected: expected_len });
     }
     let (file_kills, file_dead) = (bytes[12], bytes[13]);
@@ -101,7 +123,40 @@ pub(crate) fn decode(
             expected: format!("{kills} kills, {dead} dead, {classes} classes, {slots} slots"),
         });
     }
-    FORMAT.check(bytes, expected_len)?;
+    Ok(())
+}
+
+/// Decodes a slice file, checking that it is the slice `kills`/`dead` with `slots` slots per
+/// side over `classes` classes, and every block.
+pub(crate) fn decode(
+    bytes: &[u8],
+    kills: u8,
+    dead: u8,
+    classes: usize,
+    slots: usize,
+) -> Result<Slice, Fault> {
+    FORMAT.header(bytes)?;
+    check_own(bytes, (HEADER + blocks::table_len(0)) as u64, kills, dead, classes, slots)?;
+    let table = blocks::parse(bytes, HEADER, vec![2 * slots, 2 * slots], bytes.len() as u64)?;
+    let planes = table.decode_all(bytes)?;
+    let values: Vec<u16> =
+        planes[0].iter().zip(&planes[1]).map(|(&lo, &hi)| u16::from_le_bytes([lo, hi])).collect();
+    let (sheep, tigers) = values.split_at(slots);
+    Ok(Slice { kills, dead, values: [sheep.to_vec(), tigers.to_vec()] })
+}
+
+/// Decodes a slice file of version 1 (uncompressed), checksum included.
+pub(crate) fn decode_v1(
+    bytes: &[u8],
+    kills: u8,
+    dead: u8,
+    classes: usize,
+    slots: usize,
+) -> Result<Slice, FileError> {
+    let expected_len = (HEADER + 4 * slots + TRAILER) as u64;
+    FORMAT_V1.header(bytes)?;
+    check_own(bytes, expected_len, kills, dead, classes, slots)?;
+    FORMAT_V1.check(bytes, expected_len)?;
     let values = |side: usize| {
         let start = HEADER + side * 2 * slots;
         bytes[start..start + 2 * slots]
@@ -112,7 +167,7 @@ pub(crate) fn decode(
     Ok(Slice { kills, dead, values: [values(0), values(1)] })
 }
 
-/// Loads a slice file.
+/// Loads a slice file, every block checked.
 pub(crate) fn load(
     path: &Path,
     kills: u8,
@@ -121,12 +176,36 @@ pub(crate) fn load(
     slots: usize,
 ) -> Result<Slice, TablebaseError> {
     let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
-    decode(&bytes, kills, dead, classes, slots).map_err(|e| TablebaseError::file(path, e))
+    decode(&bytes, kills, dead, classes, slots).map_err(|e| e.at(path))
+}
+
+/// Converts a slice file of version 1 to the compressed format in place (whole or not at
+/// all); a file already converted is only checked. Returns whether it converted.
+pub(crate) fn convert(
+    path: &Path,
+    kills: u8,
+    dead: u8,
+    classes: usize,
+    slots: usize,
+) -> Result<bool, TablebaseError> {
+    let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
+    match decode(&bytes, kills, dead, classes, slots).map_err(|e| e.at(path)) {
+        Ok(_) => Ok(false),
+        Err(TablebaseError::Uncompressed { .. }) => {
+            let slice = decode_v1(&bytes, kills, dead, classes, slots)
+                .map_err(|e| TablebaseError::file(path, e))?;
+            drop(bytes);
+            save(path, &slice, classes)?;
+            Ok(true)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::BlockFault;
 
     fn sample() -> Slice {
         Slice { kills: 2, dead: 1, values: [vec![0, 2, 5, 7, u16::MAX], vec![3, 0, 0, 4, 9]] }
@@ -134,28 +213,54 @@ mod tests {
 
     #[test]
     fn round_trip_and_every_damage_is_caught() {
-        let bytes = encode(&sample(), 7);
+        let bytes = encode(&sample(), 7).unwrap();
         assert_eq!(decode(&bytes, 2, 1, 7, 5).unwrap(), sample());
         // Truncated at every length.
         for len in 0..bytes.len() {
             assert!(decode(&bytes[..len], 2, 1, 7, 5).is_err(), "{len}");
         }
-        // Any changed byte.
+        // Any changed bit.
         for i in 0..bytes.len() {
-            let mut bad = bytes.clone();
-            bad[i] ^= 0x10;
-            assert!(decode(&bad, 2, 1, 7, 5).is_err(), "{i}");
+            for bit in 0..8 {
+                let mut bad = bytes.clone();
+                bad[i] ^= 1 << bit;
+                assert!(decode(&bad, 2, 1, 7, 5).is_err(), "{i}");
+            }
         }
         let err = |b: &[u8], k, d| decode(b, k, d, 7, 5).unwrap_err();
-        assert!(matches!(err(b"hello world, this is text", 2, 1), FileError::Foreign(_)));
-        assert!(matches!(err(&bytes, 3, 1), FileError::Contents { .. }));
-        let mut v2 = bytes.clone();
-        v2[8] = 2;
-        assert!(matches!(err(&v2, 2, 1), FileError::Version { found: 2, .. }));
+        assert!(matches!(
+            err(b"hello world, this is text", 2, 1),
+            Fault::File(FileError::Foreign(_))
+        ));
+        assert!(matches!(err(&bytes, 3, 1), Fault::File(FileError::Contents { .. })));
+        let mut v3 = bytes.clone();
+        v3[8] = 3;
+        assert!(matches!(err(&v3, 2, 1), Fault::File(FileError::Version { found: 3, .. })));
         let mut flipped = bytes.clone();
         flipped[HEADER + 3] ^= 1;
-        assert!(matches!(err(&flipped, 2, 1), FileError::Checksum));
-        assert!(matches!(err(&bytes[..bytes.len() - 1], 2, 1), FileError::Length { .. }));
+        assert!(matches!(err(&flipped, 2, 1), Fault::File(FileError::Checksum)));
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert!(matches!(err(&flipped, 2, 1), Fault::Block(1, BlockFault::Checksum)));
+        assert!(matches!(
+            err(&bytes[..bytes.len() - 1], 2, 1),
+            Fault::File(FileError::Length { .. })
+        ));
+    }
+
+    #[test]
+    fn version_1_is_read_to_be_converted() {
+        let dir = std::env::temp_dir().join(format!("tns-slice-v1-{}", std::process::id()));
+        let path = slice_path(&dir, 2, 1);
+        save_bytes(&path, &encode_v1(&sample(), 7)).unwrap();
+        let e = load(&path, 2, 1, 7, 5).unwrap_err();
+        assert!(matches!(e, TablebaseError::Uncompressed { version: 1, .. }), "{e}");
+        assert!(convert(&path, 2, 1, 7, 5).unwrap());
+        assert_eq!(load(&path, 2, 1, 7, 5).unwrap(), sample());
+        // Converted already: checked, left alone.
+        assert!(!convert(&path, 2, 1, 7, 5).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

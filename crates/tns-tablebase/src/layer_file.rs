@@ -1,4 +1,4 @@
-//! The placement layer file format, and reading single values from it at offsets.
+//! The placement layer file format, and reading single values from it.
 //!
 //! | bytes | field |
 //! |------:|-------|
@@ -11,11 +11,12 @@
 //! | 4 | tiger-set classes |
 //! | 320 | counts: for sheep then tigers to move, for 0 to 4 dead, positions, wins, draws and losses (`u64` each) |
 //! | 8 × slices | slots in each slice |
-//! | ⌈slots / 5⌉ each | each slice's values (0 loss, 1 draw, 2 win for the tigers to move), five a byte as base-3 digits, the first slot the lowest |
-//! | 8 | checksum of everything before it |
+//! | | the block table ([`crate::blocks`]) |
+//! | | the blocks of each slice's values (0 loss, 1 draw, 2 win for the tigers to move), five a byte as base-3 digits, the first slot the lowest: one part a slice |
 //!
-//! The magic, version and checksum are the frame every format here shares ([`tns_file`]).
-//! Written to a temporary file and renamed, so a stopped build never leaves a partial layer.
+//! Version 1 held the packed values uncompressed and one checksum at the end; it is still
+//! read, to be converted. Written to a temporary file and renamed, so a stopped build never
+//! leaves a partial layer.
 
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
@@ -23,11 +24,15 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tns_board::Side;
 use tns_file::{FileError, Format, TRAILER};
 
 use crate::TablebaseError;
+use crate::blocks::{self, Blocks, Fault, read_at};
+use crate::cache::BlockCache;
+use crate::error::BlockFault;
 use crate::file::{read_u32, read_u64, save_bytes};
 use crate::index::Indexer;
 use crate::layer::{Codes, Layer, LayerStats, PER_BYTE, dead_counts, digit, empties};
@@ -35,7 +40,9 @@ use crate::value::Wdl;
 
 /// The layer file's container.
 pub(crate) const FORMAT: Format =
-    Format { magic: *b"TNS-PL\r\n", version: 1, name: "tablebase placement layer file" };
+    Format { magic: *b"TNS-PL\r\n", version: 2, name: "tablebase placement layer file" };
+/// The first format: uncompressed values and one checksum.
+const FORMAT_V1: Format = Format { version: 1, ..FORMAT };
 /// Dead counts with room for counts in the header.
 const STATS_DEAD: usize = 5;
 const STATS_AT: usize = 20;
@@ -54,15 +61,14 @@ fn expected_slots(indexer: &Indexer, kills: u8, placed: u8) -> Vec<usize> {
     dead_counts(kills, placed).map(|dead| indexer.slice_len(empties(placed, dead))).collect()
 }
 
-fn header_len(slices: usize) -> usize {
+/// Bytes of the layer's own header (before the block table, or the values in version 1).
+fn own_len(slices: usize) -> usize {
     FIXED_HEADER + 8 * slices
 }
 
-/// The bytes of a layer file.
-pub(crate) fn encode(layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
-    let body: usize = layer.slices.iter().map(|s| s.bytes.len()).sum();
-    let mut out = FORMAT.start();
-    out.reserve(header_len(layer.slices.len()) + body + TRAILER);
+/// The layer's own header, after the container's.
+fn own_header(format: Format, layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
+    let mut out = format.start();
     out.extend_from_slice(&[kills, layer.placed, layer.slices.len() as u8, 0]);
     out.extend_from_slice(&(classes as u32).to_le_bytes());
     for stats in [&layer.sheep_stats, &layer.tiger_stats] {
@@ -76,10 +82,26 @@ pub(crate) fn encode(layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
     for s in &layer.slices {
         out.extend_from_slice(&(s.len as u64).to_le_bytes());
     }
+    out
+}
+
+/// The bytes of a layer file.
+///
+/// # Errors
+/// An I/O error from the compressor (out of memory).
+pub(crate) fn encode(layer: &Layer, kills: u8, classes: usize) -> std::io::Result<Vec<u8>> {
+    let parts: Vec<&[u8]> = layer.slices.iter().map(|s| s.bytes.as_slice()).collect();
+    blocks::encode(own_header(FORMAT, layer, kills, classes), &parts)
+}
+
+/// The bytes of a layer file in the uncompressed version 1, for tests of the conversion.
+#[cfg(test)]
+pub(crate) fn encode_v1(layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
+    let mut out = own_header(FORMAT_V1, layer, kills, classes);
     for s in &layer.slices {
         out.extend_from_slice(&s.bytes);
     }
-    FORMAT.finish(out)
+    FORMAT_V1.finish(out)
 }
 
 /// Saves a layer, whole or not at all; returns the file's size.
@@ -89,7 +111,7 @@ pub(crate) fn save(
     kills: u8,
     classes: usize,
 ) -> Result<u64, TablebaseError> {
-    let bytes = encode(layer, kills, classes);
+    let bytes = encode(layer, kills, classes).map_err(|e| TablebaseError::file(path, e))?;
     save_bytes(path, &bytes)?;
     Ok(bytes.len() as u64)
 }
@@ -97,26 +119,24 @@ pub(crate) fn save(
 /// A layer's header, checked against what the layer must hold.
 #[derive(Debug)]
 pub(crate) struct Header {
-    /// Where each slice's values start in the file.
-    pub(crate) offsets: Vec<u64>,
     pub(crate) sheep_stats: Vec<LayerStats>,
     pub(crate) tiger_stats: Vec<LayerStats>,
-    /// The file's whole length.
-    pub(crate) len: u64,
+    /// The slices' slot counts.
+    slots: Vec<usize>,
 }
 
-/// Checks the header at the start of `bytes` (at least [`header_len`] of them, or the whole
-/// file) for a layer `placed` of a game won by `kills` kills, in a file `file_len` bytes long.
-fn parse_header(
+/// Checks the layer's own header at the start of `bytes` (its magic and version already
+/// checked) for a layer `placed` of a game won by `kills` kills, in a file `file_len` bytes
+/// long, `expected_len` long if it is right.
+fn parse_own(
     bytes: &[u8],
     file_len: u64,
+    expected_len: u64,
     indexer: &Indexer,
     kills: u8,
     placed: u8,
 ) -> Result<Header, FileError> {
-    FORMAT.header(bytes)?;
     let slots = expected_slots(indexer, kills, placed);
-    let expected_len = expected_len(&slots);
     if bytes.len() < FIXED_HEADER {
         return Err(FileError::Length { found: file_len, expected: expected_len });
     }
@@ -142,9 +162,6 @@ fn parse_header(
             ),
         });
     }
-    if file_len != expected_len {
-        return Err(FileError::Length { found: file_len, expected: expected_len });
-    }
     let stats = |side: Side, first: usize| {
         dead_counts(kills, placed)
             .map(|dead| {
@@ -161,48 +178,74 @@ fn parse_header(
             })
             .collect::<Vec<_>>()
     };
-    let mut offsets = Vec::with_capacity(slots.len());
-    let mut at = header_len(slots.len()) as u64;
-    for &s in &slots {
-        offsets.push(at);
-        at += Codes::bytes_for(s) as u64;
-    }
     Ok(Header {
-        offsets,
         sheep_stats: stats(Side::Sheep, 0),
         tiger_stats: if placed == 0 { Vec::new() } else { stats(Side::Tiger, STATS_DEAD) },
-        len: file_len,
+        slots,
     })
 }
 
-/// The length of a layer file whose slices have these slot counts.
-fn expected_len(slots: &[usize]) -> u64 {
-    let body: u64 = slots.iter().map(|&s| Codes::bytes_for(s) as u64).sum();
-    (header_len(slots.len()) + TRAILER) as u64 + body
+/// The decoded bytes of each slice (the block table's parts).
+fn parts(slots: &[usize]) -> Vec<usize> {
+    slots.iter().map(|&s| Codes::bytes_for(s)).collect()
 }
 
-/// Decodes a whole layer file, checksum included.
+/// Checks the header and block table of a version-2 layer file whose first bytes (at least up
+/// to the end of the block table) are `bytes`.
+fn parse_header(
+    bytes: &[u8],
+    file_len: u64,
+    indexer: &Indexer,
+    kills: u8,
+    placed: u8,
+) -> Result<(Header, Blocks), FileError> {
+    FORMAT.header(bytes)?;
+    let slots = expected_slots(indexer, kills, placed);
+    let head = own_len(slots.len());
+    let header =
+        parse_own(bytes, file_len, (head + blocks::table_len(0)) as u64, indexer, kills, placed)?;
+    let blocks = blocks::parse(bytes, head, parts(&header.slots), file_len)?;
+    Ok((header, blocks))
+}
+
+/// Decodes a whole layer file, every block checked.
 pub(crate) fn decode(
     bytes: &[u8],
     indexer: &Indexer,
     kills: u8,
     placed: u8,
-) -> Result<Layer, FileError> {
-    let header = parse_header(bytes, bytes.len() as u64, indexer, kills, placed)?;
-    FORMAT.check(bytes, header.len)?;
+) -> Result<Layer, Fault> {
+    let (header, blocks) = parse_header(bytes, bytes.len() as u64, indexer, kills, placed)?;
+    let slices = blocks
+        .decode_all(bytes)?
+        .into_iter()
+        .zip(&header.slots)
+        .map(|(bytes, &len)| Codes { bytes, len })
+        .collect();
+    Ok(Layer { placed, slices, sheep_stats: header.sheep_stats, tiger_stats: header.tiger_stats })
+}
+
+/// Decodes a whole layer file of version 1 (uncompressed), checksum included.
+fn decode_v1(bytes: &[u8], indexer: &Indexer, kills: u8, placed: u8) -> Result<Layer, FileError> {
+    FORMAT_V1.header(bytes)?;
     let slots = expected_slots(indexer, kills, placed);
+    let body: usize = parts(&slots).iter().sum();
+    let expected_len = (own_len(slots.len()) + body + TRAILER) as u64;
+    let header = parse_own(bytes, bytes.len() as u64, expected_len, indexer, kills, placed)?;
+    FORMAT_V1.check(bytes, expected_len)?;
+    let mut at = own_len(slots.len());
     let slices = slots
         .iter()
-        .zip(&header.offsets)
-        .map(|(&len, &at)| {
-            let at = at as usize;
-            Codes { bytes: bytes[at..at + Codes::bytes_for(len)].to_vec(), len }
+        .map(|&len| {
+            let n = Codes::bytes_for(len);
+            at += n;
+            Codes { bytes: bytes[at - n..at].to_vec(), len }
         })
         .collect();
     Ok(Layer { placed, slices, sheep_stats: header.sheep_stats, tiger_stats: header.tiger_stats })
 }
 
-/// Reads a whole layer file, checksum included.
+/// Reads a whole layer file, every block checked.
 pub(crate) fn load(
     path: &Path,
     indexer: &Indexer,
@@ -210,128 +253,100 @@ pub(crate) fn load(
     placed: u8,
 ) -> Result<Layer, TablebaseError> {
     let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
-    decode(&bytes, indexer, kills, placed).map_err(|e| TablebaseError::file(path, e))
+    decode(&bytes, indexer, kills, placed).map_err(|e| e.at(path))
 }
 
-/// Bytes in a cached page.
-const PAGE: usize = 4096;
-/// Pages a layer's cache holds at most (direct-mapped by page number): 8 MiB.
-const CACHE_PAGES: usize = 2048;
-
-/// One cache slot: the page it holds (`u64::MAX` for none) and its bytes.
-#[derive(Debug)]
-struct Slot {
-    page: u64,
-    bytes: Box<[u8]>,
+/// Converts a layer file of version 1 to the compressed format in place (whole or not at
+/// all); a file already converted is only checked, every block. Returns whether it converted.
+pub(crate) fn convert(
+    path: &Path,
+    indexer: &Indexer,
+    kills: u8,
+    placed: u8,
+) -> Result<bool, TablebaseError> {
+    let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
+    match decode(&bytes, indexer, kills, placed).map_err(|e| e.at(path)) {
+        Ok(_) => Ok(false),
+        Err(TablebaseError::Uncompressed { .. }) => {
+            let layer = decode_v1(&bytes, indexer, kills, placed)
+                .map_err(|e| TablebaseError::file(path, e))?;
+            drop(bytes);
+            save(path, &layer, kills, indexer.classes())?;
+            Ok(true)
+        }
+        Err(e) => Err(e),
+    }
 }
 
-/// An open layer file. Probes read it a page at a time into a small direct-mapped cache, so the
-/// look-ups of one position's children (all in one tiger class's block) mostly hit it.
+/// An open layer file. Probes read a block at a time through the table's cache of decoded
+/// blocks, so the look-ups of one position's children (all in one tiger class's block) mostly
+/// hit it.
 #[derive(Debug)]
 pub(crate) struct LayerFile {
     path: PathBuf,
     file: File,
+    placed: u8,
     pub(crate) header: Header,
-    cache: Vec<std::sync::Mutex<Slot>>,
+    blocks: Blocks,
+    cache: Arc<BlockCache>,
 }
 
 impl LayerFile {
-    /// Opens a layer file and checks its header and length (not its checksum: see
-    /// [`LayerFile::check`]).
+    /// Opens a layer file and checks its header and block table (each block is checked when
+    /// it is read: see [`LayerFile::check`] for all of them).
     pub(crate) fn open(
         path: &Path,
         indexer: &Indexer,
         kills: u8,
         placed: u8,
+        cache: Arc<BlockCache>,
     ) -> Result<LayerFile, TablebaseError> {
         let fail = |e: FileError| TablebaseError::file(path, e);
-        let file = File::open(path).map_err(|e| {
-            fail(if e.kind() == std::io::ErrorKind::NotFound {
-                FileError::Missing
-            } else {
-                e.into()
-            })
-        })?;
+        let file = tns_file::open(path).map_err(fail)?;
         let len = file.metadata().map_err(|e| fail(e.into()))?.len();
-        let want = (header_len(usize::from(kills)) as u64).min(len) as usize;
-        let mut head = vec![0; want];
-        read_at(&file, &mut head, 0).map_err(|e| fail(e.into()))?;
-        let header = parse_header(&head, len, indexer, kills, placed).map_err(fail)?;
-        let pages = (len as usize).div_ceil(PAGE).min(CACHE_PAGES);
-        let cache = (0..pages)
-            .map(|_| std::sync::Mutex::new(Slot { page: u64::MAX, bytes: Box::default() }))
-            .collect();
-        Ok(LayerFile { path: path.into(), file, header, cache })
+        let head = own_len(usize::from(kills));
+        let mut start = vec![0; ((head + 16) as u64).min(len) as usize];
+        read_at(&file, &mut start, 0).map_err(|e| fail(e.into()))?;
+        FORMAT.header(&start).map_err(|e| Fault::File(e).at(path))?;
+        let slices = expected_slots(indexer, kills, placed).len();
+        let table_end = blocks::header_len(&start, own_len(slices), len).map_err(fail)?;
+        let mut bytes = vec![0; table_end];
+        read_at(&file, &mut bytes, 0).map_err(|e| fail(e.into()))?;
+        let (header, blocks) = parse_header(&bytes, len, indexer, kills, placed).map_err(fail)?;
+        Ok(LayerFile { path: path.into(), file, placed, header, blocks, cache })
     }
 
     /// The value of slot `index` of the slice with `dead` dead, for the tigers to move.
     pub(crate) fn get(&self, dead: u8, index: usize) -> Result<Wdl, TablebaseError> {
-        let at = self.header.offsets[usize::from(dead)] + (index / PER_BYTE) as u64;
-        Ok(Wdl::from_code(digit(self.byte(at)?, index % PER_BYTE)))
-    }
-
-    /// The byte at `at`, through the page cache.
-    fn byte(&self, at: u64) -> Result<u8, TablebaseError> {
-        let page = at / PAGE as u64;
-        let offset = (at % PAGE as u64) as usize;
-        let io = |source: std::io::Error| TablebaseError::file(&self.path, source);
-        if at >= self.header.len {
-            return Err(io(std::io::ErrorKind::UnexpectedEof.into()));
-        }
-        let Some(slot) = self.cache.get(page as usize % self.cache.len().max(1)) else {
-            let mut byte = [0u8];
-            read_at(&self.file, &mut byte, at).map_err(io)?;
-            return Ok(byte[0]);
+        let located = self.blocks.locate(usize::from(dead), index / PER_BYTE);
+        let damaged = |fault| TablebaseError::Block { path: self.path.clone(), block: 0, fault };
+        let Some((block, at)) = located else {
+            return Err(damaged(BlockFault::Length { found: 0, expected: index / PER_BYTE }));
         };
-        // A poisoned lock only means another thread panicked mid-read: the slot is refilled.
-        let mut slot = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if slot.page != page {
-            let start = page * PAGE as u64;
-            let len = (self.header.len - start).min(PAGE as u64) as usize;
-            let mut bytes = std::mem::take(&mut slot.bytes);
-            if bytes.len() != PAGE {
-                bytes = vec![0u8; PAGE].into_boxed_slice();
-            }
-            slot.page = u64::MAX;
-            read_at(&self.file, &mut bytes[..len], start).map_err(io)?;
-            slot.bytes = bytes;
-            slot.page = page;
-        }
-        Ok(slot.bytes[offset])
+        let byte = self
+            .cache
+            .byte(self.placed, block, at, || self.blocks.read(&self.file, &self.path, block))?;
+        let byte = byte.ok_or_else(|| TablebaseError::Block {
+            path: self.path.clone(),
+            block: block as u64,
+            fault: BlockFault::Length { found: at, expected: at + 1 },
+        })?;
+        Ok(Wdl::from_code(digit(byte, index % PER_BYTE)))
     }
 
-    /// Reads the whole file and checks its checksum.
-    pub(crate) fn check(&self) -> Result<(), TablebaseError> {
-        let bytes = tns_file::read(&self.path).map_err(|e| TablebaseError::file(&self.path, e))?;
-        FORMAT.check(&bytes, self.header.len).map_err(|e| TablebaseError::file(&self.path, e))?;
-        Ok(())
+    /// Reads every block and checks it (its checksum, and that it decodes to its length).
+    /// Returns the file's size.
+    pub(crate) fn check(&self) -> Result<u64, TablebaseError> {
+        for b in 0..self.blocks.len() {
+            self.blocks.read(&self.file, &self.path, b)?;
+        }
+        Ok(self.blocks.file_len())
     }
 
     /// The file's path.
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
-}
-
-#[cfg(unix)]
-fn read_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
-}
-
-#[cfg(windows)]
-fn read_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
-    while !buf.is_empty() {
-        match std::os::windows::fs::FileExt::seek_read(file, buf, at) {
-            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
-            Ok(n) => {
-                buf = &mut buf[n..];
-                at += n as u64;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -341,7 +356,7 @@ mod tests {
     fn sample(indexer: &Indexer) -> Layer {
         // Kills 1, 19 placed: one slice of 210 slots a class.
         let len = indexer.slice_len(empties(19, 0));
-        let codes: Vec<u8> = (0..len).map(|i| (i % 3) as u8).collect();
+        let codes: Vec<u8> = (0..len).map(|i| (i / 11 % 3) as u8).collect();
         let mut stats = LayerStats::empty(19, 0, Side::Sheep);
         stats.add(Wdl::Win);
         Layer {
@@ -356,46 +371,90 @@ mod tests {
     fn round_trip_and_every_damage_is_caught() {
         let indexer = Indexer::new();
         let layer = sample(&indexer);
-        let bytes = encode(&layer, 1, indexer.classes());
+        let bytes = encode(&layer, 1, indexer.classes()).unwrap();
         assert_eq!(decode(&bytes, &indexer, 1, 19).unwrap(), layer);
         for len in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
             assert!(decode(&bytes[..len], &indexer, 1, 19).is_err(), "{len}");
         }
-        for i in (0..bytes.len()).step_by(101) {
+        for i in 0..bytes.len() {
             let mut bad = bytes.clone();
-            bad[i] ^= 0x10;
+            bad[i] ^= 1 << (i % 8);
             assert!(decode(&bad, &indexer, 1, 19).is_err(), "{i}");
         }
-        let err = |b: &[u8], k, placed| decode(b, &indexer, k, placed).unwrap_err();
+        let err = |b: &[u8], k, placed| match decode(b, &indexer, k, placed).unwrap_err() {
+            Fault::File(e) => e,
+            Fault::Block(b, f) => panic!("block {b}: {f}"),
+        };
         assert!(matches!(err(b"not a layer at all", 1, 19), FileError::Foreign(_)));
         assert!(matches!(err(&bytes, 2, 19), FileError::Contents { .. }));
         assert!(matches!(err(&bytes, 1, 18), FileError::Contents { .. }));
-        let mut v2 = bytes.clone();
-        v2[8] = 2;
-        assert!(matches!(err(&v2, 1, 19), FileError::Version { found: 2, .. }));
+        let mut v3 = bytes.clone();
+        v3[8] = 3;
+        assert!(matches!(err(&v3, 1, 19), FileError::Version { found: 3, .. }));
         let mut flipped = bytes.clone();
         flipped[FIXED_HEADER + 8 + 5] ^= 1;
         assert!(matches!(err(&flipped, 1, 19), FileError::Checksum));
         let mut padded = bytes.clone();
         padded.push(0);
         assert!(matches!(err(&padded, 1, 19), FileError::Length { .. }));
+        let mut damaged = bytes.clone();
+        let last = damaged.len() - 2;
+        damaged[last] ^= 1;
+        assert!(matches!(
+            decode(&damaged, &indexer, 1, 19),
+            Err(Fault::Block(b, BlockFault::Checksum)) if b + 1 == Codes::bytes_for(layer.slices[0].len).div_ceil(blocks::BLOCK)
+        ));
     }
 
     #[test]
-    fn open_reads_single_values() {
+    fn open_reads_single_values_and_names_a_damaged_block() {
         let indexer = Indexer::new();
         let dir = std::env::temp_dir().join(format!("tns-layer-{}", std::process::id()));
         let path = layer_path(&dir, 1, 19);
         let layer = sample(&indexer);
         save(&path, &layer, 1, indexer.classes()).unwrap();
-        let file = LayerFile::open(&path, &indexer, 1, 19).unwrap();
-        file.check().unwrap();
-        for i in [0, 1, 2, 3, 4, 1000, layer.slices[0].len - 1] {
+        let cache = Arc::new(BlockCache::new());
+        let file = LayerFile::open(&path, &indexer, 1, 19, cache.clone()).unwrap();
+        assert_eq!(file.check().unwrap(), std::fs::metadata(&path).unwrap().len());
+        for i in [0, 1, 2, 3, 4, 1000, 200_000, layer.slices[0].len - 1] {
             assert_eq!(file.get(0, i).unwrap() as u8, layer.slices[0].get(i));
         }
         assert_eq!(file.header.sheep_stats, layer.sheep_stats);
-        let missing = LayerFile::open(&layer_path(&dir, 1, 18), &indexer, 1, 18).unwrap_err();
+        // A flipped bit in the second block: the first still reads, the second is an error
+        // naming the file and the block, and so is checking the file.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = usize::try_from(file.blocks.offsets[1]).unwrap() + 10;
+        bytes[at] ^= 0x40;
+        std::fs::write(&path, &bytes).unwrap();
+        let file = LayerFile::open(&path, &indexer, 1, 19, Arc::new(BlockCache::new())).unwrap();
+        assert_eq!(file.get(0, 0).unwrap() as u8, layer.slices[0].get(0));
+        let e = file.get(0, blocks::BLOCK * PER_BYTE).unwrap_err();
+        assert!(
+            matches!(e, TablebaseError::Block { block: 1, fault: BlockFault::Checksum, .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("k1-p19.tnspl: block 1 is damaged"), "{e}");
+        assert!(matches!(file.check(), Err(TablebaseError::Block { block: 1, .. })));
+        let missing =
+            LayerFile::open(&layer_path(&dir, 1, 18), &indexer, 1, 18, cache).unwrap_err();
         assert!(missing.is_missing(), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn version_1_converts_in_place() {
+        let indexer = Indexer::new();
+        let dir = std::env::temp_dir().join(format!("tns-layer-v1-{}", std::process::id()));
+        let path = layer_path(&dir, 1, 19);
+        let layer = sample(&indexer);
+        save_bytes(&path, &encode_v1(&layer, 1, indexer.classes())).unwrap();
+        let cache = Arc::new(BlockCache::new());
+        let e = LayerFile::open(&path, &indexer, 1, 19, cache.clone()).unwrap_err();
+        assert!(matches!(e, TablebaseError::Uncompressed { version: 1, .. }), "{e}");
+        assert!(convert(&path, &indexer, 1, 19).unwrap());
+        assert_eq!(load(&path, &indexer, 1, 19).unwrap(), layer);
+        assert!(!convert(&path, &indexer, 1, 19).unwrap());
+        LayerFile::open(&path, &indexer, 1, 19, cache).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,6 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+mod blocks;
 mod build;
+mod cache;
+mod dir;
 mod error;
 mod eval;
 mod file;
@@ -14,7 +17,8 @@ mod value;
 mod whole_game;
 
 pub use build::SliceProgress;
-pub use error::{TablebaseError, VerifyError};
+pub use dir::FileReport;
+pub use error::{BlockFault, TablebaseError, VerifyError};
 pub use eval::{WithTablebase, score_of};
 pub use layer::LayerStats;
 pub use tablebase::{BuildEvent, SliceStats, Tablebase};

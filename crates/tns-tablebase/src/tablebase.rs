@@ -1,12 +1,15 @@
 //! The tablebase: every slice of a game, built or loaded, and what can be asked of it.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use tns_board::{Board, Move, MoveList, Side};
 
 use crate::build::{SliceProgress, build_slice};
+use crate::cache::BlockCache;
+use crate::dir::BuildLock;
 use crate::file;
 use crate::index::Indexer;
 use crate::layer_file::LayerFile;
@@ -17,8 +20,18 @@ use crate::{TablebaseError, VerifyError};
 /// Something that happened during [`Tablebase::build`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BuildEvent {
-    /// A slice was found already built in the directory and loaded.
+    /// A slice was found already built in the directory and loaded (every block checked).
     Loaded {
+        /// Its dead sheep.
+        dead: u8,
+    },
+    /// A slice was found in the uncompressed format of version 1 and converted in place.
+    Converted {
+        /// Its dead sheep.
+        dead: u8,
+    },
+    /// A slice was found damaged (a block or its header fails its check), and is built again.
+    Damaged {
         /// Its dead sheep.
         dead: u8,
     },
@@ -86,9 +99,11 @@ pub struct Tablebase {
     pub(crate) slices: Vec<Slice>,
     /// The placement layers found, by sheep placed (0 to 19).
     pub(crate) placement: Vec<Option<LayerFile>>,
+    /// Decoded blocks of the placement layers.
+    pub(crate) cache: Arc<BlockCache>,
 }
 
-fn check_kills(kills: u8) -> Result<(), TablebaseError> {
+pub(crate) fn check_kills(kills: u8) -> Result<(), TablebaseError> {
     if (1..=tns_board::KILLS_TO_WIN).contains(&kills) {
         Ok(())
     } else {
@@ -123,19 +138,28 @@ impl Tablebase {
         mut on_event: impl FnMut(BuildEvent),
     ) -> Result<Tablebase, TablebaseError> {
         check_kills(kills)?;
+        let _lock = dir.map(BuildLock::take).transpose()?;
         let indexer = Indexer::new();
         let mut slices: Vec<Slice> = Vec::new();
         for dead in (0..kills).rev() {
             let slots = indexer.slice_len(usize::from(dead) + 1);
             if let Some(dir) = dir {
                 let path = file::slice_path(dir, kills, dead);
-                match file::load(&path, kills, dead, indexer.classes(), slots) {
+                let found = file::convert(&path, kills, dead, indexer.classes(), slots)
+                    .map(|converted| {
+                        if converted {
+                            on_event(BuildEvent::Converted { dead });
+                        }
+                    })
+                    .and_then(|()| file::load(&path, kills, dead, indexer.classes(), slots));
+                match found {
                     Ok(slice) => {
                         on_event(BuildEvent::Loaded { dead });
                         slices.push(slice);
                         continue;
                     }
                     Err(e) if e.is_missing() => {}
+                    Err(e) if e.is_damaged() => on_event(BuildEvent::Damaged { dead }),
                     Err(e) => return Err(e),
                 }
             }
@@ -151,7 +175,7 @@ impl Tablebase {
             slices.push(slice);
         }
         slices.reverse();
-        let mut table = Tablebase { indexer, kills, slices, placement: Vec::new() };
+        let mut table = Tablebase::new(indexer, kills, slices);
         if let Some(dir) = dir {
             table.open_placement(dir)?;
         }
@@ -181,9 +205,19 @@ impl Tablebase {
                 )
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let mut table = Tablebase { indexer, kills, slices, placement: Vec::new() };
+        let mut table = Tablebase::new(indexer, kills, slices);
         table.open_placement(dir)?;
         Ok(table)
+    }
+
+    fn new(indexer: Indexer, kills: u8, slices: Vec<Slice>) -> Tablebase {
+        Tablebase {
+            indexer,
+            kills,
+            slices,
+            placement: Vec::new(),
+            cache: Arc::new(BlockCache::new()),
+        }
     }
 
     /// The kills that win the game this table solves.

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use tns_board::{Board, Move, Side, TOTAL_SHEEP};
 
+use crate::dir::BuildLock;
 use crate::index::{FREE, binomial};
 use crate::layer::{Layer, LayerStats, dead_counts, empties};
 use crate::layer_file::{self, LayerFile};
@@ -18,16 +19,33 @@ use crate::placement::{Progress, build_layer, layer_work, movement_layer};
 use crate::value::{Value, Verdict, Wdl};
 use crate::{Tablebase, TablebaseError, VerifyError};
 
+/// The error for a position whose game is over: the tigers have made their kills.
+fn game_over(board: Board) -> TablebaseError {
+    TablebaseError::GameOver(format!("{board}: the tigers have made their {} kills", board.dead()))
+}
+
 /// The last placement layer: 19 sheep placed, one in hand.
 const LAST_LAYER: u8 = TOTAL_SHEEP - 1;
 
 /// Something that happened during [`Tablebase::build_placement`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlacementEvent {
-    /// A layer was found already built (its header checked).
+    /// A layer was found already built (every block checked).
     Found {
         /// Sheep placed.
         placed: u8,
+    },
+    /// A layer was found in the uncompressed format of version 1 and converted in place.
+    Converted {
+        /// Sheep placed.
+        placed: u8,
+    },
+    /// A layer was found damaged (the error says where), and is built again.
+    Damaged {
+        /// Sheep placed.
+        placed: u8,
+        /// What is wrong with it.
+        error: String,
     },
     /// A layer's build started.
     Started {
@@ -59,12 +77,29 @@ pub enum PlacementEvent {
 }
 
 impl Tablebase {
+    /// A layer found built at `path`: converted first if it is in the uncompressed format,
+    /// then every block checked.
+    fn found_layer(
+        &self,
+        path: &Path,
+        placed: u8,
+        on_event: &(dyn Fn(PlacementEvent) + Sync),
+    ) -> Result<(), TablebaseError> {
+        if layer_file::convert(path, &self.indexer, self.kills, placed)? {
+            on_event(PlacementEvent::Converted { placed });
+        }
+        LayerFile::open(path, &self.indexer, self.kills, placed, self.cache.clone())?.check()?;
+        on_event(PlacementEvent::Found { placed });
+        Ok(())
+    }
+
     /// Opens the placement layers found in `dir`.
     pub(crate) fn open_placement(&mut self, dir: &Path) -> Result<(), TablebaseError> {
         self.placement = (0..=LAST_LAYER)
             .map(|placed| {
                 let path = layer_file::layer_path(dir, self.kills, placed);
-                match LayerFile::open(&path, &self.indexer, self.kills, placed) {
+                match LayerFile::open(&path, &self.indexer, self.kills, placed, self.cache.clone())
+                {
                     Ok(file) => Ok(Some(file)),
                     Err(e) if e.is_missing() => Ok(None),
                     Err(e) => Err(e),
@@ -92,7 +127,7 @@ impl Tablebase {
     /// assert_eq!(table.placement_from(), Some(18));
     /// // One sheep in hand and the tigers can jump: the tigers win the one-kill game.
     /// let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1".parse()?;
-    /// assert_eq!(table.probe_wdl(board), Some(Wdl::Win));
+    /// assert_eq!(table.probe_wdl(board)?, Wdl::Win);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -110,38 +145,41 @@ impl Tablebase {
             return Err(TablebaseError::Placed(from_placed));
         }
         let (kills, classes) = (self.kills, self.indexer.classes());
-        let mut lowest_done = TOTAL_SHEEP;
+        let _lock = BuildLock::take(dir)?;
+        // The layer one more placed, when it was just built (else it is read from its file).
+        let mut upper: Option<Layer> = None;
         for placed in (from_placed..=LAST_LAYER).rev() {
             let path = layer_file::layer_path(dir, kills, placed);
-            match LayerFile::open(&path, &self.indexer, kills, placed) {
-                Ok(_) => {
-                    on_event(PlacementEvent::Found { placed });
-                    lowest_done = placed;
+            match self.found_layer(&path, placed, on_event) {
+                Ok(()) => {
+                    upper = None;
+                    continue;
                 }
-                Err(e) if e.is_missing() => break,
+                Err(e) if e.is_missing() => {}
+                Err(e) if e.is_damaged() => {
+                    // Damaged: built again (its values follow from the layer above).
+                    on_event(PlacementEvent::Damaged { placed, error: e.to_string() });
+                }
                 Err(e) => return Err(e),
             }
-        }
-        if lowest_done > from_placed {
-            let mut next = if lowest_done == TOTAL_SHEEP {
-                movement_layer(&self.indexer, kills, &self.slices)
-            } else {
-                let path = layer_file::layer_path(dir, kills, lowest_done);
-                layer_file::load(&path, &self.indexer, kills, lowest_done)?
+            let next = match upper.take() {
+                Some(layer) => layer,
+                None if placed == LAST_LAYER => movement_layer(&self.indexer, kills, &self.slices),
+                None => {
+                    let path = layer_file::layer_path(dir, kills, placed + 1);
+                    layer_file::load(&path, &self.indexer, kills, placed + 1)?
+                }
             };
-            for placed in (from_placed..lowest_done).rev() {
-                let start = Instant::now();
-                let work = layer_work(&self.indexer, kills, placed);
-                on_event(PlacementEvent::Started { placed, work });
-                let report = |done| on_event(PlacementEvent::Progress { placed, done, work });
-                let progress = Progress::new(work, &report);
-                let layer = build_layer(&self.indexer, kills, placed, &next, &progress);
-                drop(next);
-                let path = layer_file::layer_path(dir, kills, placed);
-                let bytes = layer_file::save(&path, &layer, kills, classes)?;
-                on_event(PlacementEvent::Finished { placed, time: start.elapsed(), path, bytes });
-                next = layer;
-            }
+            let start = Instant::now();
+            let work = layer_work(&self.indexer, kills, placed);
+            on_event(PlacementEvent::Started { placed, work });
+            let report = |done| on_event(PlacementEvent::Progress { placed, done, work });
+            let progress = Progress::new(work, &report);
+            let layer = build_layer(&self.indexer, kills, placed, &next, &progress);
+            drop(next);
+            let bytes = layer_file::save(&path, &layer, kills, classes)?;
+            on_event(PlacementEvent::Finished { placed, time: start.elapsed(), path, bytes });
+            upper = Some(layer);
         }
         self.open_placement(dir)
     }
@@ -166,27 +204,36 @@ impl Tablebase {
         self.placement_from() == Some(0)
     }
 
-    /// The value of a tigers-to-move position.
-    fn tiger_wdl(&self, board: Board) -> Option<Wdl> {
+    /// The value of a tigers-to-move position (or any with no sheep in hand).
+    fn tiger_wdl(&self, board: Board) -> Result<Wdl, TablebaseError> {
         if board.in_hand() == 0 {
-            return self.probe(board).map(Value::wdl);
+            return self.probe(board).map(Value::wdl).ok_or_else(|| game_over(board));
         }
         let placed = TOTAL_SHEEP - board.in_hand();
-        let layer = self.placement.get(usize::from(placed))?.as_ref()?;
-        layer.get(board.dead(), self.indexer.index(board)).ok()
+        let layer = self
+            .placement
+            .get(usize::from(placed))
+            .and_then(Option::as_ref)
+            .ok_or(TablebaseError::NoLayer(placed))?;
+        layer.get(board.dead(), self.indexer.index(board))
     }
 
     /// Win, draw or loss for the side to move of any position of the game the table holds:
     /// the movement phase, and the placement phase as far as its layers are built (see
     /// [`placement_from`](Tablebase::placement_from)). A sheep-to-move placement position is
-    /// worked out from its placements, one ply on. `None` when the table does not hold the
-    /// position, the game is already won by kills, or a layer file cannot be read.
-    pub fn probe_wdl(&self, board: Board) -> Option<Wdl> {
+    /// worked out from its placements, one ply on.
+    ///
+    /// # Errors
+    /// [`TablebaseError::GameOver`] when the tigers have already made their kills,
+    /// [`TablebaseError::NoLayer`] when the layer that holds the position is not built, and
+    /// [`TablebaseError::Block`] or [`TablebaseError::File`] when a layer file is damaged or
+    /// cannot be read: never a value read from damaged bytes.
+    pub fn probe_wdl(&self, board: Board) -> Result<Wdl, TablebaseError> {
         if board.dead() >= self.kills {
-            return None;
+            return Err(game_over(board));
         }
         if board.side_to_move() == Side::Tiger || board.in_hand() == 0 {
-            return self.tiger_wdl(board).or_else(|| self.probe(board).map(Value::wdl));
+            return self.tiger_wdl(board);
         }
         let mut best = Wdl::Loss;
         for to in board.empty() {
@@ -196,40 +243,45 @@ impl Tablebase {
                 break;
             }
         }
-        Some(best)
+        Ok(best)
     }
 
     /// What the table knows of `board` for its side to move: the exact value where the
     /// movement table holds it, else win, draw or loss from the placement layers.
-    pub fn verdict(&self, board: Board) -> Option<Verdict> {
+    ///
+    /// # Errors
+    /// As [`probe_wdl`](Tablebase::probe_wdl).
+    pub fn verdict(&self, board: Board) -> Result<Verdict, TablebaseError> {
         if board.in_hand() == 0 {
-            return self.probe(board).map(Verdict::from);
+            return self.probe(board).map(Verdict::from).ok_or_else(|| game_over(board));
         }
         self.probe_wdl(board).map(Verdict::from)
     }
 
     /// The verdict of playing `m` in `board`, for the side that plays it.
-    fn move_verdict(&self, board: Board, m: Move) -> Option<Verdict> {
+    fn move_verdict(&self, board: Board, m: Move) -> Result<Verdict, TablebaseError> {
         let child = board.after_unchecked(m);
         if child.dead() >= self.kills {
-            return Some(Value::Win(1).into());
+            return Ok(Value::Win(1).into());
         }
-        Some(self.verdict(child)?.before())
+        Ok(self.verdict(child)?.before())
     }
 
-    /// Every legal move of `board` with its verdict for the side that plays it, best first;
-    /// `None` when the table does not hold the position or one of its children.
-    pub fn verdicts(&self, board: Board) -> Option<Vec<(Move, Verdict)>> {
+    /// Every legal move of `board` with its verdict for the side that plays it, best first.
+    ///
+    /// # Errors
+    /// As [`probe_wdl`](Tablebase::probe_wdl), for the position or any of its children.
+    pub fn verdicts(&self, board: Board) -> Result<Vec<(Move, Verdict)>, TablebaseError> {
         if board.dead() >= self.kills {
-            return None;
+            return Err(game_over(board));
         }
         let mut out = board
             .legal_moves()
             .iter()
-            .map(|&m| Some((m, self.move_verdict(board, m)?)))
-            .collect::<Option<Vec<_>>>()?;
+            .map(|&m| Ok((m, self.move_verdict(board, m)?)))
+            .collect::<Result<Vec<_>, TablebaseError>>()?;
         out.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-        Some(out)
+        Ok(out)
     }
 
     /// The number of slots of the table's part with `in_hand` sheep in hand and `dead` dead
@@ -302,7 +354,7 @@ impl Tablebase {
             else {
                 continue;
             };
-            if self.probe_wdl(board) == Some(wdl) {
+            if self.probe_wdl(board)? == wdl {
                 out.push(board);
                 if out.len() >= count {
                     break;
@@ -364,7 +416,6 @@ impl Tablebase {
         };
         for placed in (from..=to).rev() {
             let file = file(placed)?;
-            file.check()?;
             let layer = layer_file::load(file.path(), &self.indexer, self.kills, placed)?;
             self.verify_layer(&layer, &next)?;
             on_layer(placed);
@@ -409,20 +460,19 @@ impl Tablebase {
                     continue;
                 };
                 found += 1;
-                let stored = self.probe_wdl(board).ok_or(TablebaseError::NoLayer(placed))?;
+                let stored = self.probe_wdl(board)?;
                 let expected = board
                     .legal_moves()
                     .iter()
                     .map(|&m| {
                         let child = board.after_unchecked(m);
                         if child.dead() >= self.kills {
-                            Some(Wdl::Win)
+                            Ok(Wdl::Win)
                         } else {
                             self.probe_wdl(child).map(Wdl::before)
                         }
                     })
-                    .try_fold(Wdl::Loss, |best, v| Some(best.max(v?)))
-                    .ok_or(TablebaseError::NoLayer(placed))?;
+                    .try_fold(Wdl::Loss, |best, v| v.map(|v| best.max(v)))?;
                 if stored != expected {
                     return Err(VerifyError {
                         position: board.to_string(),
@@ -541,5 +591,32 @@ impl Tablebase {
             })
             .reduce(|| empty, LayerStats::merge);
         (values, stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values that are wrong but stored whole (their blocks' checksums agree): what only
+    /// verification can find.
+    #[test]
+    fn sampled_verification_catches_wrong_values() {
+        let dir = std::env::temp_dir().join(format!("tns-wrong-{}", std::process::id()));
+        let mut table = Tablebase::build(2, Some(&dir), |_| {}).unwrap();
+        table.build_placement(&dir, 18, &|_| {}).unwrap();
+        let path = layer_file::layer_path(&dir, 2, 18);
+        let mut layer = layer_file::load(&path, &table.indexer, 2, 18).unwrap();
+        // Every value of the last half of the first slice turned into a tigers' win (five
+        // base-3 twos a byte).
+        let bytes = &mut layer.slices[0].bytes;
+        let half = bytes.len() / 2;
+        for b in &mut bytes[half..] {
+            *b = 242;
+        }
+        layer_file::save(&path, &layer, 2, table.indexer.classes()).unwrap();
+        let wrong = Tablebase::load(2, &dir).unwrap();
+        assert!(matches!(wrong.verify_placement_sample(5000, 7), Err(TablebaseError::Wrong(_))));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

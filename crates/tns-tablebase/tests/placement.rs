@@ -80,7 +80,7 @@ fn check_against_minimax(table: &Tablebase, from: u8, samples: u64) -> usize {
     let mut checked = 0;
     for seed in 0..samples {
         let Some(board) = random_position(seed, from, table.kills()) else { continue };
-        assert_eq!(table.probe_wdl(board), Some(minimax(table, board)), "{board}");
+        assert_eq!(table.probe_wdl(board).unwrap(), minimax(table, board), "{board}");
         checked += 1;
     }
     checked
@@ -125,7 +125,7 @@ fn two_kill_layers_verify_and_agree_with_minimax() {
     }
     // Positions below the built layers are not held.
     let early: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
-    assert_eq!(table.probe_wdl(early), None);
+    assert!(matches!(table.probe_wdl(early), Err(TablebaseError::NoLayer(1))));
     assert!(matches!(
         table.placement_examples(17, 0, Side::Sheep, Wdl::Win, 1),
         Err(TablebaseError::NoLayer(17))
@@ -137,7 +137,7 @@ fn two_kill_layers_verify_and_agree_with_minimax() {
         assert!(!found.is_empty(), "{side:?} {wdl}");
         for board in found {
             assert_eq!((board.in_hand(), board.dead(), board.side_to_move()), (2, 1, side));
-            assert_eq!(table.probe_wdl(board), Some(wdl));
+            assert_eq!(table.probe_wdl(board).unwrap(), wdl);
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -157,7 +157,7 @@ proptest! {
         let table = shared_two();
         if let Some(board) = random_position(seed, 18, 2) {
             let image = board.transformed(Symmetry::new(sym).unwrap());
-            prop_assert_eq!(table.probe_wdl(board), table.probe_wdl(image));
+            prop_assert_eq!(table.probe_wdl(board).unwrap(), table.probe_wdl(image).unwrap());
         }
     }
 
@@ -248,16 +248,33 @@ fn every_kind_of_damage_has_its_own_error() {
         with(&placed),
         Err(TablebaseError::File { source: FileError::Contents { .. }, .. })
     ));
-    // A flipped value bit passes the header checks; verification reads the whole file.
+    // A flipped bit in a block passes the header checks; the first probe that reads the block,
+    // and verification, find it, naming the file and the block.
     let mut flipped = good.clone();
     let at = good.len() - 100;
     flipped[at] ^= 1;
     let table = with(&flipped).unwrap();
+    let e = table.verify_placement(|_| {}).unwrap_err();
+    assert!(matches!(e, TablebaseError::Block { .. }), "{e}");
+    assert!(e.to_string().contains("k1-p19.tnspl: block "), "{e}");
+    let damaged = (0..table.slots(1, 0))
+        .filter_map(|i| table.position_at(1, 0, Side::Tiger, i))
+        .map(|b| table.probe_wdl(b))
+        .find(Result::is_err)
+        .expect("some position's block is the damaged one");
+    assert!(matches!(damaged, Err(TablebaseError::Block { .. })), "{damaged:?}");
     assert!(matches!(
-        table.verify_placement(|_| {}),
-        Err(TablebaseError::File { source: FileError::Checksum, .. })
+        Tablebase::check_files(1, &dir, |_| {}),
+        Err(TablebaseError::Block { .. })
     ));
-    // Resuming on a damaged layer refuses to build on it.
+    // A build finds the damaged layer and builds it again, to the same bytes.
+    let mut table = Tablebase::build(1, Some(&dir), |_| {}).unwrap();
+    let events = std::sync::Mutex::new(Vec::new());
+    table.build_placement(&dir, 19, &|e| events.lock().unwrap().push(e)).unwrap();
+    let events = events.into_inner().unwrap();
+    assert!(matches!(events[0], PlacementEvent::Damaged { placed: 19, .. }), "{events:?}");
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+    // A layer of a newer format is not ours to replace: a build refuses to build on it.
     assert!(matches!(
         with(&version),
         Err(TablebaseError::File { source: FileError::Version { .. }, .. })
@@ -275,17 +292,16 @@ fn sampled_verification_passes_and_catches_wrong_values() {
     let dir = temp_dir("sample");
     let table = build(2, 18, &dir);
     assert_eq!(table.verify_placement_sample(500, 7).unwrap(), 1000);
-    // Every value of the last half of layer 18 turned into a tigers' win (five base-3 twos a
-    // byte): the header still reads, and sampling finds a position that disagrees.
+    // Bytes of layer 18 overwritten: the blocks' checksums say so before any value is used.
     let path = dir.join("k2-p18.tnspl");
     let mut bytes = std::fs::read(&path).unwrap();
     let len = bytes.len();
-    for b in &mut bytes[len / 2..len - 8] {
+    for b in &mut bytes[len / 2..] {
         *b = 242;
     }
     std::fs::write(&path, &bytes).unwrap();
     let damaged = Tablebase::load(2, &dir).unwrap();
-    assert!(matches!(damaged.verify_placement_sample(5000, 7), Err(TablebaseError::Wrong(_))));
+    assert!(matches!(damaged.verify_placement_sample(5000, 7), Err(TablebaseError::Block { .. })));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -295,7 +311,7 @@ fn verdicts_read_like_the_rules() {
     let table = build(1, 19, &dir);
     // One sheep in hand, tigers to move with a jump: the tigers win the one-kill game.
     let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1".parse().unwrap();
-    assert_eq!(table.probe_wdl(board), Some(Wdl::Win));
+    assert_eq!(table.probe_wdl(board).unwrap(), Wdl::Win);
     let verdicts = table.verdicts(board).unwrap();
     assert!(verdicts[0].0.is_jump());
     assert_eq!(verdicts[0].1, Verdict::from(tns_tablebase::Value::Win(1)));

@@ -62,8 +62,11 @@ fn play(perfect_side: Side, seed: u64) -> bool {
         let limits = Limits::depth(4);
         let m = if board.side_to_move() == perfect_side {
             let before = table().probe(board);
-            let m =
-                perfect.search(board, game.previous(), limits, &stop, |_| {}).best_move.unwrap();
+            let m = perfect
+                .search(board, game.previous(), limits, &stop, |_| {})
+                .unwrap()
+                .best_move
+                .unwrap();
             let child = board.after_unchecked(m);
             let after = if child.dead() >= KILLS_TO_WIN {
                 Some(Value::Loss(0))
@@ -85,7 +88,11 @@ fn play(perfect_side: Side, seed: u64) -> bool {
             }
             m
         } else {
-            heuristic.search(board, game.previous(), limits, &stop, |_| {}).best_move.unwrap()
+            heuristic
+                .search(board, game.previous(), limits, &stop, |_| {})
+                .unwrap()
+                .best_move
+                .unwrap()
         };
         game.play(m).unwrap();
     }

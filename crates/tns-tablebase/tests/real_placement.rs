@@ -76,7 +76,7 @@ fn play(perfect_side: Side, seed: u64) -> Option<Wdl> {
     let mut heuristic = Search::new(Heuristic::default(), config);
     let stop = AtomicBool::new(false);
     let value_for = |board: Board, side: Side| {
-        let v = table().probe_wdl(board)?;
+        let v = table().probe_wdl(board).ok()?;
         Some(if board.side_to_move() == side { v } else { v.before() })
     };
     let start = value_for(game.board(), perfect_side);
@@ -86,6 +86,7 @@ fn play(perfect_side: Side, seed: u64) -> Option<Wdl> {
             let before = value_for(board, perfect_side).expect("covered by the layers");
             let m = perfect
                 .search(board, game.previous(), Limits::depth(3), &stop, |_| {})
+                .unwrap()
                 .best_move
                 .unwrap();
             let child = board.after_unchecked(m);
@@ -95,7 +96,10 @@ fn play(perfect_side: Side, seed: u64) -> Option<Wdl> {
             }
             m
         } else {
-            heuristic.search(board, game.previous(), Limits::depth(3), &stop, |_| {}).best_move?
+            heuristic
+                .search(board, game.previous(), Limits::depth(3), &stop, |_| {})
+                .ok()?
+                .best_move?
         };
         game.play(m).unwrap();
     }

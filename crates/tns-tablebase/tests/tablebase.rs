@@ -173,9 +173,20 @@ fn files_resume_and_reject_damage() {
     let mut flipped = bytes.clone();
     flipped[bytes.len() / 3] ^= 4;
     std::fs::write(&path, &flipped).unwrap();
+    let e = Tablebase::load(2, &dir).unwrap_err();
+    assert!(matches!(e, TablebaseError::Block { .. }), "{e}");
+    assert!(e.to_string().contains("k2-d1.tnstb: block "), "{e}");
+    // A build finds the damaged slice and builds it again, to the same bytes.
+    let mut events = Vec::new();
+    Tablebase::build(2, Some(&dir), |e| events.push(e)).unwrap();
+    assert_eq!(events[0], BuildEvent::Damaged { dead: 1 });
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    let mut header = bytes.clone();
+    header[20] ^= 1;
+    std::fs::write(&path, &header).unwrap();
     assert!(matches!(
         Tablebase::load(2, &dir),
-        Err(TablebaseError::File { source: FileError::Checksum, .. })
+        Err(TablebaseError::File { source: FileError::Contents { .. }, .. })
     ));
     std::fs::write(&path, b"not a table").unwrap();
     assert!(matches!(

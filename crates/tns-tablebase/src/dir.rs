@@ -1,0 +1,209 @@
+//! A table's directory as a whole: checking every block of its files, converting files of the
+//! uncompressed format, the lock a build holds, and the temporary files a killed build left.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::cache::BlockCache;
+use crate::index::Indexer;
+use crate::layer_file::{self, LayerFile};
+use crate::{Tablebase, TablebaseError, file};
+
+/// The placement layers: 0 to 19 sheep placed.
+const LAYERS: std::ops::RangeInclusive<u8> = 0..=19;
+
+/// One file of a table directory, as [`Tablebase::check_files`] or [`Tablebase::convert`]
+/// found it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileReport {
+    /// The file.
+    pub path: PathBuf,
+    /// Its size in bytes (after conversion, for a converted file).
+    pub bytes: u64,
+    /// Whether it was converted from the uncompressed format (only by [`Tablebase::convert`]).
+    pub converted: bool,
+}
+
+/// The files of a table for a game won by `kills` kills that are in `dir`: each movement slice,
+/// then each placement layer, with its sheep placed (`None` for a slice) and dead count (for a
+/// slice).
+fn files(kills: u8, dir: &Path) -> Vec<(PathBuf, Option<u8>, u8)> {
+    let slices = (0..kills).map(|dead| (file::slice_path(dir, kills, dead), None, dead));
+    let layers = LAYERS.map(|placed| (layer_file::layer_path(dir, kills, placed), Some(placed), 0));
+    slices.chain(layers).filter(|(p, _, _)| p.exists()).collect()
+}
+
+impl Tablebase {
+    /// Reads every block of every table file in `dir` for a game won by `kills` kills and
+    /// checks it: each block against its checksum and its length once decoded, each header
+    /// against what the file must hold. Files not there are skipped (the list returned says
+    /// which were checked); `on_file` is called as each is done.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Kills`] unless `kills` is 1 to 5; the first damaged or unreadable
+    /// file, naming it and, past its header, the block.
+    pub fn check_files(
+        kills: u8,
+        dir: &Path,
+        mut on_file: impl FnMut(&FileReport),
+    ) -> Result<Vec<FileReport>, TablebaseError> {
+        crate::tablebase::check_kills(kills)?;
+        let indexer = Indexer::new();
+        let cache = Arc::new(BlockCache::new());
+        let mut out = Vec::new();
+        for (path, placed, dead) in files(kills, dir) {
+            let bytes = match placed {
+                None => {
+                    let slots = indexer.slice_len(usize::from(dead) + 1);
+                    file::load(&path, kills, dead, indexer.classes(), slots)?;
+                    std::fs::metadata(&path).map_err(|e| TablebaseError::file(&path, e))?.len()
+                }
+                Some(placed) => {
+                    LayerFile::open(&path, &indexer, kills, placed, Arc::clone(&cache))?.check()?
+                }
+            };
+            let report = FileReport { path, bytes, converted: false };
+            on_file(&report);
+            out.push(report);
+        }
+        Ok(out)
+    }
+
+    /// Converts every table file in `dir` for a game won by `kills` kills that is in the
+    /// uncompressed format of version 1 to the compressed format, in place, keeping its values
+    /// (nothing is solved again). Each file is replaced whole or not at all, so a conversion
+    /// that is stopped resumes with the files still to do; files already converted are checked
+    /// (every block) and left alone. `on_file` is called as each is done.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Kills`] unless `kills` is 1 to 5; a file that is damaged, of another
+    /// game, or cannot be read or written.
+    pub fn convert(
+        kills: u8,
+        dir: &Path,
+        mut on_file: impl FnMut(&FileReport),
+    ) -> Result<Vec<FileReport>, TablebaseError> {
+        crate::tablebase::check_kills(kills)?;
+        let indexer = Indexer::new();
+        let mut out = Vec::new();
+        for (path, placed, dead) in files(kills, dir) {
+            let converted = match placed {
+                None => {
+                    let slots = indexer.slice_len(usize::from(dead) + 1);
+                    file::convert(&path, kills, dead, indexer.classes(), slots)?
+                }
+                Some(placed) => layer_file::convert(&path, &indexer, kills, placed)?,
+            };
+            let bytes = std::fs::metadata(&path).map_err(|e| TablebaseError::file(&path, e))?.len();
+            let report = FileReport { path, bytes, converted };
+            on_file(&report);
+            out.push(report);
+        }
+        Ok(out)
+    }
+}
+
+/// The lock a build holds on its directory: a file naming the owner's process, removed when
+/// the build ends. A lock whose process is gone (a killed build) is taken over.
+#[derive(Debug)]
+pub(crate) struct BuildLock {
+    path: PathBuf,
+}
+
+impl BuildLock {
+    /// Takes the lock on `dir` (made if need be), and removes the temporary files a killed
+    /// build left there.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Locked`] when another live process holds it; a file error when the
+    /// directory cannot be written.
+    pub(crate) fn take(dir: &Path) -> Result<BuildLock, TablebaseError> {
+        std::fs::create_dir_all(dir).map_err(|e| TablebaseError::file(dir, e))?;
+        let path = dir.join("build.lock");
+        let me = std::process::id();
+        loop {
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => {
+                    use std::io::Write as _;
+                    writeln!(f, "{me}").map_err(|e| TablebaseError::file(&path, e))?;
+                    break;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let owner = std::fs::read_to_string(&path)
+                        .ok()
+                        .and_then(|s| s.trim().parse::<u32>().ok());
+                    match owner {
+                        Some(pid) if pid != me && alive(pid) => {
+                            return Err(TablebaseError::Locked { path, pid });
+                        }
+                        // Stale (the owner is gone) or unreadable: taken over.
+                        _ => std::fs::remove_file(&path)
+                            .map_err(|e| TablebaseError::file(&path, e))?,
+                    }
+                }
+                Err(e) => return Err(TablebaseError::file(&path, e)),
+            }
+        }
+        remove_temporaries(dir)?;
+        Ok(BuildLock { path })
+    }
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        // Nothing to do if it is already gone.
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Whether process `pid` is running (on Linux; elsewhere any owner is taken to be alive).
+fn alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") { Path::new(&format!("/proc/{pid}")).exists() } else { true }
+}
+
+/// Removes the temporary files of table files (`k*-*.tns*.tmp*`) left in `dir` by a save that
+/// was killed. Only a build holding the lock calls it, so none of them is being written.
+fn remove_temporaries(dir: &Path) -> Result<(), TablebaseError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| TablebaseError::file(dir, e))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let table_file = name.starts_with('k') && name.contains(".tns") && name.contains(".tmp");
+        if table_file && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|e| TablebaseError::file(&path, e))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_live_lock_refuses_and_a_stale_one_is_taken_over() {
+        let dir = std::env::temp_dir().join(format!("tns-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("k5-p3.tnspl.tmp123"), b"half a file").unwrap();
+        std::fs::write(dir.join("notes.txt"), b"kept").unwrap();
+        let lock = BuildLock::take(&dir).unwrap();
+        assert!(!dir.join("k5-p3.tnspl.tmp123").exists());
+        assert!(dir.join("notes.txt").exists());
+        // Held by this process: a second build (another process) is refused. Pretend to be
+        // another by writing a live pid that is not ours: our parent's.
+        drop(lock);
+        let parent = std::os::unix::process::parent_id();
+        std::fs::write(dir.join("build.lock"), format!("{parent}\n")).unwrap();
+        let e = BuildLock::take(&dir).unwrap_err();
+        assert!(matches!(e, TablebaseError::Locked { pid, .. } if pid == parent), "{e}");
+        assert!(e.to_string().contains("another build"), "{e}");
+        // A dead owner's lock is taken over.
+        std::fs::write(dir.join("build.lock"), "4000000000\n").unwrap();
+        let lock = BuildLock::take(&dir).unwrap();
+        drop(lock);
+        assert!(!dir.join("build.lock").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
