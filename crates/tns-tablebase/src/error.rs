@@ -24,7 +24,7 @@ pub enum TablebaseError {
     #[error("placement layer {0} (sheep placed) is not built")]
     NoLayer(u8),
     /// A block of a table file failed its check when read: the file is damaged.
-    #[error("{}: block {block} is damaged ({fault}); build or convert the file again", path.display())]
+    #[error("{}: block {block} is damaged ({fault}); `tns-tablebase build` builds damaged files again", path.display())]
     Block {
         /// The file.
         path: PathBuf,
@@ -35,7 +35,7 @@ pub enum TablebaseError {
     },
     /// The file is in an earlier, uncompressed format: it needs converting (which keeps its
     /// values and solves nothing again).
-    #[error("{}: the uncompressed format of version {version}; convert the table to the compressed format", path.display())]
+    #[error("{}: the uncompressed format of version {version}; convert the table in place with `tns-tablebase compress` (nothing is solved again)", path.display())]
     Uncompressed {
         /// The file.
         path: PathBuf,

@@ -226,7 +226,12 @@ pub(crate) fn decode(
 }
 
 /// Decodes a whole layer file of version 1 (uncompressed), checksum included.
-fn decode_v1(bytes: &[u8], indexer: &Indexer, kills: u8, placed: u8) -> Result<Layer, FileError> {
+pub(crate) fn decode_v1(
+    bytes: &[u8],
+    indexer: &Indexer,
+    kills: u8,
+    placed: u8,
+) -> Result<Layer, FileError> {
     FORMAT_V1.header(bytes)?;
     let slots = expected_slots(indexer, kills, placed);
     let body: usize = parts(&slots).iter().sum();

@@ -263,10 +263,7 @@ fn every_kind_of_damage_has_its_own_error() {
         .find(Result::is_err)
         .expect("some position's block is the damaged one");
     assert!(matches!(damaged, Err(TablebaseError::Block { .. })), "{damaged:?}");
-    assert!(matches!(
-        Tablebase::check_files(1, &dir, |_| {}),
-        Err(TablebaseError::Block { .. })
-    ));
+    assert!(matches!(Tablebase::check_files(1, &dir, |_| {}), Err(TablebaseError::Block { .. })));
     // A build finds the damaged layer and builds it again, to the same bytes.
     let mut table = Tablebase::build(1, Some(&dir), |_| {}).unwrap();
     let events = std::sync::Mutex::new(Vec::new());

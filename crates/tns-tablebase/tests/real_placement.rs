@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use common::burnside;
 use tns_board::{Board, Game, KILLS_TO_WIN, Move, Side, TOTAL_SHEEP};
 use tns_search::{Heuristic, Limits, Search, SearchConfig};
-use tns_tablebase::{Tablebase, Wdl, WithTablebase};
+use tns_tablebase::{Tablebase, TablebaseError, Wdl, WithTablebase};
 
 fn table() -> &'static Arc<Tablebase> {
     let table = common::real_table();
@@ -122,4 +122,47 @@ fn the_perfect_player_never_lets_a_placement_value_slip() {
     assert!(games >= 20, "only {games} games started");
     // The check bites hardest where there is something to keep: some starts must be decided.
     assert!(decided >= 1, "no game started decided");
+}
+
+#[test]
+#[ignore = "needs the built placement layers; CI builds the last ones"]
+fn the_perfect_player_given_a_damaged_table_returns_the_error() {
+    // A copy of the movement slices and layers 18 and 19, every block of layer 19's second
+    // half overwritten.
+    let dir = std::env::temp_dir().join(format!("tns-damaged-real-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let names = (0..KILLS_TO_WIN)
+        .map(|d| format!("k5-d{d}.tnstb"))
+        .chain(["k5-p18.tnspl".into(), "k5-p19.tnspl".into()]);
+    for name in names {
+        std::fs::copy(common::real_dir().join(&name), dir.join(&name)).unwrap();
+    }
+    let path = dir.join("k5-p19.tnspl");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let half = bytes.len() / 2;
+    for b in &mut bytes[half..] {
+        *b ^= 0x55;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let damaged = Arc::new(Tablebase::load(KILLS_TO_WIN, &dir).unwrap());
+    let evaluator = WithTablebase::new(Heuristic::default(), Arc::clone(&damaged)).unwrap();
+    let mut perfect = Search::new(evaluator, SearchConfig { tt_mb: 4, ..SearchConfig::default() });
+    let stop = AtomicBool::new(false);
+    // Sheep to move with 18 placed: every placement leads into layer 19.
+    let slots = damaged.slots(2, 0);
+    let mut failed = 0;
+    for slot in (0..slots).step_by((slots / 400) as usize) {
+        let Some(board) = damaged.position_at(2, 0, Side::Sheep, slot) else { continue };
+        match perfect.search(board, &[], Limits::depth(1), &stop, |_| {}) {
+            Ok(_) => {}
+            Err(e) => {
+                let inner = e.inner().downcast_ref::<TablebaseError>();
+                assert!(matches!(inner, Some(TablebaseError::Block { .. })), "{e}");
+                assert!(e.to_string().contains("k5-p19.tnspl: block "), "{e}");
+                failed += 1;
+            }
+        }
+    }
+    assert!(failed > 0, "no search met the damaged half");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -6,15 +6,21 @@ use std::sync::{Arc, OnceLock};
 use tns_board::{Bitboard, KILLS_TO_WIN, Symmetry};
 use tns_tablebase::Tablebase;
 
-/// The real game's table, built into `tablebase/` (or `TNS_TABLEBASE_DIR`), loaded once.
+/// The real game's table's directory: `tablebase/`, or `TNS_TABLEBASE_DIR`.
+#[allow(dead_code)] // Only the tests on the real table use it.
+pub fn real_dir() -> PathBuf {
+    std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
+        PathBuf::from,
+    )
+}
+
+/// The real game's table, built into [`real_dir`], loaded once.
 #[allow(dead_code)] // Only the tests on the real table use it.
 pub fn real_table() -> &'static Arc<Tablebase> {
     static TABLE: OnceLock<Arc<Tablebase>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
-            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
-            PathBuf::from,
-        );
+        let dir = real_dir();
         let table = Tablebase::load(KILLS_TO_WIN, &dir).unwrap_or_else(|e| {
             panic!(
                 "{e}: build it with `cargo run --release -p tns-tablebase-cli -- build \
