@@ -263,21 +263,10 @@ pub fn train(
     let (mut adam, mut window) = resume(s, &net, first, &state_path, &mut log)?;
     let mut rows = progress::read(&s.out.join("progress.csv"))?;
     rows.retain(|r| r.generation <= first);
-    // Distillation: the table as teacher, and the held-out set it is measured on.
-    let distil = s.teacher.as_ref().map(|t| {
-        let teacher = Teacher::new(Arc::clone(t));
-        let v = validation_set(s, &teacher);
-        log(&format!(
-            "held-out set: {} positions ({} critical) from {} games, never trained on",
-            v.held.len(),
-            v.critical().count(),
-            s.validation_games
-        ));
-        (teacher, v)
-    });
-    if let Some((teacher, _)) = &distil {
-        teacher.check()?;
-    }
+    let distil = distillation(s, &mut log);
+    // A table that failed to answer stops the run, with its error.
+    let table_ok = || distil.as_ref().map_or(Ok(()), |(t, _)| t.check());
+    table_ok()?;
     let mut last_tested =
         rows.iter().rev().find(|r| r.vs_heuristic.is_some()).map(|r| r.generation);
     let run_start = Instant::now();
@@ -301,9 +290,7 @@ pub fn train(
                 games.iter().flat_map(|g| selfplay::samples(g, s.lambda, &mut rng)).collect()
             }),
         };
-        if let Some((teacher, _)) = &distil {
-            teacher.check()?;
-        }
+        table_ok()?;
         let Some(fresh) = fresh else { break };
         window.push(fresh);
         if window.len() > s.window.max(1) {
@@ -315,9 +302,7 @@ pub fn train(
         net.save(&generation_path(&s.out, generation)).map_err(|e| e.to_string())?;
         net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
         let figures = distil.as_ref().map(|(t, v)| measures::figures(&net, t, v));
-        if let Some((teacher, _)) = &distil {
-            teacher.check()?;
-        }
+        table_ok()?;
 
         let (mut vs_heuristic, mut vs_previous) = (None, None);
         if s.match_every > 0 && generation % s.match_every == 0 {
@@ -491,6 +476,22 @@ fn fit(
 /// The seed of the held-out set of a run seeded with `seed`.
 pub fn held_out_seed(seed: u64) -> u64 {
     mix(seed, 0, 0xE5A1)
+}
+
+/// Distillation's teacher (the table) and the held-out set it is measured on, when the run has
+/// a teacher.
+fn distillation(s: &Settings, log: &mut impl FnMut(&str)) -> Option<(Teacher, Validation)> {
+    s.teacher.as_ref().map(|t| {
+        let teacher = Teacher::new(Arc::clone(t));
+        let v = validation_set(s, &teacher);
+        log(&format!(
+            "held-out set: {} positions ({} critical) from {} games, never trained on",
+            v.held.len(),
+            v.critical().count(),
+            s.validation_games
+        ));
+        (teacher, v)
+    })
 }
 
 /// The held-out set of a distillation run with these settings: fixed by the seed.

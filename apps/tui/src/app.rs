@@ -16,9 +16,11 @@ use tns_match::{Budget, Player as _, PlayerError, PlayerSpec, RandomPlayer};
 use tns_search::{Limits, Report, plies_to_end};
 use tns_tablebase::Tablebase;
 
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::mpsc::TryRecvError;
 
-use crate::engine::{ENGINE_TT_MB, Engine, Poll, Thinking, engine, evaluator, start_hint};
+use crate::engine::{
+    ENGINE_TT_MB, Engine, HintAnswer, Poll, Thinking, engine, evaluator, start_hint,
+};
 use crate::input::Mode;
 
 /// Who plays a side.
@@ -124,7 +126,7 @@ pub struct App {
     /// jump) is put on it, so Enter or Tab plays it.
     pub hint: Option<Move>,
     /// A hint being worked out on its own thread, and the game length it is for.
-    hint_job: Option<(Receiver<Result<Option<Move>, String>>, usize)>,
+    hint_job: Option<(HintAnswer, usize)>,
     /// A question waiting for y/n: what to do on yes.
     pub confirm: Option<Pending>,
     /// Whether moves were played or taken back since the game was started, loaded or saved.

@@ -40,6 +40,9 @@ pub fn evaluator(table: Option<Arc<Tablebase>>) -> Box<dyn Evaluator> {
     }
 }
 
+/// Where a hint's answer comes: the move, or why the search failed.
+pub type HintAnswer = Receiver<Result<Option<Move>, String>>;
+
 /// What a search thread sends back.
 #[derive(Debug)]
 enum Message {
@@ -139,11 +142,7 @@ impl Drop for Thinking {
 /// there is, the perfect one when a table is given (exact where it holds the position, and in
 /// the placement phase choosing only among the moves that keep the value). The answer comes on
 /// the returned channel: the move, or why the search failed (a damaged table).
-pub fn start_hint(
-    board: Board,
-    history: Vec<Board>,
-    table: Option<Arc<Tablebase>>,
-) -> Receiver<Result<Option<Move>, String>> {
+pub fn start_hint(board: Board, history: Vec<Board>, table: Option<Arc<Tablebase>>) -> HintAnswer {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let mut s =

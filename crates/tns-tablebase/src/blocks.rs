@@ -347,7 +347,7 @@ mod tests {
 
     fn sample() -> (Vec<u8>, Vec<Vec<u8>>) {
         let a: Vec<u8> = (0..BLOCK * 2 + 100).map(|i| (i / 7 % 3) as u8).collect();
-        let b: Vec<u8> = (0..300).map(|i| (i % 5) as u8).collect();
+        let b: Vec<u8> = (0..300u32).map(|i| (i % 5) as u8).collect();
         (b"HEAD".to_vec(), vec![a, b])
     }
 

@@ -66,16 +66,15 @@ impl BlockCache {
         let mut set = self.sets[set].lock().unwrap_or_else(PoisonError::into_inner);
         set.clock += 1;
         let now = set.clock;
-        let way = match set.slots.iter().position(|s| s.key == key) {
-            Some(way) => way,
-            None => {
-                let way = (0..WAYS).min_by_key(|&w| set.slots[w].used).unwrap_or(0);
-                let slot = &mut set.slots[way];
-                slot.key = u64::MAX;
-                slot.bytes = load()?;
-                slot.key = key;
-                way
-            }
+        let way = if let Some(way) = set.slots.iter().position(|s| s.key == key) {
+            way
+        } else {
+            let way = (0..WAYS).min_by_key(|&w| set.slots[w].used).unwrap_or(0);
+            let slot = &mut set.slots[way];
+            slot.key = u64::MAX;
+            slot.bytes = load()?;
+            slot.key = key;
+            way
         };
         let slot = &mut set.slots[way];
         slot.used = now;
