@@ -140,10 +140,10 @@ struct Probe {
 /// let mut search = Search::new(Heuristic::default(), SearchConfig { tt_mb: 4, ..SearchConfig::default() });
 /// // Four sheep are dead and the tigers can jump a fifth.
 /// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
-/// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {});
+/// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {})?;
 /// assert_eq!(result.best_move.unwrap().to_string(), "a5c5");
 /// assert_eq!(describe(result.score, board.side_to_move()), "T wins in 1");
-/// # Ok::<(), tns_board::ParsePositionError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
 pub struct Search<E> {
