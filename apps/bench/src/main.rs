@@ -23,6 +23,7 @@ fn say(line: std::fmt::Arguments<'_>) {
 mod analyse;
 mod audit_cmd;
 mod draw_cmd;
+mod load_cmd;
 mod match_cmd;
 mod perft;
 mod search_cmd;
@@ -54,6 +55,9 @@ enum Command {
     /// Check every move of a file of game records against the solved game: per player, the
     /// moves that gave up a win or a draw, by phase, and where each game first went wrong.
     Audit(audit_cmd::Args),
+    /// A bounded load test of tns-web on this machine: connections kept alive asking
+    /// positions, then the rate and the latency percentiles.
+    Load(load_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +69,7 @@ fn main() -> ExitCode {
         Command::Search(args) => search_cmd::run(&args),
         Command::Audit(args) => audit_cmd::run(&args),
         Command::Draw(args) => draw_cmd::run(&args),
+        Command::Load(args) => load_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

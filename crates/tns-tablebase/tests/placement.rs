@@ -182,6 +182,10 @@ fn a_stopped_build_resumes_at_its_layer() {
     let mut table = Tablebase::build(1, Some(&dir), |_| {}).unwrap();
     table.build_placement(&dir, 19, &|_| {}).unwrap();
     let first = std::fs::read(dir.join("k1-p19.tnspl")).unwrap();
+    // A build killed while saving layer 18 leaves only its temporary file: the next build
+    // removes it and builds the layer again.
+    let leftover = dir.join("k1-p18.tnspl.tmp4000000000");
+    std::fs::write(&leftover, &first[..first.len() / 2]).unwrap();
     let events = Mutex::new(Vec::new());
     let record = |e: PlacementEvent| {
         if !matches!(e, PlacementEvent::Progress { .. }) {
@@ -194,6 +198,7 @@ fn a_stopped_build_resumes_at_its_layer() {
     assert_eq!(events[1], PlacementEvent::Started { placed: 18, work: events_work(&events) });
     assert!(matches!(events[2], PlacementEvent::Finished { placed: 18, .. }));
     assert_eq!(events.len(), 3);
+    assert!(!leftover.exists());
     // The finished layer was not rebuilt, and a rebuild from scratch gives the same bytes.
     assert_eq!(std::fs::read(dir.join("k1-p19.tnspl")).unwrap(), first);
     let again = temp_dir("resume-again");

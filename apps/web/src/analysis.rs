@@ -1,0 +1,347 @@
+//! What the API says of a position: from the table where it holds the position, else from the
+//! engine's search. Plain functions, run off the async threads.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use tns_board::{Board, Game, KILLS_TO_WIN, Side};
+use tns_search::{Evaluator, Limits, Search, SearchConfig, plies_to_end};
+use tns_tablebase::{Tablebase, TablebaseError, Value, Verdict, Wdl, WithTablebase};
+
+use crate::error::ApiError;
+
+/// The version of the API's answers.
+pub const API_VERSION: u32 = 1;
+
+/// A verdict for one side: the side to move of a position, or the side that plays a move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VerdictJson {
+    /// `win`, `draw` or `loss` for that side; `unknown` where a search found no forced result.
+    pub result: &'static str,
+    /// `sheep` or `tigers` when the game is decided, else `null`.
+    pub winner: Option<&'static str>,
+    /// Plies to the end with best play, where known.
+    pub plies: Option<u32>,
+    /// The search's score (hundredths of a sheep, for that side), for a search's verdict.
+    pub score: Option<i32>,
+    /// For a person: "Sheep win in 12", "Draw", "Tigers win".
+    pub text: String,
+}
+
+/// A legal move and its verdict for the side that plays it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveJson {
+    /// The move, in move notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its verdict for the side that plays it.
+    pub verdict: VerdictJson,
+}
+
+/// A move that was played, and whether it kept the value of the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayedJson {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its verdict for the side that played it (table only).
+    pub verdict: Option<VerdictJson>,
+    /// Whether it kept the position's value for its player (table only).
+    pub kept: Option<bool>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutcomeJson {
+    /// `sheep`, `tigers`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// For a person.
+    pub text: String,
+}
+
+/// The answer to `position`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PositionJson {
+    /// The API version.
+    pub api: u32,
+    /// The position after the moves, in position notation.
+    pub position: String,
+    /// `sheep` or `tigers`.
+    pub side_to_move: &'static str,
+    /// Sheep still to place.
+    pub in_hand: u8,
+    /// Sheep taken.
+    pub dead: u8,
+    /// `placement` or `movement`.
+    pub phase: &'static str,
+    /// `table` or `search`: where the verdicts come from.
+    pub source: &'static str,
+    /// The position's verdict for the side to move (`null` when the game is over).
+    pub verdict: Option<VerdictJson>,
+    /// Every legal move with its verdict for the side to move, best first.
+    pub moves: Vec<MoveJson>,
+    /// The moves given, each with its verdict where the table holds it.
+    pub played: Vec<PlayedJson>,
+    /// The result, if the game is over.
+    pub outcome: Option<OutcomeJson>,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Sheep => "sheep",
+        Side::Tiger => "tigers",
+    }
+}
+
+/// A table verdict as JSON, for `side`.
+pub fn table_verdict(v: Verdict, side: Side) -> VerdictJson {
+    let (result, winner) = match v.wdl {
+        Wdl::Win => ("win", Some(side_name(side))),
+        Wdl::Draw => ("draw", None),
+        Wdl::Loss => ("loss", Some(side_name(side.other()))),
+    };
+    let plies = match v.value {
+        Some(Value::Win(n) | Value::Loss(n)) => Some(u32::from(n)),
+        _ => None,
+    };
+    VerdictJson { result, winner, plies, score: None, text: v.describe(side) }
+}
+
+/// A search score for `side` as JSON: decided where the search proved a result.
+pub fn search_verdict(score: i32, side: Side) -> VerdictJson {
+    match plies_to_end(score) {
+        Some(n) => {
+            let winner = if score > 0 { side } else { side.other() };
+            VerdictJson {
+                result: if score > 0 { "win" } else { "loss" },
+                winner: Some(side_name(winner)),
+                plies: u32::try_from(n).ok(),
+                score: Some(score),
+                text: format!("{} win in {n}", winner.plural()),
+            }
+        }
+        None => VerdictJson {
+            result: "unknown",
+            winner: None,
+            plies: None,
+            score: Some(score),
+            text: format!("no forced result found (score {score:+} for {})", side.plural()),
+        },
+    }
+}
+
+/// A table error as an API error: a damaged table is the server's failure.
+fn table_error(e: &TablebaseError) -> ApiError {
+    ApiError::internal(format!("the tablebase failed: {e}"))
+}
+
+/// How far searches go where there is no table: the position's own search, and each move's.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    /// The position's search.
+    pub position: Duration,
+    /// Each move's search (of the position after it).
+    pub per_move: Duration,
+}
+
+/// What the server knows: the table, if any, and the evaluator its searches use.
+#[derive(Debug)]
+pub struct Analyst {
+    /// The tablebase, when the server has one.
+    pub table: Option<Arc<Tablebase>>,
+    /// The budget of searches without a table.
+    pub budget: SearchBudget,
+}
+
+impl Analyst {
+    /// Whether the table's layers answer for `board` and its moves (a cheap test: the layers
+    /// built, not a probe).
+    pub fn holds(&self, board: Board) -> bool {
+        let Some(table) = self.table.as_deref() else { return false };
+        if board.in_hand() == 0 {
+            return true;
+        }
+        let placed = tns_board::TOTAL_SHEEP - board.in_hand();
+        // A sheep-to-move position is worked out from the next layer.
+        let needed = placed + u8::from(board.side_to_move() == Side::Sheep);
+        table.placement_from().is_some_and(|from| needed >= from)
+    }
+
+    /// The table, when it answers for `board`.
+    fn table_for(&self, board: Board) -> Option<&Tablebase> {
+        self.table.as_deref().filter(|_| self.holds(board))
+    }
+
+    /// The answer to `position` for `game`: from the table where it holds the position, else
+    /// from searches that stop when `stop` is raised.
+    ///
+    /// # Errors
+    /// A 500 when the table fails (a damaged file).
+    pub fn position(&self, game: &Game, stop: &AtomicBool) -> Result<PositionJson, ApiError> {
+        let board = game.board();
+        let side = board.side_to_move();
+        let outcome = game
+            .outcome()
+            .map(|o| OutcomeJson { winner: o.winner.map(side_name), text: o.to_string() });
+        let played = self.played(game)?;
+        let mut answer = PositionJson {
+            api: API_VERSION,
+            position: board.to_string(),
+            side_to_move: side_name(side),
+            in_hand: board.in_hand(),
+            dead: board.dead(),
+            phase: if board.in_hand() > 0 { "placement" } else { "movement" },
+            source: if self.holds(board) { "table" } else { "search" },
+            verdict: None,
+            moves: Vec::new(),
+            played,
+            outcome,
+        };
+        if answer.outcome.is_some() {
+            return Ok(answer);
+        }
+        if let Some(table) = self.table_for(board) {
+            // The position's verdict is its best move's: one look-up of each move.
+            let verdicts = table.verdicts(board).map_err(|e| table_error(&e))?;
+            if let Some(&(_, best)) = verdicts.first() {
+                let value = if board.in_hand() == 0 { table.verdict(board).ok() } else { None };
+                answer.verdict = Some(table_verdict(value.unwrap_or(best), side));
+            }
+            answer.moves = verdicts
+                .into_iter()
+                .map(|(m, v)| MoveJson { mv: m.to_string(), verdict: table_verdict(v, side) })
+                .collect();
+            return Ok(answer);
+        }
+        let (verdict, moves) = self.searched(game, stop);
+        answer.verdict = Some(verdict);
+        answer.moves = moves;
+        Ok(answer)
+    }
+
+    /// The moves of `game` with their verdicts, where the table holds them.
+    fn played(&self, game: &Game) -> Result<Vec<PlayedJson>, ApiError> {
+        let positions = game.positions();
+        game.moves()
+            .iter()
+            .zip(positions)
+            .map(|(&m, &before)| {
+                let side = before.side_to_move();
+                let judged = match self.table_for(before) {
+                    None => None,
+                    Some(table) => {
+                        let best = table.verdict(before).map_err(|e| table_error(&e))?;
+                        let child = before.after_unchecked(m);
+                        let after = if child.dead() >= table.kills() {
+                            Verdict::from(Value::Win(1))
+                        } else {
+                            table.verdict(child).map_err(|e| table_error(&e))?.before()
+                        };
+                        Some((table_verdict(after, side), after.wdl == best.wdl))
+                    }
+                };
+                Ok(PlayedJson {
+                    mv: m.to_string(),
+                    kept: judged.as_ref().map(|j| j.1),
+                    verdict: judged.map(|j| j.0),
+                })
+            })
+            .collect()
+    }
+
+    /// The position's verdict and each move's, from searches with the shipped network.
+    fn searched(&self, game: &Game, stop: &AtomicBool) -> (VerdictJson, Vec<MoveJson>) {
+        let board = game.board();
+        let side = board.side_to_move();
+        let mut search = Search::new(evaluator(), SearchConfig { tt_mb: 8, ..Default::default() });
+        let limits = |time| Limits { depth: Some(30), time: Some(time), nodes: None };
+        let score = search
+            .search(board, game.previous(), limits(self.budget.position), stop, |_| {})
+            .map_or(0, |r| r.score);
+        let verdict = search_verdict(score, side);
+        let mut history = game.positions().to_vec();
+        let deadline = Instant::now() + self.budget.per_move * 25;
+        let mut moves: Vec<(i32, MoveJson)> = board
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                let child = board.after_unchecked(m);
+                let score = if child.dead() >= KILLS_TO_WIN || !child.has_moves() {
+                    tns_search::win_in(1)
+                } else if Instant::now() >= deadline {
+                    0
+                } else {
+                    history.push(board);
+                    let r =
+                        search.search(child, &history, limits(self.budget.per_move), stop, |_| {});
+                    history.pop();
+                    r.map_or(0, |r| -r.score)
+                };
+                (score, MoveJson { mv: m.to_string(), verdict: search_verdict(score, side) })
+            })
+            .collect();
+        moves.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+        (verdict, moves.into_iter().map(|(_, m)| m).collect())
+    }
+
+    /// A perfect line from `game`'s position (the table's moves, the perfect player choosing
+    /// among those that keep the value), or the search's without a table: at most `plies`
+    /// plies, within `time`.
+    ///
+    /// # Errors
+    /// A 500 when the table fails.
+    pub fn mainline(
+        &self,
+        game: &Game,
+        plies: usize,
+        time: Duration,
+        stop: &AtomicBool,
+    ) -> Result<(Vec<MoveJson>, &'static str), ApiError> {
+        let mut game = game.clone();
+        let start = Instant::now();
+        let table = self.table.as_ref().filter(|_| self.holds(game.board()));
+        let (evaluator, source): (Box<dyn Evaluator>, _) = match table {
+            Some(t) => match WithTablebase::new(tns_search::Heuristic::default(), Arc::clone(t)) {
+                Ok(e) => (Box::new(e), "table"),
+                Err(e) => return Err(table_error(&e)),
+            },
+            None => (evaluator(), "search"),
+        };
+        let mut search = Search::new(evaluator, SearchConfig { tt_mb: 16, ..Default::default() });
+        let mut line = Vec::new();
+        while game.outcome().is_none() && line.len() < plies && start.elapsed() < time {
+            let board = game.board();
+            let side = board.side_to_move();
+            let limits = Limits { depth: Some(4), time: Some(time / 10), nodes: None };
+            let result = search
+                .search(board, game.previous(), limits, stop, |_| {})
+                .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
+            let Some(m) = result.best_move else { break };
+            let verdict = match (source, self.table.as_deref()) {
+                ("table", Some(t)) => {
+                    let child = board.after_unchecked(m);
+                    let v = if child.dead() >= t.kills() {
+                        Verdict::from(Value::Win(1))
+                    } else {
+                        t.verdict(child).map_err(|e| table_error(&e))?.before()
+                    };
+                    table_verdict(v, side)
+                }
+                _ => search_verdict(result.score, side),
+            };
+            line.push(MoveJson { mv: m.to_string(), verdict });
+            game.play(m).map_err(|e| ApiError::internal(e.to_string()))?;
+        }
+        Ok((line, source))
+    }
+}
+
+/// The evaluator searches use without a table: the shipped network, else the heuristic.
+fn evaluator() -> Box<dyn Evaluator> {
+    match tns_match::shipped_network() {
+        Ok(net) => Box::new(tns_nn::NeuralEvaluator::new(net)),
+        Err(_) => Box::new(tns_search::Heuristic::default()),
+    }
+}

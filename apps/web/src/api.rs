@@ -1,0 +1,253 @@
+//! The routes: the JSON API under `/api/v1/`, and the page.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Serialize;
+use tns_board::{Game, Move};
+use tns_match::{Budget, LEVELS, PlayerSpec};
+use tokio::sync::Semaphore;
+
+use crate::analysis::{API_VERSION, Analyst, MoveJson, PositionJson};
+use crate::error::ApiError;
+use crate::page;
+use crate::query::Query;
+
+/// The server's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The longest a player may think for a `move` request.
+    pub max_move_time: Duration,
+    /// The longest a `mainline` request may take.
+    pub max_line_time: Duration,
+    /// Searches running at once (each request that searches waits for one).
+    pub searches: usize,
+}
+
+/// What every request shares.
+#[derive(Debug)]
+pub struct AppState {
+    analyst: Analyst,
+    limits: Limits,
+    /// Searches running at once are bounded, so a burst of them queues instead of starving the
+    /// table's answers of threads.
+    searches: Semaphore,
+}
+
+impl AppState {
+    /// The state of a server answering with `analyst` within `limits`.
+    pub fn new(analyst: Analyst, limits: Limits) -> AppState {
+        AppState { analyst, limits, searches: Semaphore::new(limits.searches.max(1)) }
+    }
+}
+
+/// The server's routes.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
+        .route("/api/v1/position", get(position))
+        .route("/api/v1/mainline", get(mainline))
+        .route("/api/v1/move", get(play))
+        .route("/api/v1/players", get(players))
+        .fallback(not_found)
+        .with_state(state)
+}
+
+async fn not_found() -> ApiError {
+    ApiError {
+        status: StatusCode::NOT_FOUND,
+        message: "no such page: the API is under /api/v1/ (docs/web.md)".into(),
+    }
+}
+
+/// A JSON answer; answers from the table never change, so caches may keep them.
+fn json<T: Serialize>(value: &T, from_table: bool) -> Response {
+    let body = match serde_json::to_string(value) {
+        Ok(body) => body,
+        Err(e) => return ApiError::internal(e.to_string()).into_response(),
+    };
+    let mut response = ([(header::CONTENT_TYPE, "application/json")], body).into_response();
+    let cache = if from_table { "public, max-age=31536000, immutable" } else { "no-store" };
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    response
+}
+
+/// Raises its flag when dropped: a request's work is told to stop when the client goes away
+/// (the server drops the request's future).
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` off the async threads, with a flag raised if the request is dropped.
+async fn off_thread<T: Send + 'static>(
+    state: &Arc<AppState>,
+    work: impl FnOnce(&AppState, &AtomicBool) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let _guard = StopOnDrop(Arc::clone(&stop));
+    let state = Arc::clone(state);
+    tokio::task::spawn_blocking(move || work(&state, &stop))
+        .await
+        .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
+}
+
+/// Waits for a search slot.
+async fn search_slot(state: &AppState) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+    state.searches.acquire().await.map_err(|_| ApiError::unavailable("the server is stopping"))
+}
+
+fn parse(raw: Option<&str>, known: &[&str]) -> Result<(Query, Game), ApiError> {
+    let query = Query::parse(raw.unwrap_or(""))?;
+    query.only(known)?;
+    let game = query.game()?;
+    Ok((query, game))
+}
+
+async fn position(
+    State(state): State<Arc<AppState>>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, ApiError> {
+    let (_, game) = parse(raw.as_deref(), &["pos", "moves"])?;
+    // Only searching needs a slot; the table answers at once.
+    let needs_search = !state.analyst.holds(game.board()) && game.outcome().is_none();
+    let _slot = if needs_search { Some(search_slot(&state).await?) } else { None };
+    let answer: PositionJson =
+        off_thread(&state, move |s, stop| s.analyst.position(&game, stop)).await?;
+    let from_table = answer.source == "table";
+    Ok(json(&answer, from_table))
+}
+
+#[derive(Serialize)]
+struct MainlineJson {
+    api: u32,
+    position: String,
+    source: &'static str,
+    moves: Vec<MoveJson>,
+}
+
+async fn mainline(
+    State(state): State<Arc<AppState>>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, ApiError> {
+    let (query, game) = parse(raw.as_deref(), &["pos", "moves", "plies"])?;
+    let plies = match query.get("plies") {
+        None => 200,
+        Some(p) => p
+            .parse::<usize>()
+            .ok()
+            .filter(|p| (1..=500).contains(p))
+            .ok_or_else(|| ApiError::bad(format!("plies must be 1 to 500, not {p:?}")))?,
+    };
+    let _slot = search_slot(&state).await?;
+    let position = game.board().to_string();
+    let (moves, source) = off_thread(&state, move |s, stop| {
+        s.analyst.mainline(&game, plies, s.limits.max_line_time, stop)
+    })
+    .await?;
+    Ok(json(&MainlineJson { api: API_VERSION, position, source, moves }, false))
+}
+
+#[derive(Serialize)]
+struct MoveAnswer {
+    api: u32,
+    #[serde(rename = "move")]
+    mv: String,
+    player: String,
+    position: String,
+}
+
+/// The players the server offers: the levels, `perfect` only with a table.
+fn offered(state: &AppState) -> Vec<(&'static str, &'static str)> {
+    LEVELS
+        .iter()
+        .copied()
+        .filter(|(name, _)| *name != "perfect" || state.analyst.table.is_some())
+        .collect()
+}
+
+async fn play(
+    State(state): State<Arc<AppState>>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, ApiError> {
+    let (query, game) = parse(raw.as_deref(), &["pos", "moves", "player"])?;
+    let name = query.get("player").unwrap_or("network").to_string();
+    // Only the server's own list: never a program or a file named by the client.
+    if !offered(&state).iter().any(|(n, _)| *n == name) {
+        let names: Vec<&str> = offered(&state).iter().map(|(n, _)| *n).collect();
+        return Err(ApiError::bad(format!(
+            "unknown player {name:?}: this server offers {}",
+            names.join(", ")
+        )));
+    }
+    if let Some(outcome) = game.outcome() {
+        return Err(ApiError::bad(format!("the game is over: {outcome}")));
+    }
+    let spec: PlayerSpec = name.parse().map_err(|e| ApiError::internal(format!("{e}")))?;
+    let _slot = search_slot(&state).await?;
+    let position = game.board().to_string();
+    let chosen: Move = off_thread(&state, move |s, stop| {
+        let budget = Budget {
+            time: Some(s.limits.max_move_time.as_secs_f64()),
+            depth: None,
+            threads: 1,
+            tt_mb: 16,
+        };
+        // The spec's own time, capped by the server's.
+        let mut budget = spec.budget(budget);
+        budget.time = Some(budget.time.map_or(s.limits.max_move_time.as_secs_f64(), |t| {
+            t.min(s.limits.max_move_time.as_secs_f64())
+        }));
+        let capped = PlayerSpec { time: budget.time, threads: Some(1), tt_mb: Some(16), ..spec };
+        let mut player = capped
+            .build(budget, s.analyst.table.as_ref())
+            .map_err(|e| ApiError::unavailable(e.to_string()))?;
+        player.new_game(0);
+        player.choose(&game, stop).ok_or_else(|| {
+            let why = player.failure().unwrap_or_else(|| "no move".into());
+            ApiError::internal(format!("the player found no move: {why}"))
+        })
+    })
+    .await?;
+    let answer = MoveAnswer { api: API_VERSION, mv: chosen.to_string(), player: name, position };
+    Ok(json(&answer, false))
+}
+
+#[derive(Serialize)]
+struct PlayerJson {
+    name: &'static str,
+    description: &'static str,
+}
+
+#[derive(Serialize)]
+struct PlayersJson {
+    api: u32,
+    players: Vec<PlayerJson>,
+    max_move_time: f64,
+    tablebase: bool,
+}
+
+async fn players(State(state): State<Arc<AppState>>) -> Response {
+    let players = offered(&state)
+        .into_iter()
+        .map(|(name, description)| PlayerJson { name, description })
+        .collect();
+    let answer = PlayersJson {
+        api: API_VERSION,
+        players,
+        max_move_time: state.limits.max_move_time.as_secs_f64(),
+        tablebase: state.analyst.table.is_some(),
+    };
+    json(&answer, false)
+}

@@ -1,0 +1,23 @@
+//! The page: three files built into the binary, nothing else served.
+
+use axum::http::header;
+use axum::response::IntoResponse;
+
+const INDEX: &str = include_str!("../static/index.html");
+const SCRIPT: &str = include_str!("../static/app.js");
+const STYLE: &str = include_str!("../static/style.css");
+
+/// `/`: the page.
+pub async fn index() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX)
+}
+
+/// `/app.js`: the page's script.
+pub async fn script() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], SCRIPT)
+}
+
+/// `/style.css`: the page's look.
+pub async fn style() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE)
+}

@@ -1,0 +1,271 @@
+// Tigers and Sheep, solved: the page. It keeps the game (a start position and the moves
+// played), asks /api/v1/position for the verdicts after every change, and draws the board.
+"use strict";
+
+const START = "T3T/5/5/5/T3T s 20";
+const FILES = "abcde";
+const SPACING = 100;
+const state = {
+  start: START,
+  moves: [],
+  redo: [],
+  answer: null,
+  selected: null,
+  busy: false,
+  players: [],
+  clicked: 0,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function pointName(x, y) { return FILES[x] + String(5 - y); }
+function pointXY(name) { return [FILES.indexOf(name[0]), 5 - Number(name[1])]; }
+
+// The ranks of a position: a 5x5 array of "T", "S" or "".
+function parseBoard(position) {
+  const ranks = position.split(" ")[0].split("/");
+  return ranks.map((rank) => {
+    const row = [];
+    for (const c of rank) {
+      if (c >= "1" && c <= "5") { for (let i = 0; i < Number(c); i++) row.push(""); }
+      else row.push(c);
+    }
+    return row;
+  });
+}
+
+// Where the game stands, in the address bar, so a position can be shared and reloaded.
+function saveHash() {
+  const params = new URLSearchParams();
+  if (state.start !== START) params.set("pos", state.start);
+  if (state.moves.length) params.set("moves", state.moves.join(","));
+  const hash = params.toString();
+  history.replaceState(null, "", hash ? "#" + hash : location.pathname);
+}
+
+function loadHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  state.start = params.get("pos") || START;
+  state.moves = (params.get("moves") || "").split(",").filter((m) => m);
+}
+
+async function api(path, params) {
+  const query = new URLSearchParams(params).toString();
+  const response = await fetch(`/api/v1/${path}?${query}`);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  return body;
+}
+
+function gameParams() {
+  const p = { pos: state.start };
+  if (state.moves.length) p.moves = state.moves.join(",");
+  return p;
+}
+
+async function refresh() {
+  saveHash();
+  try {
+    state.answer = await api("position", gameParams());
+    $("status").textContent = "";
+  } catch (e) {
+    if (state.moves.length) {
+      // The last move was refused (typed, or from a shared address): back to before it.
+      state.moves.pop();
+      await refresh();
+      $("status").textContent = e.message;
+      return;
+    }
+    $("status").textContent = e.message;
+    state.answer = null;
+  }
+  state.selected = null;
+  render();
+  if (state.clicked) {
+    document.body.dataset.verdictsMs = String(Math.round(performance.now() - state.clicked));
+    state.clicked = 0;
+  }
+  maybeComputer();
+}
+
+function verdictClass(v) { return v ? v.result : "unknown"; }
+
+function shortVerdict(v) {
+  if (!v) return "";
+  if (v.result === "draw") return "=";
+  if (v.result === "unknown") return "?";
+  const sign = v.result === "win" ? "+" : "−";
+  return v.plies != null ? sign + v.plies : sign;
+}
+
+function render() {
+  const a = state.answer;
+  const svg = $("board");
+  svg.replaceChildren();
+  const ns = "http://www.w3.org/2000/svg";
+  const el = (name, attrs, parent = svg) => {
+    const e = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    parent.appendChild(e);
+    return e;
+  };
+  const grid = el("g", { class: "grid" });
+  for (let i = 0; i < 5; i++) {
+    el("line", { x1: 0, y1: i * SPACING, x2: 400, y2: i * SPACING }, grid);
+    el("line", { x1: i * SPACING, y1: 0, x2: i * SPACING, y2: 400 }, grid);
+  }
+  el("line", { x1: 0, y1: 0, x2: 400, y2: 400 }, grid);
+  el("line", { x1: 400, y1: 0, x2: 0, y2: 400 }, grid);
+  el("line", { x1: 200, y1: 0, x2: 400, y2: 200 }, grid);
+  el("line", { x1: 400, y1: 200, x2: 200, y2: 400 }, grid);
+  el("line", { x1: 200, y1: 400, x2: 0, y2: 200 }, grid);
+  el("line", { x1: 0, y1: 200, x2: 200, y2: 0 }, grid);
+  for (let x = 0; x < 5; x++) {
+    const t = el("text", { x: x * SPACING, y: 445, "text-anchor": "middle" });
+    t.textContent = FILES[x];
+    const r = el("text", { x: -40, y: x * SPACING + 6, "text-anchor": "middle" });
+    r.textContent = String(5 - x);
+  }
+  if (!a) return;
+  const board = parseBoard(a.position);
+  const last = state.moves[state.moves.length - 1];
+  if (last) {
+    const [lx, ly] = pointXY(last.slice(-2));
+    el("circle", { class: "last", cx: lx * SPACING, cy: ly * SPACING, r: 44 });
+  }
+  const mine = a.side_to_move === "tigers" ? "T" : "S";
+  const targets = new Map();
+  for (const m of a.moves) {
+    const from = m.move.length === 4 ? m.move.slice(0, 2) : null;
+    if (from === state.selected || (from === null && a.in_hand > 0)) targets.set(m.move.slice(-2), m);
+  }
+  for (let y = 0; y < 5; y++) {
+    for (let x = 0; x < 5; x++) {
+      const name = pointName(x, y);
+      const piece = board[y][x];
+      const cx = x * SPACING, cy = y * SPACING;
+      const g = el("g", { "data-point": name, class: "point-group" });
+      el("circle", { class: "point", cx, cy, r: 40 }, g);
+      if (piece) {
+        const p = el("g", { class: `piece ${piece === "T" ? "tiger" : "sheep"}${state.selected === name ? " selected" : ""}` }, g);
+        el("circle", { cx, cy, r: 32 }, p);
+        const t = el("text", { x: cx, y: cy }, p);
+        t.textContent = piece === "T" ? "T" : "S";
+      }
+      const target = targets.get(name);
+      if (target && !piece) {
+        el("circle", { class: `target ${verdictClass(target.verdict)}`, cx, cy, r: 22, "data-move": target.move }, g);
+        const label = el("text", { class: "target-label", x: cx, y: cy });
+        label.textContent = shortVerdict(target.verdict);
+      }
+      g.addEventListener("click", () => clickPoint(name, piece === mine));
+    }
+  }
+  $("verdict").textContent = a.outcome ? a.outcome.text : (a.verdict ? a.verdict.text : "");
+  $("verdict").className = "verdict " + (a.verdict ? verdictClass(a.verdict) : "");
+  $("source").textContent = a.source === "table" ? "the tablebase (exact)" : "the engine's search (no table for this position)";
+  const list = $("moves");
+  list.replaceChildren();
+  for (const m of a.moves) {
+    const li = document.createElement("li");
+    li.className = verdictClass(m.verdict);
+    li.dataset.move = m.move;
+    li.textContent = `${m.move}: ${m.verdict.text}`;
+    li.addEventListener("click", () => play(m.move));
+    list.appendChild(li);
+  }
+  const played = $("played");
+  played.replaceChildren();
+  let thrown = false;
+  a.played.forEach((p, i) => {
+    const li = document.createElement("li");
+    li.textContent = p.verdict ? `${p.move} (${p.verdict.text})` : p.move;
+    if (p.kept === false && !thrown) { thrown = true; li.classList.add("thrown"); li.title = "the game was first thrown away here"; }
+    if (p.verdict) li.classList.add(verdictClass(p.verdict));
+    li.addEventListener("click", () => { state.redo = state.moves.splice(i + 1).reverse().concat(state.redo); refresh(); });
+    played.appendChild(li);
+  });
+  $("position-input").value = a.position;
+  $("undo").disabled = state.moves.length === 0;
+  $("redo").disabled = state.redo.length === 0;
+}
+
+function clickPoint(name, own) {
+  const a = state.answer;
+  if (!a || a.outcome || state.busy || computerToMove()) return;
+  if (a.side_to_move === "sheep" && a.in_hand > 0) {
+    // A placement: the point itself is the move.
+    const m = a.moves.find((m) => m.move === name);
+    if (m) { state.clicked = performance.now(); play(name); }
+    return;
+  }
+  if (own) { state.selected = state.selected === name ? null : name; render(); return; }
+  if (state.selected) {
+    const mv = a.moves.find((m) => m.move === state.selected + name);
+    if (mv) { state.clicked = performance.now(); play(mv.move); }
+  }
+}
+
+function play(move) {
+  state.moves.push(move);
+  state.redo = [];
+  refresh();
+}
+
+function computerToMove() {
+  const side = $("computer-side").value;
+  return state.answer && !state.answer.outcome && state.answer.side_to_move === side;
+}
+
+async function maybeComputer() {
+  if (!computerToMove() || state.busy) return;
+  state.busy = true;
+  $("status").textContent = "the computer is thinking…";
+  try {
+    const answer = await api("move", { ...gameParams(), player: $("computer-player").value });
+    state.busy = false;
+    play(answer.move);
+  } catch (e) {
+    state.busy = false;
+    $("status").textContent = e.message;
+  }
+}
+
+async function loadPlayers() {
+  try {
+    const answer = await api("players", {});
+    const select = $("computer-player");
+    for (const p of answer.players) {
+      const o = document.createElement("option");
+      o.value = p.name; o.textContent = p.name; o.title = p.description;
+      if (p.name === (answer.tablebase ? "perfect" : "network")) o.selected = true;
+      select.appendChild(o);
+    }
+  } catch (e) { $("status").textContent = e.message; }
+}
+
+$("undo").addEventListener("click", () => { if (state.moves.length) { state.redo.unshift(state.moves.pop()); refresh(); } });
+$("redo").addEventListener("click", () => { if (state.redo.length) { state.moves.push(state.redo.shift()); refresh(); } });
+$("new").addEventListener("click", () => { state.start = START; state.moves = []; state.redo = []; refresh(); });
+$("computer-side").addEventListener("change", () => maybeComputer());
+$("typed").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const m = $("move-input").value.trim().toLowerCase();
+  if (m) { $("move-input").value = ""; play(m); }
+});
+$("position-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  state.start = $("position-input").value.trim() || START;
+  state.moves = []; state.redo = [];
+  refresh();
+});
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "INPUT") return;
+  if (e.key === "ArrowLeft") $("undo").click();
+  if (e.key === "ArrowRight") $("redo").click();
+});
+window.addEventListener("hashchange", () => { loadHash(); refresh(); });
+
+loadHash();
+loadPlayers();
+refresh();

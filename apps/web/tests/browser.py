@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The page in a real browser.
+
+Starts `tns-web` on a free loopback port, opens the page in headless Chromium (Debian's
+`chromium` and `chromium-driver`, driven by Selenium), plays a placement and a tiger's move by
+clicking the board, and checks from the DOM that the position changed and that every move
+shows a verdict. Saves a screenshot under target/, prints how long the verdicts took to show
+after the click (the page records it), and stops the server with SIGTERM, which must end it
+with exit 0.
+
+    python3 apps/web/tests/browser.py target/release/tns-web [--tablebase DIR]
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+VERDICTS = {"win", "draw", "loss", "unknown"}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(binary, args):
+    port = free_port()
+    server = subprocess.Popen(
+        [binary, "--addr", f"127.0.0.1:{port}", *args],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = server.stdout.readline()
+    if "http://" not in line:
+        server.kill()
+        sys.exit(f"tns-web did not start: {line!r}")
+    return server, f"http://127.0.0.1:{port}/"
+
+
+def browser():
+    options = Options()
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,900"]:
+        options.add_argument(arg)
+    options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def position(driver):
+    return driver.find_element(By.ID, "position-input").get_attribute("value")
+
+
+def click_point(driver, name):
+    target = driver.find_element(By.CSS_SELECTOR, f'g[data-point="{name}"] circle.point')
+    ActionChains(driver).move_to_element(target).click().perform()
+
+
+def wait_for_position(driver, expected):
+    WebDriverWait(driver, 10).until(lambda d: position(d) == expected)
+
+
+def moves_with_verdicts(driver):
+    items = driver.find_elements(By.CSS_SELECTOR, "#moves li")
+    return [(li.get_attribute("data-move"), li.get_attribute("class")) for li in items]
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def main():
+    binary, args = sys.argv[1], sys.argv[2:]
+    os.makedirs("target", exist_ok=True)
+    server, url = start_server(binary, args)
+    driver = None
+    try:
+        driver = browser()
+        driver.get(url)
+        wait_for_position(driver, "T3T/5/5/5/T3T s 20")
+        WebDriverWait(driver, 10).until(lambda d: len(moves_with_verdicts(d)) == 21)
+        start_moves = moves_with_verdicts(driver)
+        check(all(c in VERDICTS for _, c in start_moves), f"start: {start_moves}")
+
+        # A placement by clicking the empty point c3.
+        click_point(driver, "c3")
+        wait_for_position(driver, "T3T/5/2S2/5/T3T t 19")
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-verdicts-ms"))
+        placed_ms = int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-verdicts-ms"))
+        tiger_moves = moves_with_verdicts(driver)
+        check(len(tiger_moves) > 0, "the tigers have moves")
+        check(all(c in VERDICTS for _, c in tiger_moves), f"after c3: {tiger_moves}")
+        played = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#played li")]
+        check(played and played[0].startswith("c3"), f"the game's moves: {played}")
+
+        # A tiger's step: select a5, then click b4.
+        click_point(driver, "a5")
+        targets = driver.find_elements(By.CSS_SELECTOR, "circle.target")
+        check(len(targets) > 0, "the selected tiger's destinations are marked")
+        click_point(driver, "b4")
+        wait_for_position(driver, "4T/1T3/2S2/5/T3T s 19")
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-verdicts-ms"))
+        stepped_ms = int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-verdicts-ms"))
+        verdict = driver.find_element(By.ID, "verdict").text
+        check(verdict != "", "the position's verdict is shown")
+
+        # Undo goes back a move.
+        driver.find_element(By.ID, "undo").click()
+        wait_for_position(driver, "T3T/5/2S2/5/T3T t 19")
+
+        driver.save_screenshot("target/web-page.png")
+        source = driver.find_element(By.ID, "source").text
+        print(f"browser test: passed; verdicts shown {placed_ms} ms and {stepped_ms} ms after "
+              f"the clicks; verdicts from {source}; screenshot target/web-page.png")
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.send_signal(signal.SIGTERM)
+        try:
+            code = server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            sys.exit("tns-web did not stop within 10 s of SIGTERM")
+        if code != 0:
+            sys.exit(f"tns-web exited {code} on SIGTERM")
+
+
+if __name__ == "__main__":
+    main()
