@@ -38,12 +38,23 @@ pub struct AppState {
     /// Searches running at once are bounded, so a burst of them queues instead of starving the
     /// table's answers of threads.
     searches: Semaphore,
+    /// Table answers running at once: two a core (one a core left cores idle between
+    /// requests; more made the slowest wait longest). The semaphore is first come, first served,
+    /// so under load requests queue in order instead of all sharing the cores at once (which
+    /// made the slowest wait longest).
+    lookups: Semaphore,
 }
 
 impl AppState {
     /// The state of a server answering with `analyst` within `limits`.
     pub fn new(analyst: Analyst, limits: Limits) -> AppState {
-        AppState { analyst, limits, searches: Semaphore::new(limits.searches.max(1)) }
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        AppState {
+            analyst,
+            limits,
+            searches: Semaphore::new(limits.searches.max(1)),
+            lookups: Semaphore::new(2 * cores),
+        }
     }
 }
 
@@ -122,7 +133,11 @@ async fn position(
     let (_, game) = parse(raw.as_deref(), &["pos", "moves"])?;
     // Only searching needs a slot; the table answers at once.
     let needs_search = !state.analyst.holds(game.board()) && game.outcome().is_none();
-    let _slot = if needs_search { Some(search_slot(&state).await?) } else { None };
+    let _slot = if needs_search {
+        search_slot(&state).await?
+    } else {
+        state.lookups.acquire().await.map_err(|_| ApiError::unavailable("the server is stopping"))?
+    };
     let answer: PositionJson =
         off_thread(&state, move |s, stop| s.analyst.position(&game, stop)).await?;
     let from_table = answer.source == "table";

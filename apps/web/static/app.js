@@ -161,7 +161,9 @@ function render() {
       g.addEventListener("click", () => clickPoint(name, piece === mine));
     }
   }
-  $("verdict").textContent = a.outcome ? a.outcome.text : (a.verdict ? a.verdict.text : "");
+  const mover = a.side_to_move === "tigers" ? "Tigers" : "Sheep";
+  $("verdict").textContent = a.outcome ? a.outcome.text
+    : `${mover} to move: ${a.verdict ? a.verdict.text : "…"}`;
   $("verdict").className = "verdict " + (a.verdict ? verdictClass(a.verdict) : "");
   $("source").textContent = a.source === "table" ? "the tablebase (exact)" : "the engine's search (no table for this position)";
   const list = $("moves");
