@@ -43,6 +43,8 @@ pub struct AppState {
     /// so under load requests queue in order instead of all sharing the cores at once (which
     /// made the slowest wait longest).
     lookups: Semaphore,
+    /// Players the operator added (`--offer`), by spec.
+    extra: Vec<PlayerSpec>,
 }
 
 impl AppState {
@@ -54,7 +56,21 @@ impl AppState {
             limits,
             searches: Semaphore::new(limits.searches.max(1)),
             lookups: Semaphore::new(2 * cores),
+            extra: Vec::new(),
         }
+    }
+
+    /// Offers another player, named by its spec (a weights file, a heuristic's options).
+    ///
+    /// # Errors
+    /// A spec that does not parse or load, or an external program (never offered).
+    pub fn offer(&mut self, spec: &str) -> Result<(), String> {
+        let parsed: PlayerSpec = spec.parse().map_err(|e: tns_match::PlayerError| e.to_string())?;
+        if !parsed.searches() && parsed.kind != tns_match::Kind::Random {
+            return Err("only built-in players and weights files can be offered".into());
+        }
+        self.extra.push(parsed);
+        Ok(())
     }
 }
 
@@ -136,7 +152,11 @@ async fn position(
     let _slot = if needs_search {
         search_slot(&state).await?
     } else {
-        state.lookups.acquire().await.map_err(|_| ApiError::unavailable("the server is stopping"))?
+        state
+            .lookups
+            .acquire()
+            .await
+            .map_err(|_| ApiError::unavailable("the server is stopping"))?
     };
     let answer: PositionJson =
         off_thread(&state, move |s, stop| s.analyst.position(&game, stop)).await?;
@@ -183,12 +203,14 @@ struct MoveAnswer {
     position: String,
 }
 
-/// The players the server offers: the levels, `perfect` only with a table.
-fn offered(state: &AppState) -> Vec<(&'static str, &'static str)> {
+/// The players the server offers: the levels (`perfect` only with a table), then those the
+/// operator added.
+fn offered(state: &AppState) -> Vec<(String, String)> {
     LEVELS
         .iter()
-        .copied()
         .filter(|(name, _)| *name != "perfect" || state.analyst.table.is_some())
+        .map(|&(n, d)| (n.to_string(), d.to_string()))
+        .chain(state.extra.iter().map(|s| (s.name.clone(), "offered by this server".to_string())))
         .collect()
 }
 
@@ -199,8 +221,9 @@ async fn play(
     let (query, game) = parse(raw.as_deref(), &["pos", "moves", "player"])?;
     let name = query.get("player").unwrap_or("network").to_string();
     // Only the server's own list: never a program or a file named by the client.
-    if !offered(&state).iter().any(|(n, _)| *n == name) {
-        let names: Vec<&str> = offered(&state).iter().map(|(n, _)| *n).collect();
+    let offered = offered(&state);
+    if !offered.iter().any(|(n, _)| *n == name) {
+        let names: Vec<&str> = offered.iter().map(|(n, _)| n.as_str()).collect();
         return Err(ApiError::bad(format!(
             "unknown player {name:?}: this server offers {}",
             names.join(", ")
@@ -209,7 +232,10 @@ async fn play(
     if let Some(outcome) = game.outcome() {
         return Err(ApiError::bad(format!("the game is over: {outcome}")));
     }
-    let spec: PlayerSpec = name.parse().map_err(|e| ApiError::internal(format!("{e}")))?;
+    let spec: PlayerSpec = match state.extra.iter().find(|s| s.name == name) {
+        Some(spec) => spec.clone(),
+        None => name.parse().map_err(|e| ApiError::internal(format!("{e}")))?,
+    };
     let _slot = search_slot(&state).await?;
     let position = game.board().to_string();
     let chosen: Move = off_thread(&state, move |s, stop| {
@@ -241,8 +267,8 @@ async fn play(
 
 #[derive(Serialize)]
 struct PlayerJson {
-    name: &'static str,
-    description: &'static str,
+    name: String,
+    description: String,
 }
 
 #[derive(Serialize)]

@@ -16,14 +16,19 @@ use tns_web::{Analyst, AppState, Limits, SearchBudget, router};
 #[command(name = "tns-web", version, about = "The solved game of Tigers and Sheep in a browser")]
 struct Cli {
     /// The address to listen on (loopback unless you mean to serve others).
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    addr: SocketAddr,
+    #[arg(long, visible_alias = "addr", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
     /// The tablebase's directory; without one, verdicts come from the engine's search.
     #[arg(long)]
     tablebase: Option<PathBuf>,
     /// The longest a player thinks for a `move` request, in seconds.
     #[arg(long, default_value_t = 1.0, value_parser = seconds)]
     max_move_time: f64,
+    /// Another player to offer, besides the built-in levels: a player spec, e.g. a weights
+    /// file (`weights/run/latest.bin`) or `heuristic:depth=6`. Repeat for more. Clients name
+    /// players only from the server's list.
+    #[arg(long, value_name = "SPEC")]
+    offer: Vec<String>,
     /// Searches running at once (the rest wait); the table's answers never wait.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     searches: u16,
@@ -67,15 +72,19 @@ fn run(cli: &Cli) -> Result<(), String> {
         max_line_time: Duration::from_secs(5),
         searches: usize::from(cli.searches),
     };
-    let state = Arc::new(AppState::new(analyst, limits));
+    let mut state = AppState::new(analyst, limits);
+    for spec in &cli.offer {
+        state.offer(spec).map_err(|e| format!("--offer {spec}: {e}"))?;
+    }
+    let state = Arc::new(state);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server's threads: {e}"))?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(cli.addr)
+        let listener = tokio::net::TcpListener::bind(cli.listen)
             .await
-            .map_err(|e| format!("cannot listen on {}: {e}", cli.addr))?;
+            .map_err(|e| format!("cannot listen on {}: {e}", cli.listen))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let source = match &cli.tablebase {
             Some(dir) => format!("the tablebase in {}", dir.display()),

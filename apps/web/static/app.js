@@ -1,6 +1,6 @@
 // Tigers and Sheep, solved: the page. It keeps the game (a start position and the moves
 // played), asks /api/v1/position for the verdicts after every change, and draws the board.
-"use strict";
+// A plain JavaScript module: no build step, nothing but this file and the page.
 
 const START = "T3T/5/5/5/T3T s 20";
 const FILES = "abcde";
@@ -254,6 +254,17 @@ $("typed").addEventListener("submit", (e) => {
   e.preventDefault();
   const m = $("move-input").value.trim().toLowerCase();
   if (m) { $("move-input").value = ""; play(m); }
+});
+$("copy").addEventListener("click", async () => {
+  const text = state.answer ? state.answer.position : "";
+  try {
+    await navigator.clipboard.writeText(text);
+    $("status").textContent = `copied ${text}`;
+  } catch (e) {
+    // No clipboard (an insecure page, say): select it for the user to copy.
+    $("position-input").select();
+    $("status").textContent = "the position is selected: copy it with Ctrl+C";
+  }
 });
 $("position-form").addEventListener("submit", (e) => {
   e.preventDefault();

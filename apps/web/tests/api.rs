@@ -8,8 +8,12 @@ use std::time::Duration;
 use serde_json::Value;
 use tns_web::{Analyst, AppState, Limits, SearchBudget, router};
 
-/// A server without a table, answering from the search.
+/// A server with `table` (or none: answering from the search).
 fn server(table: Option<Arc<tns_tablebase::Tablebase>>) -> SocketAddr {
+    serve(state(table))
+}
+
+fn state(table: Option<Arc<tns_tablebase::Tablebase>>) -> AppState {
     let analyst = Analyst {
         table,
         budget: SearchBudget {
@@ -22,7 +26,11 @@ fn server(table: Option<Arc<tns_tablebase::Tablebase>>) -> SocketAddr {
         max_line_time: Duration::from_millis(500),
         searches: 2,
     };
-    let state = Arc::new(AppState::new(analyst, limits));
+    AppState::new(analyst, limits)
+}
+
+fn serve(state: AppState) -> SocketAddr {
+    let state = Arc::new(state);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
@@ -217,4 +225,22 @@ fn the_start_is_a_draw_with_21_drawing_moves() {
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 21);
     assert!(moves.iter().all(|m| m["verdict"]["result"] == "draw"), "{v}");
+}
+
+#[test]
+fn the_operator_offers_players_and_no_programs() {
+    let mut st = state(None);
+    st.offer("heuristic:depth=3").unwrap();
+    assert!(st.offer("cmd:/bin/sh").is_err());
+    assert!(st.offer("no/such/weights.bin").is_err());
+    let addr = serve(st);
+    let (_, v) = json(addr, "/api/v1/players");
+    let names: Vec<&str> =
+        v["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names.last(), Some(&"heuristic:depth=3"), "{names:?}");
+    let (status, v) = json(addr, "/api/v1/move?player=heuristic%3Adepth%3D3");
+    assert_eq!(status, 200, "{v}");
+    // A spec not on the list is refused even when it would parse.
+    let (status, _) = json(addr, "/api/v1/move?player=heuristic%3Adepth%3D5");
+    assert_eq!(status, 400);
 }

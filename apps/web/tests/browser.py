@@ -4,7 +4,8 @@
 Starts `tns-web` on a free loopback port, opens the page in headless Chromium (Debian's
 `chromium` and `chromium-driver`, driven by Selenium), plays a placement and a tiger's move by
 clicking the board, and checks from the DOM that the position changed and that every move
-shows a verdict. Saves a screenshot under target/, prints how long the verdicts took to show
+shows a verdict; that the address, opened afresh, shows the same position; and that undo
+goes back. Saves a screenshot under target/, prints how long the verdicts took to show
 after the click (the page records it), and stops the server with SIGTERM, which must end it
 with exit 0.
 
@@ -114,12 +115,23 @@ def main():
         verdict = driver.find_element(By.ID, "verdict").text
         check(verdict != "", "the position's verdict is shown")
 
+        # The address holds the game: a link shows the same position.
+        link = driver.current_url
+        check("moves=" in link, f"the game is in the address: {link}")
+        driver.get("about:blank")
+        driver.get(link)
+        wait_for_position(driver, "4T/1T3/2S2/5/T3T s 19")
+        check(driver.find_element(By.ID, "copy").is_displayed(), "a button copies the position")
+
         # Undo goes back a move.
         driver.find_element(By.ID, "undo").click()
         wait_for_position(driver, "T3T/5/2S2/5/T3T t 19")
 
         driver.save_screenshot("target/web-page.png")
         source = driver.find_element(By.ID, "source").text
+        if "tablebase" in source:
+            # The target: a move's verdicts on screen within 100 ms of the click.
+            check(placed_ms < 100 and stepped_ms < 100, f"{placed_ms} ms, {stepped_ms} ms")
         print(f"browser test: passed; verdicts shown {placed_ms} ms and {stepped_ms} ms after "
               f"the clicks; verdicts from {source}; screenshot target/web-page.png")
     finally:
