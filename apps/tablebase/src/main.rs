@@ -268,7 +268,7 @@ fn checksums(cli: &Cli) -> Result<(), String> {
     let files = Tablebase::check_files(cli.kills, &cli.dir, |f| {
         say!("{}: every block checked ({:.1} MB)", f.path.display(), f.bytes as f64 / 1e6);
     })
-    .map_err(|e| format!("{e}\n{}", rebuild_hint(cli)))?;
+    .map_err(|e| e.to_string())?;
     if files.is_empty() {
         return Err(format!("no table files in {} (tns-tablebase build)", cli.dir.display()));
     }
@@ -301,15 +301,6 @@ fn compress(cli: &Cli) -> Result<(), String> {
         secs(start.elapsed())
     );
     Ok(())
-}
-
-/// What to do about a damaged table.
-fn rebuild_hint(cli: &Cli) -> String {
-    format!(
-        "a damaged file is built again by `tns-tablebase --dir {} build --placement`, which \
-         checks every file it finds",
-        cli.dir.display()
-    )
 }
 
 fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), String> {
@@ -458,7 +449,7 @@ fn probe(cli: &Cli, position: &str) -> Result<(), String> {
         Err(tns_tablebase::TablebaseError::NoLayer(_)) => {
             return Err(not_built(&table, board));
         }
-        Err(e) => return Err(format!("{e}\n{}", rebuild_hint(cli))),
+        Err(e) => return Err(e.to_string()),
     };
     match verdict.value {
         Some(value) => {
@@ -468,7 +459,7 @@ fn probe(cli: &Cli, position: &str) -> Result<(), String> {
             say!("{board}: {} ({} for the side to move)", describe(verdict, side), verdict.wdl);
         }
     }
-    let verdicts = table.verdicts(board).map_err(|e| format!("{e}\n{}", rebuild_hint(cli)))?;
+    let verdicts = table.verdicts(board).map_err(|e| e.to_string())?;
     for (m, v) in verdicts {
         // After the move the other side is to move: say it from the mover's side.
         say!("  {:6} {}", m.to_string(), describe(v, side));

@@ -24,7 +24,7 @@ pub enum TablebaseError {
     #[error("placement layer {0} (sheep placed) is not built")]
     NoLayer(u8),
     /// A block of a table file failed its check when read: the file is damaged.
-    #[error("{}: block {block} is damaged ({fault}); `tns-tablebase build` builds damaged files again", path.display())]
+    #[error("{}: block {block} is damaged ({fault}); `tns-tablebase build` (with the options that built the table) builds damaged files again", path.display())]
     Block {
         /// The file.
         path: PathBuf,
