@@ -37,12 +37,12 @@ pub struct AppState {
     limits: Limits,
     /// Searches running at once are bounded, so a burst of them queues instead of starving the
     /// table's answers of threads.
-    searches: Semaphore,
+    searches: Arc<Semaphore>,
     /// Table answers running at once: two a core (one a core left cores idle between
     /// requests; more made the slowest wait longest). The semaphore is first come, first served,
     /// so under load requests queue in order instead of all sharing the cores at once (which
     /// made the slowest wait longest).
-    lookups: Semaphore,
+    lookups: Arc<Semaphore>,
     /// Players the operator added (`--offer`), by spec.
     extra: Vec<PlayerSpec>,
 }
@@ -54,8 +54,8 @@ impl AppState {
         AppState {
             analyst,
             limits,
-            searches: Semaphore::new(limits.searches.max(1)),
-            lookups: Semaphore::new(2 * cores),
+            searches: Arc::new(Semaphore::new(limits.searches.max(1))),
+            lookups: Arc::new(Semaphore::new(2 * cores)),
             extra: Vec::new(),
         }
     }
@@ -117,22 +117,40 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// Runs `work` off the async threads, with a flag raised if the request is dropped.
+/// Which slots a request's work waits for.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    /// A search (bounded by `--searches`).
+    Search,
+    /// A table answer (two a core).
+    Lookup,
+}
+
+/// Runs `work` off the async threads once a slot is free, with a flag raised if the request is
+/// dropped. The slot is held by the work itself, so an abandoned search keeps its slot until it
+/// has seen the flag and stopped.
 async fn off_thread<T: Send + 'static>(
     state: &Arc<AppState>,
+    slot: Slot,
     work: impl FnOnce(&AppState, &AtomicBool) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
+    let slots = match slot {
+        Slot::Search => &state.searches,
+        Slot::Lookup => &state.lookups,
+    };
+    let permit = Arc::clone(slots)
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::unavailable("the server is stopping"))?;
     let stop = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(Arc::clone(&stop));
     let state = Arc::clone(state);
-    tokio::task::spawn_blocking(move || work(&state, &stop))
-        .await
-        .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
-}
-
-/// Waits for a search slot.
-async fn search_slot(state: &AppState) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
-    state.searches.acquire().await.map_err(|_| ApiError::unavailable("the server is stopping"))
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work(&state, &stop)
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
 }
 
 fn parse(raw: Option<&str>, known: &[&str]) -> Result<(Query, Game), ApiError> {
@@ -149,17 +167,9 @@ async fn position(
     let (_, game) = parse(raw.as_deref(), &["pos", "moves"])?;
     // Only searching needs a slot; the table answers at once.
     let needs_search = !state.analyst.holds(game.board()) && game.outcome().is_none();
-    let _slot = if needs_search {
-        search_slot(&state).await?
-    } else {
-        state
-            .lookups
-            .acquire()
-            .await
-            .map_err(|_| ApiError::unavailable("the server is stopping"))?
-    };
+    let slot = if needs_search { Slot::Search } else { Slot::Lookup };
     let answer: PositionJson =
-        off_thread(&state, move |s, stop| s.analyst.position(&game, stop)).await?;
+        off_thread(&state, slot, move |s, stop| s.analyst.position(&game, stop)).await?;
     let from_table = answer.source == "table";
     Ok(json(&answer, from_table))
 }
@@ -185,9 +195,8 @@ async fn mainline(
             .filter(|p| (1..=500).contains(p))
             .ok_or_else(|| ApiError::bad(format!("plies must be 1 to 500, not {p:?}")))?,
     };
-    let _slot = search_slot(&state).await?;
     let position = game.board().to_string();
-    let (moves, source) = off_thread(&state, move |s, stop| {
+    let (moves, source) = off_thread(&state, Slot::Search, move |s, stop| {
         s.analyst.mainline(&game, plies, s.limits.max_line_time, stop)
     })
     .await?;
@@ -236,9 +245,8 @@ async fn play(
         Some(spec) => spec.clone(),
         None => name.parse().map_err(|e| ApiError::internal(format!("{e}")))?,
     };
-    let _slot = search_slot(&state).await?;
     let position = game.board().to_string();
-    let chosen: Move = off_thread(&state, move |s, stop| {
+    let chosen: Move = off_thread(&state, Slot::Search, move |s, stop| {
         let budget = Budget {
             time: Some(s.limits.max_move_time.as_secs_f64()),
             depth: None,

@@ -14,6 +14,14 @@ fn server(table: Option<Arc<tns_tablebase::Tablebase>>) -> SocketAddr {
 }
 
 fn state(table: Option<Arc<tns_tablebase::Tablebase>>) -> AppState {
+    state_with(table, Duration::from_millis(50), 2)
+}
+
+fn state_with(
+    table: Option<Arc<tns_tablebase::Tablebase>>,
+    max_move_time: Duration,
+    searches: usize,
+) -> AppState {
     let analyst = Analyst {
         table,
         budget: SearchBudget {
@@ -21,11 +29,7 @@ fn state(table: Option<Arc<tns_tablebase::Tablebase>>) -> AppState {
             per_move: Duration::from_millis(2),
         },
     };
-    let limits = Limits {
-        max_move_time: Duration::from_millis(50),
-        max_line_time: Duration::from_millis(500),
-        searches: 2,
-    };
+    let limits = Limits { max_move_time, max_line_time: Duration::from_millis(500), searches };
     AppState::new(analyst, limits)
 }
 
@@ -243,4 +247,20 @@ fn the_operator_offers_players_and_no_programs() {
     // A spec not on the list is refused even when it would parse.
     let (status, _) = json(addr, "/api/v1/move?player=heuristic%3Adepth%3D5");
     assert_eq!(status, 400);
+}
+
+#[test]
+fn a_search_stops_when_its_client_goes_away() {
+    // One search at a time; a player may think for a minute.
+    let addr = serve(state_with(None, Duration::from_secs(60), 1));
+    let mut gone = TcpStream::connect(addr).unwrap();
+    write!(gone, "GET /api/v1/move?player=heuristic HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    drop(gone);
+    // The next search gets the one slot once the abandoned one has stopped: long before the
+    // minute the player was allowed.
+    let start = std::time::Instant::now();
+    let (status, v) = json(addr, "/api/v1/move?moves=c3&player=random");
+    assert_eq!(status, 200, "{v}");
+    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
 }
