@@ -180,6 +180,42 @@ impl Kept {
     }
 }
 
+/// The search's share of kept values for two evaluators side by side, at depth 4 and at 0.05 s
+/// a move, over at most `limit` critical positions: one line each limit, naming them `a_name`
+/// and `b_name` ("with the network, 90.0% (84.2%) with the heuristic").
+pub fn compare_searches<A, B>(
+    (a, a_name): (&A, &str),
+    (b, b_name): (&B, &str),
+    validation: &Validation,
+    limit: usize,
+) -> Vec<String>
+where
+    A: Evaluator + Clone + Send + Sync,
+    B: Evaluator + Clone + Send + Sync,
+{
+    let limits = [
+        ("depth 4", Limits::depth(4)),
+        ("0.05 s a move", Limits::time(std::time::Duration::from_millis(50))),
+    ];
+    limits
+        .into_iter()
+        .map(|(what, limits)| {
+            let x = search_move_accuracy(a, validation, limits, limit);
+            let y = search_move_accuracy(b, validation, limits, limit);
+            format!(
+                "search at {what}: keeps the value in {:.1}% of {} critical positions ({:.1}% of \
+                 the {} in the placement) {a_name}, {:.1}% ({:.1}%) {b_name}",
+                100.0 * x.share(),
+                x.of,
+                100.0 * x.placement_share(),
+                x.placement_of,
+                100.0 * y.share(),
+                100.0 * y.placement_share()
+            )
+        })
+        .collect()
+}
+
 /// How often the search with `evaluator` at `limits` (one thread, from no history) picks a
 /// move that keeps the value, in the critical positions (at most `limit` of them, the first).
 pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use tns_board::Board;
 use tns_match::{Budget, Colours, Kind, MatchConfig, PlayerSpec, run_match};
 use tns_nn::{Adam, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
-use tns_search::{Heuristic, Limits};
+use tns_search::Heuristic;
 use tns_tablebase::Tablebase;
 
 use crate::lock::RunLock;
@@ -607,27 +607,12 @@ fn distil_samples(
 /// search keeps the value, with the network and with the heuristic, at depth 4 and at 0.05 s a
 /// move (one thread each).
 fn final_measures(s: &Settings, net: &Network, validation: &Validation) -> Vec<String> {
-    let limits = [
-        ("depth 4", Limits::depth(4)),
-        ("0.05 s a move", Limits::time(std::time::Duration::from_millis(50))),
-    ];
-    let neural = NeuralEvaluator::new(net.clone());
-    let heuristic = Heuristic::default();
-    let mut lines = Vec::new();
-    for (what, limit) in limits {
-        let nn = measures::search_move_accuracy(&neural, validation, limit, s.final_positions);
-        let h = measures::search_move_accuracy(&heuristic, validation, limit, s.final_positions);
-        lines.push(format!(
-            "search at {what}: keeps the value in {:.1}% of {} critical positions ({:.1}% of the {} in the placement) with the network, {:.1}% ({:.1}%) with the heuristic",
-            100.0 * nn.share(),
-            nn.of,
-            100.0 * nn.placement_share(),
-            nn.placement_of,
-            100.0 * h.share(),
-            100.0 * h.placement_share()
-        ));
-    }
-    lines
+    measures::compare_searches(
+        (&NeuralEvaluator::new(net.clone()), "with the network"),
+        (&Heuristic::default(), "with the heuristic"),
+        validation,
+        s.final_positions,
+    )
 }
 
 /// A time for people: `45 s`, `12 min`, `2.5 h`.

@@ -203,12 +203,10 @@ impl Analyst {
             return Ok(answer);
         }
         if let Some(table) = self.table_for(board) {
-            // The position's verdict is its best move's: one look-up of each move.
             let verdicts = table.verdicts(board).map_err(|e| table_error(&e))?;
-            if let Some(&(_, best)) = verdicts.first() {
-                let value = if board.in_hand() == 0 { table.verdict(board).ok() } else { None };
-                answer.verdict = Some(table_verdict(value.unwrap_or(best), side));
-            }
+            // A position's verdict is its best move's (the movement phase's included: its
+            // value is the best move's value, one ply back).
+            answer.verdict = verdicts.first().map(|&(_, best)| table_verdict(best, side));
             answer.moves = verdicts
                 .into_iter()
                 .map(|(m, v)| MoveJson { mv: m.to_string(), verdict: table_verdict(v, side) })

@@ -247,18 +247,11 @@ async fn play(
     };
     let position = game.board().to_string();
     let chosen: Move = off_thread(&state, Slot::Search, move |s, stop| {
-        let budget = Budget {
-            time: Some(s.limits.max_move_time.as_secs_f64()),
-            depth: None,
-            threads: 1,
-            tt_mb: 16,
-        };
-        // The spec's own time, capped by the server's.
-        let mut budget = spec.budget(budget);
-        budget.time = Some(budget.time.map_or(s.limits.max_move_time.as_secs_f64(), |t| {
-            t.min(s.limits.max_move_time.as_secs_f64())
-        }));
-        let capped = PlayerSpec { time: budget.time, threads: Some(1), tt_mb: Some(16), ..spec };
+        // The spec's own time, capped by the server's; one thread, a small table.
+        let max = s.limits.max_move_time.as_secs_f64();
+        let time = Some(spec.time.map_or(max, |t| t.min(max)));
+        let capped = PlayerSpec { time, threads: Some(1), tt_mb: Some(16), ..spec };
+        let budget = Budget { time, depth: None, threads: 1, tt_mb: 16 };
         let mut player = capped
             .build(budget, s.analyst.table.as_ref())
             .map_err(|e| ApiError::unavailable(e.to_string()))?;

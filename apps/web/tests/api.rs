@@ -58,6 +58,11 @@ fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     (status, body)
 }
 
+/// The names of a `players` answer.
+fn names(players: &Value) -> Vec<&str> {
+    players["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect()
+}
+
 fn json(addr: SocketAddr, path: &str) -> (u16, Value) {
     let (status, body) = get(addr, path);
     (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}")))
@@ -124,8 +129,7 @@ fn players_and_their_moves() {
     let addr = server(None);
     let (status, v) = json(addr, "/api/v1/players");
     assert_eq!(status, 200);
-    let names: Vec<&str> =
-        v["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let names = names(&v);
     assert!(names.contains(&"network") && names.contains(&"random"), "{names:?}");
     assert!(!names.contains(&"perfect"), "no table, no perfect player: {names:?}");
     let (status, v) = json(addr, "/api/v1/move?moves=c3&player=heuristic:depth=2");
@@ -239,8 +243,7 @@ fn the_operator_offers_players_and_no_programs() {
     assert!(st.offer("no/such/weights.bin").is_err());
     let addr = serve(st);
     let (_, v) = json(addr, "/api/v1/players");
-    let names: Vec<&str> =
-        v["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let names = names(&v);
     assert_eq!(names.last(), Some(&"heuristic:depth=3"), "{names:?}");
     let (status, v) = json(addr, "/api/v1/move?player=heuristic%3Adepth%3D3");
     assert_eq!(status, 200, "{v}");

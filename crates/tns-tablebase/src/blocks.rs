@@ -133,11 +133,18 @@ impl Blocks {
 
     /// Checks and decodes block `b` from its compressed bytes.
     pub(crate) fn decode(&self, b: usize, compressed: &[u8]) -> Result<Vec<u8>, BlockFault> {
+        let mut out = vec![0; self.decoded_len(b)];
+        self.decode_into(b, compressed, &mut out)?;
+        Ok(out)
+    }
+
+    /// Checks block `b`'s compressed bytes and decodes them into `out`, which is as long as
+    /// the block decoded must be.
+    fn decode_into(&self, b: usize, compressed: &[u8], out: &mut [u8]) -> Result<(), BlockFault> {
         if checksum(compressed) != self.sums[b] {
             return Err(BlockFault::Checksum);
         }
-        let expected = self.decoded_len(b);
-        let bytes = DECODER.with(|cell| {
+        let found = DECODER.with(|cell| {
             let mut cell = cell.borrow_mut();
             let decoder = match cell.as_mut() {
                 Some(d) => d,
@@ -146,12 +153,14 @@ impl Blocks {
                         .map_err(|e| BlockFault::Decode(e.to_string()))?,
                 ),
             };
-            decoder.decompress(compressed, expected).map_err(|e| BlockFault::Decode(e.to_string()))
+            decoder
+                .decompress_to_buffer(compressed, &mut *out)
+                .map_err(|e| BlockFault::Decode(e.to_string()))
         })?;
-        if bytes.len() == expected {
-            Ok(bytes)
+        if found == out.len() {
+            Ok(())
         } else {
-            Err(BlockFault::Length { found: bytes.len(), expected })
+            Err(BlockFault::Length { found, expected: out.len() })
         }
     }
 
@@ -183,11 +192,31 @@ impl Blocks {
         }
         jobs.into_par_iter().try_for_each(|(b, out)| {
             let (start, end) = (self.offsets[b] as usize, self.offsets[b + 1] as usize);
-            let decoded = self.decode(b, &bytes[start..end]).map_err(|f| (b, f))?;
-            out.copy_from_slice(&decoded);
-            Ok(())
+            self.decode_into(b, &bytes[start..end], out).map_err(|f| (b, f))
         })?;
         Ok(parts)
+    }
+}
+
+/// Converts the table file at `path` from the uncompressed version 1 in place (whole or not at
+/// all), with the file's own `decode` (the current format), `decode_v1` and `save`; a file
+/// already converted is only decoded, every block checked. Returns whether it converted.
+pub(crate) fn convert<T>(
+    path: &Path,
+    decode: impl FnOnce(&[u8]) -> Result<T, Fault>,
+    decode_v1: impl FnOnce(&[u8]) -> Result<T, FileError>,
+    save: impl FnOnce(&T) -> Result<(), TablebaseError>,
+) -> Result<bool, TablebaseError> {
+    let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
+    match decode(&bytes).map_err(|e| e.at(path)) {
+        Ok(_) => Ok(false),
+        Err(TablebaseError::Uncompressed { .. }) => {
+            let values = decode_v1(&bytes).map_err(|e| TablebaseError::file(path, e))?;
+            drop(bytes);
+            save(&values)?;
+            Ok(true)
+        }
+        Err(e) => Err(e),
     }
 }
 

@@ -139,10 +139,14 @@ pub(crate) fn decode(
     check_own(bytes, (HEADER + blocks::table_len(0)) as u64, kills, dead, classes, slots)?;
     let table = blocks::parse(bytes, HEADER, vec![2 * slots, 2 * slots], bytes.len() as u64)?;
     let planes = table.decode_all(bytes)?;
-    let values: Vec<u16> =
-        planes[0].iter().zip(&planes[1]).map(|(&lo, &hi)| u16::from_le_bytes([lo, hi])).collect();
-    let (sheep, tigers) = values.split_at(slots);
-    Ok(Slice { kills, dead, values: [sheep.to_vec(), tigers.to_vec()] })
+    let side = |range: std::ops::Range<usize>| -> Vec<u16> {
+        planes[0][range.clone()]
+            .iter()
+            .zip(&planes[1][range])
+            .map(|(&lo, &hi)| u16::from_le_bytes([lo, hi]))
+            .collect()
+    };
+    Ok(Slice { kills, dead, values: [side(0..slots), side(slots..2 * slots)] })
 }
 
 /// Decodes a slice file of version 1 (uncompressed), checksum included.
@@ -188,18 +192,12 @@ pub(crate) fn convert(
     classes: usize,
     slots: usize,
 ) -> Result<bool, TablebaseError> {
-    let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
-    match decode(&bytes, kills, dead, classes, slots).map_err(|e| e.at(path)) {
-        Ok(_) => Ok(false),
-        Err(TablebaseError::Uncompressed { .. }) => {
-            let slice = decode_v1(&bytes, kills, dead, classes, slots)
-                .map_err(|e| TablebaseError::file(path, e))?;
-            drop(bytes);
-            save(path, &slice, classes)?;
-            Ok(true)
-        }
-        Err(e) => Err(e),
-    }
+    blocks::convert(
+        path,
+        |b| decode(b, kills, dead, classes, slots),
+        |b| decode_v1(b, kills, dead, classes, slots),
+        |slice| save(path, slice, classes),
+    )
 }
 
 #[cfg(test)]

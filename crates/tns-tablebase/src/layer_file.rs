@@ -269,18 +269,12 @@ pub(crate) fn convert(
     kills: u8,
     placed: u8,
 ) -> Result<bool, TablebaseError> {
-    let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
-    match decode(&bytes, indexer, kills, placed).map_err(|e| e.at(path)) {
-        Ok(_) => Ok(false),
-        Err(TablebaseError::Uncompressed { .. }) => {
-            let layer = decode_v1(&bytes, indexer, kills, placed)
-                .map_err(|e| TablebaseError::file(path, e))?;
-            drop(bytes);
-            save(path, &layer, kills, indexer.classes())?;
-            Ok(true)
-        }
-        Err(e) => Err(e),
-    }
+    blocks::convert(
+        path,
+        |b| decode(b, indexer, kills, placed),
+        |b| decode_v1(b, indexer, kills, placed),
+        |layer| save(path, layer, kills, indexer.classes()).map(|_| ()),
+    )
 }
 
 /// An open layer file. Probes read a block at a time through the table's cache of decoded

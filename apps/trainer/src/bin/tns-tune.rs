@@ -5,12 +5,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use clap::Parser;
-use tns_search::{Heuristic, Limits, Weights};
+use tns_search::{Heuristic, Weights};
 use tns_tablebase::Tablebase;
-use tns_trainer::measures::{Validation, search_move_accuracy};
+use tns_trainer::measures::{Validation, compare_searches};
 use tns_trainer::teacher::Teacher;
 use tns_trainer::{held_out_seed, tune};
 
@@ -67,21 +66,14 @@ fn run(cli: &Cli) -> Result<(), String> {
         "logistic scale {scale:.1}: error {before:.5} with the default weights, {after:.5} tuned"
     );
     println!("tuned: {tuned:?}");
-    for (what, limits) in
-        [("depth 4", Limits::depth(4)), ("0.05 s a move", Limits::time(Duration::from_millis(50)))]
-    {
-        let n = cli.positions as usize;
-        let old = search_move_accuracy(&Heuristic::new(start), &validation, limits, n);
-        let new = search_move_accuracy(&Heuristic::new(tuned), &validation, limits, n);
-        println!(
-            "search at {what}: keeps the value in {:.1}% of {} critical positions ({:.1}% of the {} in the placement) with the default weights, {:.1}% ({:.1}%) tuned",
-            100.0 * old.share(),
-            old.of,
-            100.0 * old.placement_share(),
-            old.placement_of,
-            100.0 * new.share(),
-            100.0 * new.placement_share()
-        );
+    let lines = compare_searches(
+        (&Heuristic::new(start), "with the default weights"),
+        (&Heuristic::new(tuned), "tuned"),
+        &validation,
+        cli.positions as usize,
+    );
+    for line in lines {
+        println!("{line}");
     }
     Ok(())
 }
