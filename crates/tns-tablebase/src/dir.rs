@@ -251,6 +251,7 @@ mod tests {
         let (Some(new), Some(old)) =
             (std::env::var_os("TNS_TABLEBASE_DIR"), std::env::var_os("TNS_TABLEBASE_V1_DIR"))
         else {
+            eprintln!("skipped: TNS_TABLEBASE_DIR and TNS_TABLEBASE_V1_DIR name the two tables");
             return;
         };
         let (new, old) = (PathBuf::from(new), PathBuf::from(old));

@@ -317,10 +317,16 @@ impl LayerFile {
 
     /// The value of slot `index` of the slice with `dead` dead, for the tigers to move.
     pub(crate) fn get(&self, dead: u8, index: usize) -> Result<Wdl, TablebaseError> {
-        let located = self.blocks.locate(usize::from(dead), index / PER_BYTE);
-        let damaged = |fault| TablebaseError::Block { path: self.path.clone(), block: 0, fault };
-        let Some((block, at)) = located else {
-            return Err(damaged(BlockFault::Length { found: 0, expected: index / PER_BYTE }));
+        // Opening checked that the slices hold the slots the index gives; a slot outside them
+        // is still an error, not a panic.
+        let Some((block, at)) = self.blocks.locate(usize::from(dead), index / PER_BYTE) else {
+            return Err(TablebaseError::file(
+                &self.path,
+                FileError::Contents {
+                    found: format!("no slot {index} with {dead} dead"),
+                    expected: format!("the slots of layer {}", self.placed),
+                },
+            ));
         };
         let byte = self
             .cache
