@@ -43,7 +43,8 @@ fn search(c: &mut Criterion) {
     group.sample_size(20);
     let stop = AtomicBool::new(false);
     let mut search =
-        Search::new(Heuristic::default(), SearchConfig { tt_mb: 16, ..SearchConfig::default() });
+        Search::new(Heuristic::default(), SearchConfig { tt_mb: 16, ..SearchConfig::default() })
+            .expect("a 16 MiB one-thread search");
     for (p, expected) in BENCH_POSITIONS.iter().zip(EXPECTED) {
         let board = p.board();
         let run = |search: &mut Search<Heuristic>| {

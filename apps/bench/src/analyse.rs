@@ -15,17 +15,17 @@ pub struct Args {
     /// The position to analyse, in position notation (e.g. "T3T/5/5/5/T3T s 20").
     position: String,
     /// Search to this depth in plies.
-    #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..=120))]
+    #[arg(long, conflicts_with = "time", value_parser = tns_match::limit::depth)]
     depth: Option<u32>,
     /// Search for this many seconds (the default is 1 when no depth is given).
-    #[arg(long)]
+    #[arg(long, value_parser = tns_match::limit::seconds)]
     time: Option<f64>,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    threads: u32,
+    #[arg(long, default_value_t = 1, value_parser = tns_match::limit::threads)]
+    threads: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    tt_mb: u32,
+    #[arg(long, default_value_t = 64, value_parser = tns_match::limit::hash_mb)]
+    tt_mb: usize,
     /// Moves played from POSITION before the search, separated by spaces; the search starts
     /// after them and treats their positions as the game's history (for repetitions).
     #[arg(long, default_value = "")]
@@ -58,9 +58,6 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     let time = match (args.depth, args.time) {
         (None, None) => Some(Duration::from_secs(1)),
-        (_, Some(t)) if !(t.is_finite() && t > 0.0 && t < 1e6) => {
-            return Err(format!("--time must be a positive number of seconds, not {t}"));
-        }
         (_, t) => t.map(Duration::from_secs_f64),
     };
     let board = game.board();
@@ -68,8 +65,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         return Err(format!("the game is over: {outcome}"));
     }
     let config = SearchConfig {
-        threads: args.threads as usize,
-        tt_mb: args.tt_mb as usize,
+        threads: args.threads,
+        tt_mb: args.tt_mb,
         ..SearchConfig::default()
     };
     let table = load_table(&args.tablebase)?;
@@ -93,8 +90,14 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
         None => Box::new(Heuristic::default()),
     };
-    let mut search = Search::new(evaluator, config);
-    let limits = Limits { depth: args.depth, time, nodes: None };
+    let mut search = Search::new(evaluator, config).map_err(|e| e.to_string())?;
+    let mut limits = Limits::none();
+    if let Some(depth) = args.depth {
+        limits = limits.with_depth(depth);
+    }
+    if let Some(time) = time {
+        limits = limits.with_time(time);
+    }
     let result = search
         .search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
             let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();

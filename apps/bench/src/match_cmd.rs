@@ -28,10 +28,10 @@ pub struct Args {
     tiger: Option<PlayerSpec>,
     /// Seconds per move, for players that set no limit of their own [default: 0.1 unless
     /// --depth is given].
-    #[arg(long, conflicts_with = "depth")]
+    #[arg(long, conflicts_with = "depth", value_parser = tns_match::limit::seconds)]
     time: Option<f64>,
     /// Plies per move, for players that set no limit of their own.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=120))]
+    #[arg(long, value_parser = tns_match::limit::depth)]
     depth: Option<u32>,
     /// Games to play (with --engines, rounded up to whole pairs).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
@@ -54,11 +54,11 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     concurrency: u32,
     /// Search threads per player.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    threads: u32,
+    #[arg(long, default_value_t = 1, value_parser = tns_match::limit::threads)]
+    threads: usize,
     /// Table size per player, in MiB.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    tt_mb: u32,
+    #[arg(long, default_value_t = 16, value_parser = tns_match::limit::hash_mb)]
+    tt_mb: usize,
     /// Plies after which a game is scored a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
@@ -149,11 +149,6 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         (None, Some(sheep), Some(tiger)) => (sheep.clone(), tiger.clone(), Colours::Fixed),
         _ => return Err("name the players with --engines A B, or --sheep A --tiger B".into()),
     };
-    if let Some(t) = args.time
-        && !(t.is_finite() && t > 0.0 && t < 1e6)
-    {
-        return Err(format!("--time must be a positive number of seconds, not {t}"));
-    }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let book = match &args.openings_file {
         Some(path) => read_openings(path)?,
@@ -175,8 +170,8 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         defaults: Budget {
             time: args.time.or(if args.depth.is_none() { Some(0.1) } else { None }),
             depth: args.depth,
-            threads: args.threads as usize,
-            tt_mb: args.tt_mb as usize,
+            threads: args.threads,
+            tt_mb: args.tt_mb,
         },
         tablebase: None,
         book,

@@ -30,18 +30,18 @@ enum Part {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Depth in plies.
-    #[arg(default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=120))]
+    #[arg(default_value_t = 12, value_parser = tns_match::limit::depth)]
     depth: u32,
     /// The evaluator: `heuristic` (optionally with weights, `heuristic:dead=350`) or a
     /// weights file.
     #[arg(long, default_value = "heuristic")]
     evaluator: PlayerSpec,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    threads: u32,
+    #[arg(long, default_value_t = 1, value_parser = tns_match::limit::threads)]
+    threads: usize,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    tt_mb: u32,
+    #[arg(long, default_value_t = 64, value_parser = tns_match::limit::hash_mb)]
+    tt_mb: usize,
     /// Switch parts of the search off, to measure what each is worth (comma-separated).
     #[arg(long, value_delimiter = ',')]
     without: Vec<Part>,
@@ -62,7 +62,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             Part::History => parts.history = on,
         }
     }
-    let config = SearchConfig { threads: args.threads as usize, tt_mb: args.tt_mb as usize, parts };
+    let config = SearchConfig { threads: args.threads, tt_mb: args.tt_mb, parts };
     match &args.evaluator.kind {
         Kind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
         Kind::Neural(net) => bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth),
@@ -79,7 +79,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 }
 
 fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result<(), String> {
-    let mut search = Search::new(evaluator, config);
+    let mut search = Search::new(evaluator, config).map_err(|e| e.to_string())?;
     let stop = AtomicBool::new(false);
     say!(
         "{:15} {:>8} {:>12} {:>5} {:>12} {:>9} {:>10}",

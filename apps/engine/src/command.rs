@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use tns_board::{Board, Move};
+use tns_board::{Board, MAX_MOVES, Move, MoveList};
 use tns_search::Limits;
 
 /// One command from the controlling program.
@@ -33,17 +33,51 @@ pub enum Command {
         moves: Vec<Move>,
     },
     /// `go ...`: search the current position within these limits (none: until `stop`).
-    Go {
-        /// The limits; all `None` for `go infinite`.
-        limits: Limits,
-        /// Whether `go infinite` was asked: `bestmove` waits for `stop` even when the search
-        /// ends sooner.
-        infinite: bool,
-    },
+    Go(Box<Go>),
     /// `stop`: end the search now and answer its `bestmove`.
     Stop,
     /// `quit`: stop and exit.
     Quit,
+}
+
+/// What a `go` asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// The limits given by `depth`, `movetime`, `nodes` and `searchmoves`.
+    pub limits: Limits,
+    /// Whether `go infinite` (or a bare `go`) was asked: `bestmove` waits for `stop`, even when
+    /// the search ends sooner.
+    pub infinite: bool,
+    /// The clocks, when `stime`/`ttime` were given.
+    pub clocks: Clocks,
+}
+
+/// The clocks of a `go`, in milliseconds, as given: the sheep's and the tigers' time left and
+/// increments, and the moves until the next time control.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clocks {
+    /// `stime`: the sheep's time left.
+    pub stime: Option<u64>,
+    /// `ttime`: the tigers' time left.
+    pub ttime: Option<u64>,
+    /// `sinc`: the sheep's increment.
+    pub sinc: Option<u64>,
+    /// `tinc`: the tigers' increment.
+    pub tinc: Option<u64>,
+    /// `movestogo`: moves until the next time control.
+    pub movestogo: Option<u32>,
+}
+
+/// The longest a quoted piece of input may be in an error line.
+const QUOTE: usize = 40;
+
+/// The first few characters of `text`, for an error line (with `...` when cut).
+pub fn quote(text: &str) -> String {
+    if text.chars().count() <= QUOTE {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(QUOTE).collect::<String>())
+    }
 }
 
 /// Why a line is not a command. Its text is what the engine sends back after
@@ -75,8 +109,12 @@ pub enum CommandError {
         /// What is wrong with it.
         why: String,
     },
-    /// `go` with an unknown word, or a number missing or out of range.
-    #[error("go takes: go depth <1-120> | movetime <ms> | nodes <n> | infinite (got {0:?})")]
+    /// `go` with an unknown word, or a number missing or out of range. The engine answers it
+    /// with `bestmove none` as well, since every `go` gets one.
+    #[error(
+        "go takes: go [depth <1-120>] [movetime <ms>] [nodes <n>] [stime <ms> ttime <ms> [sinc \
+         <ms>] [tinc <ms>] [movestogo <n>]] [infinite] [searchmoves <move>...] ({0})"
+    )]
     Go(String),
 }
 
@@ -97,7 +135,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "setoption" => parse_setoption(&rest)?,
         "position" => parse_position(&rest)?,
         "go" => parse_go(&rest)?,
-        other => return Err(CommandError::Unknown(other.chars().take(40).collect())),
+        other => return Err(CommandError::Unknown(quote(other))),
     }))
 }
 
@@ -122,7 +160,7 @@ fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
             let text = format!("{ranks} {side} {hand}");
             let board = text
                 .parse::<Board>()
-                .map_err(|e| CommandError::Position { text: text.clone(), why: e.to_string() })?;
+                .map_err(|e| CommandError::Position { text: quote(&text), why: e.to_string() })?;
             (board, rest)
         }
         _ => return Err(CommandError::PositionShape),
@@ -133,7 +171,7 @@ fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
             .iter()
             .map(|m| {
                 m.parse::<Move>()
-                    .map_err(|e| CommandError::Move { text: (*m).into(), why: e.to_string() })
+                    .map_err(|e| CommandError::Move { text: quote(m), why: e.to_string() })
             })
             .collect::<Result<_, _>>()?,
         _ => return Err(CommandError::PositionShape),
@@ -141,48 +179,89 @@ fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
     Ok(Command::Position { start, moves })
 }
 
+const GO_WORDS: [&str; 11] = [
+    "depth",
+    "movetime",
+    "nodes",
+    "infinite",
+    "stime",
+    "ttime",
+    "sinc",
+    "tinc",
+    "movestogo",
+    "searchmoves",
+    "ponder",
+];
+
 fn parse_go(words: &[&str]) -> Result<Command, CommandError> {
-    let bad = || CommandError::Go(words.join(" ").chars().take(60).collect());
-    let mut limits = Limits::default();
-    let mut infinite = words.is_empty();
+    let bad = |why: String| CommandError::Go(why);
+    let mut go = Go { infinite: words.is_empty(), ..Go::default() };
     let mut i = 0;
     while i < words.len() {
-        let number = || words.get(i + 1).and_then(|w| w.parse::<u64>().ok()).ok_or_else(bad);
-        match words[i] {
+        let word = words[i];
+        let value = || {
+            words.get(i + 1).copied().ok_or_else(|| bad(format!("{word} needs a number")))
+        };
+        let millis = |max: u64| -> Result<u64, CommandError> {
+            let text = value()?;
+            text.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| {
+                bad(format!("{word} takes milliseconds from 0 to {max}, not {:?}", quote(text)))
+            })
+        };
+        let limit = |e: tns_match::LimitError| bad(format!("{word}: {e}"));
+        match word {
             "infinite" => {
-                infinite = true;
+                go.infinite = true;
                 i += 1;
                 continue;
             }
-            "depth" => {
-                let d = number()?;
-                if !(1..=120).contains(&d) {
-                    return Err(bad());
+            "searchmoves" => {
+                let mut moves = MoveList::new();
+                i += 1;
+                while i < words.len() && !GO_WORDS.contains(&words[i]) {
+                    let m = words[i].parse::<Move>().map_err(|e| {
+                        bad(format!("searchmoves: bad move {:?}: {e}", quote(words[i])))
+                    })?;
+                    if !moves.contains(&m) && moves.len() < MAX_MOVES {
+                        moves.push(m);
+                    }
+                    i += 1;
                 }
-                limits.depth = Some(d as u32);
+                go.limits.moves = Some(moves);
+                continue;
             }
+            "depth" => go.limits.depth = Some(tns_match::limit::depth(value()?).map_err(limit)?),
+            "nodes" => go.limits.nodes = Some(tns_match::limit::nodes(value()?).map_err(limit)?),
             "movetime" => {
-                let ms = number()?;
-                if ms == 0 || ms > 86_400_000 {
-                    return Err(bad());
+                let ms = millis(86_400_000)?;
+                if ms == 0 {
+                    return Err(bad("movetime must be at least 1 ms".into()));
                 }
-                limits.time = Some(Duration::from_millis(ms));
+                go.limits.time = Some(Duration::from_millis(ms));
             }
-            "nodes" => {
-                let n = number()?;
-                if n == 0 {
-                    return Err(bad());
-                }
-                limits.nodes = Some(n);
+            "stime" => go.clocks.stime = Some(millis(u64::from(u32::MAX))?),
+            "ttime" => go.clocks.ttime = Some(millis(u64::from(u32::MAX))?),
+            "sinc" => go.clocks.sinc = Some(millis(86_400_000)?),
+            "tinc" => go.clocks.tinc = Some(millis(86_400_000)?),
+            "movestogo" => {
+                let text = value()?;
+                let n = text.parse::<u32>().ok().filter(|n| (1..=10_000).contains(n));
+                go.clocks.movestogo = Some(n.ok_or_else(|| {
+                    bad(format!("movestogo takes 1 to 10000, not {:?}", quote(text)))
+                })?);
             }
-            _ => return Err(bad()),
+            "wtime" | "btime" | "winc" | "binc" => {
+                return Err(bad(format!(
+                    "{word} is UCI's: TSI's clocks are stime and ttime (the sheep's and the \
+                     tigers'), sinc and tinc"
+                )));
+            }
+            "ponder" => return Err(bad("pondering is not supported".into())),
+            other => return Err(bad(format!("unknown word {:?}", quote(other)))),
         }
         i += 2;
     }
-    if infinite && limits != Limits::default() {
-        return Err(bad());
-    }
-    Ok(Command::Go { limits, infinite })
+    Ok(Command::Go(Box::new(go)))
 }
 
 #[cfg(test)]
@@ -213,16 +292,33 @@ mod tests {
         assert_eq!(moves.len(), 2);
         assert_eq!(
             parse("go movetime 250"),
-            Ok(Some(Command::Go {
+            Ok(Some(Command::Go(Box::new(Go {
                 limits: Limits::time(Duration::from_millis(250)),
-                infinite: false
-            }))
+                ..Go::default()
+            }))))
         );
-        assert_eq!(
-            parse("go infinite"),
-            Ok(Some(Command::Go { limits: Limits::default(), infinite: true }))
-        );
+        assert_eq!(parse("go infinite"), Ok(Some(Command::Go(Box::new(Go { infinite: true, ..Go::default() })))));
         assert!(parse("go depth 3 nodes 1000").unwrap().is_some());
+        // Infinite with a depth: search to the depth, answer on stop.
+        let Ok(Some(Command::Go(go))) = parse("go infinite depth 3") else { panic!() };
+        assert!(go.infinite && go.limits.depth == Some(3));
+        let Ok(Some(Command::Go(go))) =
+            parse("go stime 1000 ttime 2000 sinc 10 tinc 20 movestogo 5 searchmoves c3 d2 depth 4")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            go.clocks,
+            Clocks {
+                stime: Some(1000),
+                ttime: Some(2000),
+                sinc: Some(10),
+                tinc: Some(20),
+                movestogo: Some(5)
+            }
+        );
+        assert_eq!(go.limits.moves.as_ref().map(|m| m.len()), Some(2));
+        assert_eq!(go.limits.depth, Some(4));
     }
 
     #[test]
@@ -242,9 +338,17 @@ mod tests {
             "go movetime -5",
             "go nodes 0",
             "go sideways 3",
-            "go infinite depth 3",
+            "go wtime 1000 btime 1000",
+            "go searchmoves zz",
+            "go stime -4",
+            "go movestogo 0",
         ] {
             assert!(parse(line).is_err(), "{line}");
         }
+        // What was wrong is quoted short, however long the line.
+        let long = format!("position fen {} s 1", "S".repeat(1_000_000));
+        assert!(parse(&long).unwrap_err().to_string().len() < 200);
+        let long = format!("go depth {}", "9".repeat(1_000_000));
+        assert!(parse(&long).unwrap_err().to_string().len() < 400);
     }
 }

@@ -8,12 +8,12 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use tns_board::{Game, KILLS_TO_WIN, Move};
-use tns_match::{Budget, PlayerSpec};
-use tns_search::{Evaluator, Limits, Report, Search, SearchConfig, plies_to_end};
+use tns_board::{Game, KILLS_TO_WIN, MAX_MOVES, Move, Side};
+use tns_match::{Budget, PlayerError, PlayerSpec, limit};
+use tns_search::{Clock, Evaluator, Limits, MAX_THREADS, MAX_TT_MB, Report, Search, plies_to_end};
 use tns_tablebase::Tablebase;
 
-use crate::command::{Command, parse};
+use crate::command::{Clocks, Command, CommandError, Go, parse, quote};
 
 /// Where the engine's lines go: standard output in the program, a buffer in tests.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -35,13 +35,15 @@ pub enum Flow {
 struct Options {
     threads: usize,
     hash_mb: usize,
+    multipv: usize,
     evaluator: PlayerSpec,
     tablebase: Option<PathBuf>,
 }
 
-const MAX_THREADS: usize = 64;
-const MAX_HASH_MB: usize = 4096;
 const DEFAULT_HASH_MB: usize = 32;
+
+/// The longest an error line may be: what was wrong is quoted short.
+const MAX_ERROR: usize = 300;
 
 /// A search under way.
 #[derive(Debug)]
@@ -50,6 +52,8 @@ struct Running {
     /// Raised just before `bestmove` is sent, so a command that follows it never finds the
     /// search still "running".
     answered: Arc<AtomicBool>,
+    /// `go infinite`: the answer waits for `stop`.
+    infinite: bool,
     thread: JoinHandle<Box<Engine>>,
 }
 
@@ -73,7 +77,7 @@ fn send(out: &Output, line: &str) {
     }
 }
 
-/// An `info` line for one completed iteration.
+/// An `info` line for one completed iteration (one line of it, with `MultiPV`).
 pub fn info_line(r: &Report) -> String {
     let score = match plies_to_end(r.score) {
         Some(n) if r.score > 0 => format!("win {n}"),
@@ -82,13 +86,51 @@ pub fn info_line(r: &Report) -> String {
     };
     let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();
     format!(
-        "info depth {} score {score} nodes {} nps {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} tbhits {} \
+         time {} pv {}",
         r.depth,
+        r.seldepth,
+        r.multipv,
         r.nodes,
         r.nps,
+        r.hashfull,
+        r.tbhits,
         r.time.as_millis(),
         pv.join(" ")
     )
+}
+
+/// The search limits of a `go`: its own, and those of the side to move's clock, if given.
+///
+/// # Errors
+/// What is missing: a clock for the other side only.
+fn go_limits(go: &Go, side: Side) -> Result<Limits, String> {
+    let Clocks { stime, ttime, sinc, tinc, movestogo } = go.clocks;
+    let (own, increment, word) = match side {
+        Side::Sheep => (stime, sinc, "stime"),
+        Side::Tiger => (ttime, tinc, "ttime"),
+    };
+    let mut limits = go.limits.clone();
+    match own {
+        Some(ms) => {
+            let mut clock = Clock::new(Duration::from_millis(ms))
+                .with_increment(Duration::from_millis(increment.unwrap_or(0)));
+            if let Some(n) = movestogo {
+                clock = clock.with_moves_to_go(n);
+            }
+            let timed = clock.limits();
+            limits.target = timed.target;
+            limits.time = match (limits.time, timed.time) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        None if stime.is_some() || ttime.is_some() => {
+            return Err(format!("the {} are to move but {word} is missing", side.plural()));
+        }
+        None => {}
+    }
+    Ok(limits)
 }
 
 impl std::fmt::Debug for Session {
@@ -107,6 +149,7 @@ impl Session {
         let options = Options {
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
+            multipv: 1,
             // The strongest player without the table; the heuristic were its bytes damaged.
             evaluator: PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()),
             tablebase: None,
@@ -123,7 +166,7 @@ impl Session {
     }
 
     fn error(&self, what: &str) {
-        self.say(&format!("info string error: {what}"));
+        self.say(&format!("info string error: {}", quote_to(what, MAX_ERROR)));
     }
 
     /// Handles one line of input.
@@ -134,6 +177,10 @@ impl Session {
             Ok(None) => return Flow::Continue,
             Err(e) => {
                 self.error(&e.to_string());
+                // Every `go` gets its `bestmove`, a refused one too.
+                if matches!(e, CommandError::Go(_)) {
+                    self.say("bestmove none");
+                }
                 return Flow::Continue;
             }
         };
@@ -143,15 +190,14 @@ impl Session {
             Command::IsReady => self.say("readyok"),
             Command::Stop => self.stop_search(),
             Command::Quit => {
-                self.finish();
+                self.stop_search();
                 return Flow::Quit;
             }
-            Command::SetOption { .. }
-            | Command::NewGame
-            | Command::Position { .. }
-            | Command::Go { .. }
-                if busy =>
-            {
+            Command::Go(_) if busy => {
+                self.error("still searching: send stop first");
+                self.say("bestmove none");
+            }
+            Command::SetOption { .. } | Command::NewGame | Command::Position { .. } if busy => {
                 self.error("still searching: send stop first");
             }
             Command::SetOption { name, value } => self.set_option(&name, &value),
@@ -171,7 +217,7 @@ impl Session {
                 }
                 self.game = game;
             }
-            Command::Go { limits, infinite } => self.go(limits, infinite),
+            Command::Go(go) => self.go(&go),
         }
         Flow::Continue
     }
@@ -181,8 +227,9 @@ impl Session {
         self.say("id author The Tigers and Sheep developers");
         self.say(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
         self.say(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_TT_MB}"
         ));
+        self.say(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MOVES}"));
         self.say("option name Evaluator type string default network");
         self.say("option name Tablebase type string default <empty>");
         self.say("tsiok");
@@ -193,7 +240,12 @@ impl Session {
         let spec = &self.options.evaluator;
         let evaluator = spec
             .evaluator(table)
-            .map_err(|e| format!("{e} (set the Tablebase option to its folder first)"))?
+            .map_err(|e| match e {
+                PlayerError::NoTablebase => {
+                    format!("{e} (set the Tablebase option to its folder first)")
+                }
+                other => other.to_string(),
+            })?
             .ok_or_else(|| format!("{} does not search: choose an evaluator", spec.name))?;
         let defaults = Budget {
             time: None,
@@ -202,12 +254,9 @@ impl Session {
             tt_mb: self.options.hash_mb,
         };
         let budget = spec.budget(defaults);
-        let config = SearchConfig {
-            threads: budget.threads,
-            tt_mb: budget.tt_mb,
-            ..SearchConfig::default()
-        };
-        Ok(Box::new(Search::new(evaluator, config)))
+        let mut search = Search::new(evaluator, budget.config()).map_err(|e| e.to_string())?;
+        search.set_multipv(self.options.multipv);
+        Ok(Box::new(search))
     }
 
     /// Builds the searcher for the current options; on error nothing changes.
@@ -234,20 +283,28 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: &str) {
         let before = self.options.clone();
-        let number = |max: usize| {
-            value.parse::<usize>().ok().filter(|n| (1..=max).contains(n)).ok_or_else(|| {
-                format!("{name} must be a whole number from 1 to {max}, not {value:?}")
-            })
-        };
         let result = match name.to_ascii_lowercase().as_str() {
-            "threads" => number(MAX_THREADS).and_then(|n| {
+            "threads" => limit::threads(value).map_err(|e| e.to_string()).and_then(|n| {
                 self.options.threads = n;
                 self.rebuild()
             }),
-            "hash" => number(MAX_HASH_MB).and_then(|n| {
+            "hash" => limit::hash_mb(value).map_err(|e| e.to_string()).and_then(|n| {
                 self.options.hash_mb = n;
                 self.rebuild()
             }),
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MOVES).contains(&n) => {
+                    self.options.multipv = n;
+                    if let Some(engine) = &mut self.engine {
+                        engine.set_multipv(n);
+                    }
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "MultiPV must be a whole number from 1 to {MAX_MOVES}, not {:?}",
+                    quote(value)
+                )),
+            },
             "evaluator" => {
                 value.parse::<PlayerSpec>().map_err(|e| e.to_string()).and_then(|spec| {
                     self.options.evaluator = spec;
@@ -258,7 +315,10 @@ impl Session {
                 let dir = (!value.is_empty()).then(|| PathBuf::from(value));
                 self.set_tablebase(dir)
             }
-            _ => Err(format!("unknown option {name:?} (Threads, Hash, Evaluator, Tablebase)")),
+            _ => Err(format!(
+                "unknown option {:?} (Threads, Hash, MultiPV, Evaluator, Tablebase)",
+                quote(name)
+            )),
         };
         if let Err(e) = result {
             self.options = before;
@@ -266,15 +326,25 @@ impl Session {
         }
     }
 
-    fn go(&mut self, limits: Limits, infinite: bool) {
+    fn go(&mut self, go: &Go) {
         if self.game.outcome().is_some() {
             self.say("bestmove none");
             return;
         }
+        let limits = match go_limits(go, self.game.board().side_to_move()) {
+            Ok(limits) => limits,
+            Err(e) => {
+                self.error(&e);
+                self.say("bestmove none");
+                return;
+            }
+        };
         let Some(mut engine) = self.engine.take() else {
             self.error("no evaluator: set the Evaluator option");
+            self.say("bestmove none");
             return;
         };
+        let infinite = go.infinite;
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
@@ -282,14 +352,15 @@ impl Session {
         let out = Arc::clone(&self.out);
         let board = self.game.board();
         let history = self.game.previous().to_vec();
-        let thread = std::thread::spawn(move || {
+        let spawned = std::thread::Builder::new().name("search".into()).spawn(move || {
             let result =
                 engine.search(board, &history, limits, &flag, |r| send(&out, &info_line(r)));
             // After `go infinite` the answer waits for `stop`, even if the search ended first.
             while infinite && !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            // A search that fails (a damaged table) says why, and still answers the `go`.
+            // A search that fails (a damaged table, a thread it could not start) says why,
+            // and still answers the `go`.
             let best = match result {
                 Ok(result) => result.best_move,
                 Err(e) => {
@@ -302,7 +373,17 @@ impl Session {
             send(&out, &format!("bestmove {best}"));
             engine
         });
-        self.running = Some(Running { stop, answered, thread });
+        match spawned {
+            Ok(thread) => self.running = Some(Running { stop, answered, infinite, thread }),
+            Err(e) => {
+                // The engine went with the thread that never started: a new one for next time.
+                self.error(&format!("cannot start the search's thread: {e}"));
+                self.say("bestmove none");
+                if let Err(e) = self.rebuild() {
+                    self.error(&e);
+                }
+            }
+        }
     }
 
     /// Takes the engine back from a search that has answered (waiting the moment it takes
@@ -315,11 +396,18 @@ impl Session {
 
     fn join(&mut self) {
         if let Some(running) = self.running.take() {
+            let answered = Arc::clone(&running.answered);
             if let Ok(engine) = running.thread.join() {
                 self.engine = Some(engine);
             } else {
                 self.error("the search failed; starting a new searcher");
-                let _ = self.rebuild();
+                // The `go` still gets its one answer.
+                if !answered.load(Ordering::Acquire) {
+                    self.say("bestmove none");
+                }
+                if let Err(e) = self.rebuild() {
+                    self.error(&e);
+                }
             }
         }
     }
@@ -331,8 +419,22 @@ impl Session {
         self.join();
     }
 
-    /// Stops any search and waits for its `bestmove`: call before exiting.
+    /// The input has ended: a search with limits of its own runs to its end and answers, a
+    /// `go infinite` (which would never end) is stopped. Call before exiting.
     pub fn finish(&mut self) {
-        self.stop_search();
+        if self.running.as_ref().is_some_and(|r| !r.infinite) {
+            self.join();
+        } else {
+            self.stop_search();
+        }
+    }
+}
+
+/// `text` cut to `max` characters, with `...` when cut.
+fn quote_to(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(max).collect::<String>())
     }
 }

@@ -137,9 +137,9 @@ fn every_command_answers() {
     for (i, info) in infos.iter().enumerate() {
         let words: Vec<&str> = info.split_whitespace().collect();
         assert_eq!(&words[..3], ["info", "depth", &(i + 1).to_string()], "{info}");
-        assert_eq!(words[3], "score", "{info}");
-        assert!(["cp", "win", "loss"].contains(&words[4]), "{info}");
-        for field in ["nodes", "nps", "time", "pv"] {
+        let score = words.iter().position(|w| *w == "score").unwrap();
+        assert!(["cp", "win", "loss"].contains(&words[score + 1]), "{info}");
+        for field in ["seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits", "time", "pv"] {
             assert!(words.contains(&field), "{field} in {info}");
         }
     }
@@ -273,6 +273,7 @@ fn a_hundred_malformed_lines_get_a_hundred_errors() {
     // Blank lines are ignored, "go" alone and "stop stop"... are commands: count what is
     // refused, and check there is one error line for each.
     let mut expected = 0;
+    let mut refused_go = 0;
     let mut sent = 0;
     while sent < 100 {
         for line in junk {
@@ -288,11 +289,16 @@ fn a_hundred_malformed_lines_get_a_hundred_errors() {
             engine.send(line);
             expected += 1;
             sent += 1;
+            refused_go += usize::from(line.starts_with("go"));
         }
     }
-    let errors = engine.sync();
+    let lines = engine.sync();
+    let (answers, errors): (Vec<_>, Vec<_>) = lines.iter().partition(|l| l.starts_with("bestmove"));
     assert_eq!(errors.len(), expected, "{errors:?}");
     assert!(errors.iter().all(|l| l.starts_with("info string error: ")));
+    // Every refused go still gets its one bestmove.
+    assert_eq!(answers.len(), refused_go, "{lines:?}");
+    assert!(answers.iter().all(|l| *l == "bestmove none"), "{answers:?}");
     // Bytes that are not UTF-8 do not stop it either.
     engine.input.write_all(b"\xff\xfe\xfd\n").unwrap();
     assert_eq!(engine.sync().len(), 1);
@@ -311,4 +317,221 @@ fn closing_the_input_ends_the_engine() {
         assert!(Instant::now() < deadline, "the engine outlived its input");
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// A small deterministic generator for the fuzz test (xorshift64*).
+struct Lines(u64);
+
+impl Lines {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+
+    fn line(&mut self) -> String {
+        let pick = |me: &mut Lines, words: &[&str]| words[me.next(words.len())].to_string();
+        match self.next(14) {
+            0 => pick(self, &["go depth 1", "go depth 2", "go depth 3", "go nodes 300"]),
+            1 => pick(self, &["go movetime 5", "go movetime 15", "go infinite", "go"]),
+            2 => pick(self, &["go stime 200 ttime 200", "go stime 50 ttime 90 sinc 5 tinc 5"]),
+            3 => pick(self, &["go wtime 1000 btime 1000", "go depth", "go depth 0", "go banana"]),
+            4 => pick(self, &["go infinite depth 2", "go depth 2 searchmoves c3 d2", "go ttime 10"]),
+            5 | 6 => "stop".into(),
+            7 | 8 => "isready".into(),
+            9 => pick(
+                self,
+                &["position startpos", "position startpos moves c3 a5b4", "position fen x"],
+            ),
+            10 => pick(self, &["position fen TSSST/SSSSS/SSSS1/SSS2/T3T s 0", "newgame"]),
+            11 => pick(
+                self,
+                &[
+                    "setoption name MultiPV value 2",
+                    "setoption name MultiPV value 1",
+                    "setoption name Hash value 99999999",
+                    "setoption name Threads value 2",
+                ],
+            ),
+            12 => pick(self, &["", "tsi", "hello", "\u{7f}\u{0}"]),
+            _ => {
+                // Bytes of a line cut from anywhere.
+                let all = ["go depth 2 nodes", "position startpos moves", "setoption name"];
+                let text = all[self.next(all.len())];
+                text[..=self.next(text.len())].to_string()
+            }
+        }
+    }
+}
+
+#[test]
+fn every_go_gets_one_bestmove_and_every_isready_an_answer_over_fuzzed_input() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Evaluator value heuristic");
+    let mut lines = Lines(0x9E37_79B9_7F4A_7C15);
+    let (mut gos, mut readies) = (0, 0);
+    for _ in 0..2400 {
+        let line = lines.line();
+        gos += usize::from(line.split_whitespace().next() == Some("go"));
+        readies += usize::from(line.trim() == "isready");
+        engine.send(&line);
+    }
+    // Whatever is still searching ends, and answers; then one more isready, the last.
+    engine.send("stop");
+    engine.send("isready");
+    let mut seen = Vec::new();
+    for _ in 0..=readies {
+        seen.extend(engine.until("readyok"));
+    }
+    let bestmoves = seen.iter().filter(|l| l.starts_with("bestmove ")).count();
+    assert_eq!(bestmoves, gos, "one bestmove a go");
+    // Nothing more comes: no readyok or bestmove beyond those counted.
+    engine.send("isready");
+    assert_eq!(engine.until("readyok"), ["readyok"]);
+    assert!(gos > 500 && readies > 200, "{gos} go, {readies} isready");
+    engine.quit();
+}
+
+#[test]
+fn a_refused_go_answers_bestmove_none() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    // UCI's clock words, and a clock for the other side only.
+    for go in ["go wtime 1000 btime 1000", "go ttime 1000", "go depth 0"] {
+        let (lines, best) = engine.bestmove(go);
+        assert_eq!(best, "none", "{go}");
+        assert_eq!(lines.len(), 1, "{go}: {lines:?}");
+        assert!(lines[0].starts_with("info string error: "), "{lines:?}");
+    }
+    // A go during a search: refused with its own answer; the search answers at stop.
+    engine.send("go infinite");
+    let (lines, best) = engine.bestmove("go depth 3");
+    assert_eq!(best, "none");
+    assert!(lines.iter().any(|l| l.contains("still searching")), "{lines:?}");
+    let (_, best) = engine.bestmove("stop");
+    assert_ne!(best, "none");
+    engine.quit();
+}
+
+#[test]
+fn limits_are_checked_not_aborted_on() {
+    let mut engine = Engine::start();
+    for value in ["heuristic:tt=99999999", "heuristic:threads=200", "heuristic:depth=121"] {
+        engine.send(&format!("setoption name Evaluator value {value}"));
+        let errors = engine.sync();
+        assert_eq!(errors.len(), 1, "{value}: {errors:?}");
+        assert!(!errors[0].contains("Tablebase"), "not a table's error: {errors:?}");
+    }
+    engine.send("setoption name Threads value 65");
+    engine.send("setoption name Hash value 4097");
+    assert_eq!(engine.sync().len(), 2);
+    let (_, best) = engine.bestmove("go depth 2");
+    assert!(Board::START.check_move(best.parse().unwrap()).is_ok());
+    engine.quit();
+}
+
+/// The `pv` of an info line, as moves.
+fn pv_of(info: &str) -> Vec<String> {
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "pv").unwrap();
+    words[at + 1..].iter().map(ToString::to_string).collect()
+}
+
+fn field(info: &str, name: &str) -> u64 {
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == name).unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn a_repeated_search_keeps_its_line_and_depth() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Evaluator value heuristic");
+    engine.send("position startpos");
+    for round in 0..2 {
+        let (infos, _) = engine.bestmove("go depth 9");
+        assert_eq!(infos.len(), 9, "round {round}: {infos:?}");
+        for info in &infos {
+            let depth = field(info, "depth");
+            assert_eq!(pv_of(info).len() as u64, depth, "round {round}: {info}");
+        }
+    }
+    engine.quit();
+}
+
+#[test]
+fn multipv_and_searchmoves() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Evaluator value heuristic");
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos moves c3");
+    let (infos, best) = engine.bestmove("go depth 3");
+    let last: Vec<&String> = infos.iter().filter(|l| field(l, "depth") == 3).collect();
+    assert_eq!(last.iter().map(|l| field(l, "multipv")).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(pv_of(last[0])[0], best);
+    engine.send("setoption name MultiPV value 1");
+    let (_, best) = engine.bestmove("go depth 3 searchmoves a5a4 e1e2");
+    assert!(["a5a4", "e1e2"].contains(&best.as_str()), "{best}");
+    engine.quit();
+}
+
+#[test]
+fn go_infinite_with_a_depth_waits_for_stop() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Evaluator value heuristic");
+    engine.send("go infinite depth 2");
+    std::thread::sleep(Duration::from_millis(300));
+    let before = engine.sync();
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "{before:?}");
+    assert_eq!(before.iter().filter(|l| l.starts_with("info depth")).count(), 2, "{before:?}");
+    let (_, best) = engine.bestmove("stop");
+    assert!(Board::START.check_move(best.parse().unwrap()).is_ok());
+    engine.quit();
+}
+
+#[test]
+fn a_clock_gives_a_move_in_its_share_of_the_time() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Evaluator value heuristic");
+    engine.send("position startpos moves c3");
+    let started = Instant::now();
+    let (infos, best) = engine.bestmove("go stime 1000 ttime 1000 sinc 0 tinc 0");
+    assert_ne!(best, "none");
+    assert!(!infos.is_empty());
+    // Two fifths of the clock at most (the hard limit); the bound only catches a clock ignored.
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    engine.quit();
+}
+
+#[test]
+fn an_error_quotes_a_short_prefix() {
+    let mut engine = Engine::start();
+    engine.send(&format!("position fen {} s 1", "S".repeat(1 << 20)));
+    engine.send(&format!("setoption name Evaluator value {}", "x".repeat(1 << 20)));
+    let errors = engine.sync();
+    assert_eq!(errors.len(), 2);
+    for e in &errors {
+        assert!(e.len() < 400, "{} bytes: {}", e.len(), &e[..200]);
+    }
+    engine.quit();
+}
+
+#[test]
+fn the_readme_one_liner_shows_the_depth_it_asks_for() {
+    // `printf 'tsi\nposition startpos moves c3\ngo depth 6\n' | tns-engine`: the input ends at
+    // once, and the search still runs to its depth and answers.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tns-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"tsi\nposition startpos moves c3\ngo depth 6\n").unwrap();
+    drop(input);
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.iter().any(|l| l.starts_with("info depth 6 ")), "{text}");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{text}");
 }

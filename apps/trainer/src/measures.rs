@@ -200,8 +200,8 @@ where
     limits
         .into_iter()
         .map(|(what, limits)| {
-            let x = search_move_accuracy(a, validation, limits, limit);
-            let y = search_move_accuracy(b, validation, limits, limit);
+            let x = search_move_accuracy(a, validation, &limits, limit);
+            let y = search_move_accuracy(b, validation, &limits, limit);
             format!(
                 "search at {what}: keeps the value in {:.1}% of {} critical positions ({:.1}% of \
                  the {} in the placement) {a_name}, {:.1}% ({:.1}%) {b_name}",
@@ -218,10 +218,13 @@ where
 
 /// How often the search with `evaluator` at `limits` (one thread, from no history) picks a
 /// move that keeps the value, in the critical positions (at most `limit` of them, the first).
+///
+/// # Panics
+/// Only on a machine without the memory for an 8 MiB table.
 pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(
     evaluator: &E,
     validation: &Validation,
-    limits: Limits,
+    limits: &Limits,
     limit: usize,
 ) -> Kept {
     let critical: Vec<&Held> = validation.critical().take(limit).collect();
@@ -230,11 +233,12 @@ pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(
     critical
         .par_iter()
         .map_init(
-            || Search::new(evaluator.clone(), config),
+            // One thread and 8 MiB are within the bounds: only a machine out of memory fails.
+            || Search::new(evaluator.clone(), config).expect("an 8 MiB one-thread search"),
             |search, h| {
                 search.clear();
                 // The network's search has no root moves to fail on: an error keeps nothing.
-                let best = search.search(h.board, &[], limits, &stop, |_| {}).ok();
+                let best = search.search(h.board, &[], limits.clone(), &stop, |_| {}).ok();
                 let kept = usize::from(best.and_then(|r| r.best_move).is_some_and(|m| h.keeps(m)));
                 let placement = usize::from(h.board.in_hand() > 0);
                 Kept { kept, of: 1, placement_kept: kept * placement, placement_of: placement }

@@ -95,13 +95,16 @@ fn player(
     seed: u64,
 ) -> Box<dyn Player> {
     let budget = |depth| Budget { time: None, depth: Some(depth), threads: 1, tt_mb: 1 };
+    // One thread and 1 MiB are within the bounds: only a machine out of memory fails.
+    let small = "a 1 MiB one-thread search";
     match (seat, network) {
         (Seat::Heuristic(depth), _) | (Seat::Network(depth), None) => {
-            Box::new(SearchPlayer::new(Heuristic::default(), budget(depth)))
+            Box::new(SearchPlayer::new(Heuristic::default(), budget(depth)).expect(small))
         }
-        (Seat::Network(depth), Some(net)) => {
-            Box::new(SearchPlayer::new(NeuralEvaluator::new(Network::clone(net)), budget(depth)))
-        }
+        (Seat::Network(depth), Some(net)) => Box::new(
+            SearchPlayer::new(NeuralEvaluator::new(Network::clone(net)), budget(depth))
+                .expect(small),
+        ),
         (Seat::Random, _) => Box::new(RandomPlayer::new(seed)),
         (Seat::Perfect, _) => {
             Box::new(PerfectSeat { teacher: teacher.clone(), rng: StdRng::seed_from_u64(seed) })

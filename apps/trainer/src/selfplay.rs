@@ -35,6 +35,9 @@ pub fn value_of_score(score: i32) -> f32 {
 /// Plays one game of `network` against itself: each move is the search's best at `depth`,
 /// except that with probability `epsilon` a uniformly random legal move is played instead (to
 /// explore). Stops at `max_plies` as a draw. Deterministic for a given `seed`.
+///
+/// # Panics
+/// Only on a machine without the memory for a 2 MiB table.
 pub fn play(
     network: &Network,
     depth: u32,
@@ -44,7 +47,9 @@ pub fn play(
 ) -> SelfPlayGame {
     let mut rng = StdRng::seed_from_u64(seed);
     let config = SearchConfig { tt_mb: 2, ..SearchConfig::default() };
-    let mut search = Search::new(NeuralEvaluator::new(network.clone()), config);
+    // One thread and 2 MiB are within the bounds: only a machine out of memory fails.
+    let mut search =
+        Search::new(NeuralEvaluator::new(network.clone()), config).expect("a 2 MiB search");
     let stop = AtomicBool::new(false);
     let mut game = Game::new();
     let (mut positions, mut values) = (Vec::new(), Vec::new());

@@ -186,6 +186,10 @@ impl App {
     /// A new game between the two players, who think within `limits` unless their spec sets
     /// limits of its own (`heuristic:depth=2`). A perfect player needs `tablebase`; without one
     /// it plays as the network, the strongest player without one.
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "a new game takes its settings as values, as it does the game and the players"
+    )]
     pub fn new(
         game: Game,
         sheep: PlayerKind,
@@ -201,7 +205,7 @@ impl App {
         };
         let seat = |kind: PlayerKind| {
             let (engine, limits, random) = match &kind {
-                PlayerKind::Human => (None, limits, None),
+                PlayerKind::Human => (None, limits.clone(), None),
                 PlayerKind::Computer(spec) => {
                     let budget = spec.budget(defaults);
                     match spec.evaluator(tablebase.as_ref()) {
@@ -355,7 +359,7 @@ impl App {
                 engine,
                 self.game.board(),
                 self.game.previous().to_vec(),
-                seat.limits,
+                seat.limits.clone(),
                 self.game.len(),
             ));
         }
@@ -817,7 +821,7 @@ impl App {
 
     /// How long a side's computer player may think, for the status line and saved games.
     pub fn limit_text(&self, side: Side) -> String {
-        let limits = self.seats[seat_index(side)].limits;
+        let limits = &self.seats[seat_index(side)].limits;
         match (limits.depth, limits.time) {
             (Some(d), _) => format!("depth {d}"),
             (None, Some(t)) => format!("{:.1} s a move", t.as_secs_f64()),

@@ -8,7 +8,7 @@ use std::thread::JoinHandle;
 use tns_board::{Board, Move};
 use tns_nn::NeuralEvaluator;
 use tns_search::{
-    EvalError, Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchResult,
+    Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchError, SearchResult,
 };
 use tns_tablebase::{Tablebase, WithTablebase};
 
@@ -19,11 +19,15 @@ pub type Engine = Search<Box<dyn Evaluator>>;
 pub const ENGINE_TT_MB: usize = 32;
 
 /// A new engine searching with `evaluator`.
+///
+/// # Panics
+/// Only on a machine without the memory for a 32 MiB table.
 pub fn engine(evaluator: Box<dyn Evaluator>) -> Box<Engine> {
-    Box::new(Search::new(
-        evaluator,
-        SearchConfig { tt_mb: ENGINE_TT_MB, ..SearchConfig::default() },
-    ))
+    // One thread and 32 MiB are within the bounds: only a machine out of memory fails.
+    Box::new(
+        Search::new(evaluator, SearchConfig { tt_mb: ENGINE_TT_MB, ..SearchConfig::default() })
+            .expect("a 32 MiB one-thread search"),
+    )
 }
 
 /// The strongest evaluator there is: with the tablebase, the heuristic behind the table (the
@@ -47,7 +51,7 @@ pub type HintAnswer = Receiver<Result<Option<Move>, String>>;
 #[derive(Debug)]
 enum Message {
     Progress(Report),
-    Done(Result<SearchResult, EvalError>, Box<Engine>),
+    Done(Result<SearchResult, SearchError>, Box<Engine>),
 }
 
 /// A search running on its own thread.
@@ -70,7 +74,7 @@ pub enum Poll {
     Running,
     /// Finished, with the move (if any) or why the search failed (a damaged table), and the
     /// engine back for the next search.
-    Done(Result<SearchResult, EvalError>, Box<Engine>),
+    Done(Result<SearchResult, SearchError>, Box<Engine>),
     /// The thread died without an answer (it panicked).
     Lost,
 }
@@ -87,14 +91,18 @@ impl Thinking {
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, messages) = channel();
         let flag = Arc::clone(&stop);
-        let thread = std::thread::spawn(move || {
-            let progress = tx.clone();
-            let result = engine.search(board, &history, limits, &flag, |r| {
-                let _ = progress.send(Message::Progress(r.clone()));
-            });
-            let _ = tx.send(Message::Done(result, engine));
-        });
-        Thinking { stop, messages, thread: Some(thread), progress: None, ply }
+        // A thread that cannot be started drops its channel: the poll says the engine is lost.
+        let thread = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let progress = tx.clone();
+                let result = engine.search(board, &history, limits, &flag, |r| {
+                    let _ = progress.send(Message::Progress(r.clone()));
+                });
+                let _ = tx.send(Message::Done(result, engine));
+            })
+            .ok();
+        Thinking { stop, messages, thread, progress: None, ply }
     }
 
     /// Asks the search to stop soon (it still answers with its best move so far).
@@ -144,16 +152,17 @@ impl Drop for Thinking {
 /// the returned channel: the move, or why the search failed (a damaged table).
 pub fn start_hint(board: Board, history: Vec<Board>, table: Option<Arc<Tablebase>>) -> HintAnswer {
     let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let mut s =
-            Search::new(evaluator(table), SearchConfig { tt_mb: 8, ..SearchConfig::default() });
-        let limits = Limits {
-            depth: Some(20),
-            time: Some(std::time::Duration::from_millis(300)),
-            nodes: None,
-        };
-        let found = s.search(board, &history, limits, &AtomicBool::new(false), |_| {});
+    let failed = tx.clone();
+    let spawned = std::thread::Builder::new().name("hint".into()).spawn(move || {
+        let config = SearchConfig { tt_mb: 8, ..SearchConfig::default() };
+        let found = Search::new(evaluator(table), config).and_then(|mut s| {
+            let limits = Limits::depth(20).with_time(std::time::Duration::from_millis(300));
+            s.search(board, &history, limits, &AtomicBool::new(false), |_| {})
+        });
         let _ = tx.send(found.map(|r| r.best_move).map_err(|e| e.to_string()));
     });
+    if let Err(e) = spawned {
+        let _ = failed.send(Err(format!("cannot start the hint's thread: {e}")));
+    }
     rx
 }

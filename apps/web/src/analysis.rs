@@ -213,7 +213,7 @@ impl Analyst {
                 .collect();
             return Ok(answer);
         }
-        let (verdict, moves) = self.searched(game, stop);
+        let (verdict, moves) = self.searched(game, stop)?;
         answer.verdict = Some(verdict);
         answer.moves = moves;
         Ok(answer)
@@ -250,14 +250,24 @@ impl Analyst {
     }
 
     /// The position's verdict and each move's, from searches with the shipped network.
-    fn searched(&self, game: &Game, stop: &AtomicBool) -> (VerdictJson, Vec<MoveJson>) {
+    ///
+    /// # Errors
+    /// A 500 when the search cannot be made or run (no memory, no thread).
+    fn searched(
+        &self,
+        game: &Game,
+        stop: &AtomicBool,
+    ) -> Result<(VerdictJson, Vec<MoveJson>), ApiError> {
         let board = game.board();
         let side = board.side_to_move();
-        let mut search = Search::new(evaluator(), SearchConfig { tt_mb: 8, ..Default::default() });
-        let limits = |time| Limits { depth: Some(30), time: Some(time), nodes: None };
+        let failed = |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
+        let mut search =
+            Search::new(evaluator(), SearchConfig { tt_mb: 8, ..Default::default() }).map_err(failed)?;
+        let limits = |time| Limits::depth(30).with_time(time);
         let score = search
             .search(board, game.previous(), limits(self.budget.position), stop, |_| {})
-            .map_or(0, |r| r.score);
+            .map_err(failed)?
+            .score;
         let verdict = search_verdict(score, side);
         let mut history = game.positions().to_vec();
         let deadline = Instant::now() + self.budget.per_move * 25;
@@ -275,13 +285,13 @@ impl Analyst {
                     let r =
                         search.search(child, &history, limits(self.budget.per_move), stop, |_| {});
                     history.pop();
-                    r.map_or(0, |r| -r.score)
+                    -r.map_err(failed)?.score
                 };
-                (score, MoveJson { mv: m.to_string(), verdict: search_verdict(score, side) })
+                Ok((score, MoveJson { mv: m.to_string(), verdict: search_verdict(score, side) }))
             })
-            .collect();
+            .collect::<Result<_, ApiError>>()?;
         moves.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
-        (verdict, moves.into_iter().map(|(_, m)| m).collect())
+        Ok((verdict, moves.into_iter().map(|(_, m)| m).collect()))
     }
 
     /// A perfect line from `game`'s position (the table's moves, the perfect player choosing
@@ -307,12 +317,13 @@ impl Analyst {
             },
             None => (evaluator(), "search"),
         };
-        let mut search = Search::new(evaluator, SearchConfig { tt_mb: 16, ..Default::default() });
+        let mut search = Search::new(evaluator, SearchConfig { tt_mb: 16, ..Default::default() })
+            .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
         let mut line = Vec::new();
         while game.outcome().is_none() && line.len() < plies && start.elapsed() < time {
             let board = game.board();
             let side = board.side_to_move();
-            let limits = Limits { depth: Some(4), time: Some(time / 10), nodes: None };
+            let limits = Limits::depth(4).with_time(time / 10);
             let result = search
                 .search(board, game.previous(), limits, stop, |_| {})
                 .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;

@@ -210,6 +210,39 @@ impl<'a> IntoIterator for &'a MoveList {
     }
 }
 
+impl PartialEq for MoveList {
+    /// Two lists are equal when they hold the same moves in the same order.
+    fn eq(&self, other: &MoveList) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for MoveList {}
+
+impl FromIterator<Move> for MoveList {
+    /// Collects moves into a list.
+    ///
+    /// # Panics
+    /// If there are more than [`MAX_MOVES`] moves.
+    fn from_iter<I: IntoIterator<Item = Move>>(moves: I) -> MoveList {
+        let mut list = MoveList::new();
+        list.extend(moves);
+        list
+    }
+}
+
+impl Extend<Move> for MoveList {
+    /// Appends moves.
+    ///
+    /// # Panics
+    /// If the list would hold more than [`MAX_MOVES`] moves.
+    fn extend<I: IntoIterator<Item = Move>>(&mut self, moves: I) {
+        for m in moves {
+            self.push(m);
+        }
+    }
+}
+
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()

@@ -1,12 +1,18 @@
 #![doc = include_str!("../README.md")]
 
 mod external;
+mod limits;
 mod player;
 mod referee;
 mod stats;
 mod tournament;
 
 pub use external::{DEPTH_TIMEOUT, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
+pub use limits::{LimitError, MAX_MOVE_SECONDS, MAX_NODES};
+/// The checks of every limit, shared by all front ends.
+pub mod limit {
+    pub use crate::limits::{depth, hash_mb, nodes, seconds, threads};
+}
 pub use player::{
     Budget, Kind, LEVELS, Player, PlayerError, PlayerSpec, RandomPlayer, SearchPlayer,
     shipped_network,

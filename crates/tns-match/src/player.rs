@@ -15,10 +15,11 @@ use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Game, Move};
 use tns_nn::{Network, NeuralEvaluator};
-use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, Weights};
+use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, SearchError, Weights};
 use tns_tablebase::{Tablebase, WithTablebase};
 
 use crate::external::ExternalPlayer;
+use crate::limits::{self, LimitError};
 
 /// A player that can be asked for moves, game after game.
 pub trait Player: Send {
@@ -84,7 +85,19 @@ pub struct Budget {
 impl Budget {
     /// The search limits of one move.
     pub fn limits(&self) -> Limits {
-        Limits { depth: self.depth, time: self.time.map(Duration::from_secs_f64), nodes: None }
+        let mut limits = Limits::none();
+        if let Some(depth) = self.depth {
+            limits = limits.with_depth(depth);
+        }
+        if let Some(time) = self.time {
+            limits = limits.with_time(Duration::from_secs_f64(time));
+        }
+        limits
+    }
+
+    /// The search's settings for this budget.
+    pub fn config(&self) -> SearchConfig {
+        SearchConfig { threads: self.threads, tt_mb: self.tt_mb, ..SearchConfig::default() }
     }
 }
 
@@ -137,6 +150,12 @@ pub enum PlayerError {
         /// The options it takes.
         expected: String,
     },
+    /// A limit (`time`, `depth`, `threads`, `tt`) that does not parse or is out of range.
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+    /// The search could not be made (no memory for its table, say).
+    #[error("{0}")]
+    Search(String),
     /// An option's value that does not parse or is out of range.
     #[error("bad value {value:?} for {key}: {why}")]
     Value {
@@ -234,20 +253,10 @@ impl FromStr for PlayerSpec {
                 return Err(bad_option());
             }
             match key {
-                "time" => {
-                    let t: f64 = parse_value(key, value, "seconds, a positive number")?;
-                    if !(t > 0.0 && t < 1e6) {
-                        return Err(PlayerError::Value {
-                            key: key.into(),
-                            value: value.into(),
-                            why: "seconds, a positive number",
-                        });
-                    }
-                    spec.time = Some(t);
-                }
-                "depth" => spec.depth = Some(parse_value(key, value, "plies, 1 to 120")?),
-                "threads" => spec.threads = Some(parse_value(key, value, "a whole number")?),
-                "tt" => spec.tt_mb = Some(parse_value(key, value, "MiB, a whole number")?),
+                "time" => spec.time = Some(limits::seconds(value)?),
+                "depth" => spec.depth = Some(limits::depth(value)?),
+                "threads" => spec.threads = Some(limits::threads(value)?),
+                "tt" => spec.tt_mb = Some(limits::hash_mb(value)?),
                 _ => {
                     let (Kind::Heuristic(weights) | Kind::Perfect(weights)) = &mut kind else {
                         return Err(bad_option());
@@ -256,20 +265,6 @@ impl FromStr for PlayerSpec {
                     *slot = parse_value(key, value, "a whole number (hundredths of a sheep)")?;
                 }
             }
-        }
-        if spec.depth.is_some_and(|d| !(1..=120).contains(&d)) {
-            return Err(PlayerError::Value {
-                key: "depth".into(),
-                value: spec.depth.unwrap_or_default().to_string(),
-                why: "plies, 1 to 120",
-            });
-        }
-        if spec.threads == Some(0) {
-            return Err(PlayerError::Value {
-                key: "threads".into(),
-                value: "0".into(),
-                why: "at least 1",
-            });
         }
         spec.kind = kind;
         Ok(spec)
@@ -380,7 +375,10 @@ impl PlayerSpec {
             return Ok(Box::new(ExternalPlayer::new(command.clone(), self.budget(defaults))));
         }
         Ok(match self.evaluator(tablebase)? {
-            Some(evaluator) => Box::new(SearchPlayer::new(evaluator, self.budget(defaults))),
+            Some(evaluator) => Box::new(
+                SearchPlayer::new(evaluator, self.budget(defaults))
+                    .map_err(|e| PlayerError::Search(e.to_string()))?,
+            ),
             None => Box::new(RandomPlayer::new(0)),
         })
     }
@@ -408,17 +406,15 @@ pub struct SearchPlayer<E> {
 
 impl<E: Evaluator> SearchPlayer<E> {
     /// A player searching with `evaluator` within `budget`.
-    pub fn new(evaluator: E, budget: Budget) -> SearchPlayer<E> {
-        let config = SearchConfig {
-            threads: budget.threads,
-            tt_mb: budget.tt_mb,
-            ..SearchConfig::default()
-        };
-        SearchPlayer {
-            search: Search::new(evaluator, config),
+    ///
+    /// # Errors
+    /// As [`Search::new`]: threads or table size out of range, or no memory for the table.
+    pub fn new(evaluator: E, budget: Budget) -> Result<SearchPlayer<E>, SearchError> {
+        Ok(SearchPlayer {
+            search: Search::new(evaluator, budget.config())?,
             limits: budget.limits(),
             failure: None,
-        }
+        })
     }
 }
 
@@ -429,7 +425,8 @@ impl<E: Evaluator + Send> Player for SearchPlayer<E> {
     }
 
     fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
-        match self.search.search(game.board(), game.previous(), self.limits, stop, |_| {}) {
+        let limits = self.limits.clone();
+        match self.search.search(game.board(), game.previous(), limits, stop, |_| {}) {
             Ok(result) => result.best_move,
             Err(e) => {
                 self.failure = Some(e.to_string());
@@ -495,11 +492,16 @@ mod tests {
         assert!(matches!(err("heuristic:speed=3"), PlayerError::Option { .. }));
         assert!(matches!(err("heuristic:dead"), PlayerError::Option { .. }));
         assert!(matches!(err("random:time=1"), PlayerError::Option { .. }));
-        assert!(matches!(err("heuristic:time=-1"), PlayerError::Value { .. }));
-        assert!(matches!(err("heuristic:time=NaN"), PlayerError::Value { .. }));
-        assert!(matches!(err("heuristic:depth=0"), PlayerError::Value { .. }));
+        assert!(matches!(err("heuristic:time=-1"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:time=NaN"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:depth=0"), PlayerError::Limit(_)));
         assert!(matches!(err("heuristic:dead=lots"), PlayerError::Value { .. }));
-        assert!(matches!(err("heuristic:threads=0"), PlayerError::Value { .. }));
+        assert!(matches!(err("heuristic:threads=0"), PlayerError::Limit(_)));
+        // The limits of every front end: the engine's Threads stops at 64, Hash at 4096.
+        assert!(matches!(err("heuristic:threads=200"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:tt=99999999"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:depth=121"), PlayerError::Limit(_)));
+        assert!(err("heuristic:tt=99999999").to_string().contains("from 1 to 4096"));
         assert!(matches!(err("cmd:"), PlayerError::NoProgram));
         let external: PlayerSpec = "cmd:./engine --fast".parse().unwrap();
         assert_eq!(external.kind, Kind::External(vec!["./engine".into(), "--fast".into()]));

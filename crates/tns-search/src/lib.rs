@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+mod clock;
+mod error;
 mod eval;
 mod heuristic;
 mod limits;
@@ -9,9 +11,11 @@ mod search;
 mod stats;
 mod tt;
 
+pub use clock::{Clock, MOVE_OVERHEAD};
+pub use error::SearchError;
 pub use eval::{EvalError, Evaluator};
 pub use heuristic::{Heuristic, Terms, Weights};
-pub use limits::Limits;
+pub use limits::{Limits, MAX_DEPTH, MAX_THREADS, MAX_TT_MB};
 pub use score::{
     DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD, describe, is_decisive, loss_in,
     plies_to_end, win_in,

@@ -17,24 +17,36 @@ use std::time::{Duration, Instant};
 
 use tns_board::{Board, KILLS_TO_WIN, MAX_MOVES, Move, MoveList, Symmetry, repetition_candidates};
 
-use crate::limits::Limits;
+use crate::error::SearchError;
+use crate::limits::{Limits, MAX_THREADS};
 use crate::ordering::{Ordering, pick_next};
 use crate::score::{
     DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, from_table, loss_in, plies_to_end, to_table,
 };
 use crate::stats::{Stats, count};
 use crate::tt::{Bound, Entry, TranspositionTable};
-use crate::{EvalError, Evaluator};
+use crate::Evaluator;
 
-/// How often (in nodes) a thread publishes its node count and checks its limits.
+/// How often (in nodes) a thread publishes its node count and checks its limits, at most.
 const CHECK_EVERY: u64 = 1024;
+
+/// How much of the target time a search uses after an iteration, by how many iterations in a
+/// row have kept the best move (0: it just changed): stop early when it is stable, go on when
+/// it is not (see [`Limits`]).
+fn target_share(stable: u32) -> f64 {
+    match stable {
+        0 => 1.5,
+        1 | 2 => 1.0,
+        _ => 0.5,
+    }
+}
 
 /// Settings of a [`Search`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchConfig {
-    /// Threads searching together (lazy SMP); at least 1.
+    /// Threads searching together (lazy SMP), 1 to [`MAX_THREADS`].
     pub threads: usize,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB, 1 to [`MAX_TT_MB`](crate::MAX_TT_MB).
     pub tt_mb: usize,
     /// Which parts of the search are on (all, unless you are measuring one).
     pub parts: Parts,
@@ -77,11 +89,22 @@ impl Default for Parts {
     }
 }
 
-/// What the search reports after each completed iteration.
+/// What the search reports after each completed iteration (one report a line with
+/// [`Search::set_multipv`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Report {
     /// The iteration's depth in plies.
     pub depth: u32,
+    /// The deepest ply the main thread reached in it, quiescent lines and all (UCI's
+    /// `seldepth`).
+    pub seldepth: u32,
+    /// Which line this is, from 1 (the best) to the number of lines asked for.
+    pub multipv: usize,
+    /// How full the transposition table is, in thousandths.
+    pub hashfull: u32,
+    /// Positions whose exact value the evaluator gave (tablebase hits), over all threads.
+    pub tbhits: u64,
     /// The root score from the side to move's view (see [`describe`](crate::describe)).
     pub score: i32,
     /// Nodes searched so far, over all threads.
@@ -96,6 +119,7 @@ pub struct Report {
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchResult {
     /// The best move of the last completed iteration; `None` only when there is no legal move
     /// (the game is over).
@@ -137,7 +161,7 @@ struct Probe {
 /// use tns_board::Board;
 /// use tns_search::{Heuristic, Limits, Search, SearchConfig, describe};
 ///
-/// let mut search = Search::new(Heuristic::default(), SearchConfig { tt_mb: 4, ..SearchConfig::default() });
+/// let mut search = Search::new(Heuristic::default(), SearchConfig { tt_mb: 4, ..SearchConfig::default() })?;
 /// // Four sheep are dead and the tigers can jump a fifth.
 /// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
 /// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {})?;
@@ -153,6 +177,8 @@ pub struct Search<E> {
     main_ordering: Ordering,
     helper_orderings: Vec<Ordering>,
     parts: Parts,
+    /// Lines to search and report (UCI's `MultiPV`).
+    multipv: usize,
 }
 
 /// What all threads of one search share.
@@ -164,12 +190,16 @@ struct Shared<'a, E> {
     limits: Limits,
     start: Instant,
     stop: &'a AtomicBool,
-    /// The root moves to search, when the evaluator narrows them (see
-    /// [`Evaluator::root_moves`]); always legal and never empty.
-    root_moves: Option<MoveList>,
+    /// The root moves to search: the legal moves, narrowed by the evaluator (see
+    /// [`Evaluator::root_moves`]) and by the limits' moves; never empty unless there is no
+    /// legal move.
+    root_moves: MoveList,
+    /// Nodes between two looks at the limits, for each thread.
+    check_every: u64,
     /// Raised when any limit is reached, or when the main thread is done.
     abort: AtomicBool,
     nodes: AtomicU64,
+    tbhits: AtomicU64,
 }
 
 impl<E> Shared<'_, E> {
@@ -186,6 +216,10 @@ struct Worker<'a, 's, E> {
     ordering: &'s mut Ordering,
     nodes: u64,
     unpublished: u64,
+    tbhits: u64,
+    seldepth: usize,
+    /// The root moves of the line being searched (the others, with more lines, are taken).
+    root: MoveList,
     aborted: bool,
     /// `path[i]`: the position at ply `i` of the current line.
     path: [Board; MAX_PLY + 1],
@@ -196,15 +230,37 @@ struct Worker<'a, 's, E> {
 
 impl<E: Evaluator> Search<E> {
     /// A searcher with `config.threads` threads and a table of `config.tt_mb` MiB.
-    pub fn new(evaluator: E, config: SearchConfig) -> Search<E> {
-        let threads = config.threads.max(1);
-        Search {
+    ///
+    /// # Errors
+    /// [`SearchError::Threads`] for a thread count outside 1 to
+    /// [`MAX_THREADS`](crate::MAX_THREADS), [`SearchError::TableSize`] for a table size
+    /// outside 1 to [`MAX_TT_MB`](crate::MAX_TT_MB), [`SearchError::Memory`] when the table's
+    /// memory cannot be had.
+    pub fn new(evaluator: E, config: SearchConfig) -> Result<Search<E>, SearchError> {
+        let threads = config.threads;
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(SearchError::Threads { given: threads });
+        }
+        Ok(Search {
             evaluator,
-            tt: TranspositionTable::new(config.tt_mb),
+            tt: TranspositionTable::new(config.tt_mb)?,
             main_ordering: Ordering::new(config.parts),
             helper_orderings: (1..threads).map(|_| Ordering::new(config.parts)).collect(),
             parts: config.parts,
-        }
+            multipv: 1,
+        })
+    }
+
+    /// Searches `lines` lines from now on (at least 1; UCI's `MultiPV`): each iteration finds
+    /// the best move, then the best of the others, and so on, and reports each line with its
+    /// number. The result's move is the first line's.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.clamp(1, tns_board::MAX_MOVES);
+    }
+
+    /// The lines each search reports (see [`Search::set_multipv`]).
+    pub fn multipv(&self) -> usize {
+        self.multipv
     }
 
     /// The evaluator.
@@ -233,14 +289,18 @@ impl<E: Evaluator> Search<E> {
 
     /// Searches `board` within `limits`, or until `stop` is raised, and returns the best move of
     /// the last completed iteration. `history` is the game's earlier positions, oldest first, so
-    /// repetitions are scored as draws. `on_iteration` is called after each completed iteration.
+    /// repetitions are scored as draws. `on_iteration` is called after each completed iteration
+    /// (once a line).
     ///
     /// A legal move is returned whenever one exists, even if the search is stopped before its
-    /// first iteration completes.
+    /// first iteration completes (then it is the first in the usual order: a kill if any), and
+    /// a stop flag already raised when the call is made ends it before any node is searched.
+    /// The caller owns the flag: the search only reads it, and never lowers it.
     ///
     /// # Errors
-    /// The evaluator's error when it cannot say which root moves to search
-    /// ([`Evaluator::root_moves`]): nothing is searched then.
+    /// [`SearchError::Evaluator`] when the evaluator cannot say which root moves to search
+    /// ([`Evaluator::root_moves`]); [`SearchError::Spawn`] when a helper thread cannot be
+    /// started. Nothing is searched then.
     pub fn search(
         &mut self,
         board: Board,
@@ -248,19 +308,23 @@ impl<E: Evaluator> Search<E> {
         limits: Limits,
         stop: &AtomicBool,
         mut on_iteration: impl FnMut(&Report),
-    ) -> Result<SearchResult, EvalError> {
+    ) -> Result<SearchResult, SearchError> {
         let start = Instant::now();
-        let root_moves = self.evaluator.root_moves(board)?.and_then(|allowed| {
-            let mut kept = MoveList::new();
-            for &m in board.legal_moves().iter().filter(|m| allowed.contains(m)) {
-                kept.push(m);
+        let mut root_moves = board.legal_moves();
+        for allowed in [self.evaluator.root_moves(board)?, limits.moves.clone()].into_iter().flatten()
+        {
+            let kept: MoveList = root_moves.iter().copied().filter(|m| allowed.contains(m)).collect();
+            if !kept.is_empty() {
+                root_moves = kept;
             }
-            (!kept.is_empty()).then_some(kept)
-        });
+        }
         self.tt.new_search();
         for o in self.orderings_mut() {
             o.new_search();
         }
+        let threads = self.threads() as u64;
+        let check_every =
+            limits.nodes.map_or(CHECK_EVERY, |n| (n / (32 * threads)).clamp(1, CHECK_EVERY));
         let shared = Shared {
             evaluator: &self.evaluator,
             root_moves,
@@ -270,35 +334,45 @@ impl<E: Evaluator> Search<E> {
             limits,
             start,
             stop,
-            abort: AtomicBool::new(false),
+            check_every,
+            abort: AtomicBool::new(stop.load(AtomicOrdering::Relaxed)),
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
         };
+        let lines = self.multipv;
         let (main, helpers) = (&mut self.main_ordering, &mut self.helper_orderings);
+        let threads = threads as usize;
         let mut result = std::thread::scope(|scope| {
-            let helper_stats: Vec<_> = helpers
-                .iter_mut()
-                .enumerate()
-                .map(|(i, ordering)| {
-                    let shared = &shared;
-                    scope.spawn(move || {
+            let mut handles = Vec::with_capacity(helpers.len());
+            for (i, ordering) in helpers.iter_mut().enumerate() {
+                let shared = &shared;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search helper {}", i + 1))
+                    .spawn_scoped(scope, move || {
                         let mut w = Worker::new(shared, ordering, board);
                         // Half the helpers start one ply deeper, so threads spread over depths.
-                        w.iterate(board, 1 + (i as u32 + 1) % 2, |_| {});
+                        w.iterate(board, 1 + (i as u32 + 1) % 2, 1, |_| {});
                         w.stats
-                    })
-                })
-                .collect();
+                    });
+                match spawned {
+                    Ok(handle) => handles.push(handle),
+                    Err(source) => {
+                        shared.abort.store(true, AtomicOrdering::Relaxed);
+                        return Err(SearchError::Spawn { thread: i + 2, threads, source });
+                    }
+                }
+            }
             let mut w = Worker::new(&shared, main, board);
-            let mut result = w.iterate(board, 1, &mut on_iteration);
+            let mut result = w.iterate(board, 1, lines, &mut on_iteration);
             shared.abort.store(true, AtomicOrdering::Relaxed);
             result.stats = w.stats;
-            for h in helper_stats {
+            for h in handles {
                 if let Ok(s) = h.join() {
                     result.stats += s;
                 }
             }
-            result
-        });
+            Ok(result)
+        })?;
         result.nodes = shared.nodes.load(AtomicOrdering::Relaxed);
         result.time = start.elapsed();
         Ok(result)
@@ -312,6 +386,9 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             ordering,
             nodes: 0,
             unpublished: 0,
+            tbhits: 0,
+            seldepth: 0,
+            root: shared.root_moves.clone(),
             aborted: false,
             path: [root; MAX_PLY + 1],
             pv: vec![[None; MAX_PLY]; MAX_PLY].into_boxed_slice(),
@@ -320,15 +397,17 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         }
     }
 
-    /// Iterative deepening from `first_depth`; `report` is called after each completed
-    /// iteration.
+    /// Iterative deepening from `first_depth`, `lines` lines an iteration; `report` is called
+    /// after each completed line.
     fn iterate(
         &mut self,
         root: Board,
         first_depth: u32,
+        lines: usize,
         mut report: impl FnMut(&Report),
     ) -> SearchResult {
-        let moves = self.shared.root_moves.clone().unwrap_or_else(|| root.legal_moves());
+        let moves = self.shared.root_moves.clone();
+        let lines = lines.min(moves.len()).max(1);
         let mut result = SearchResult {
             // Until an iteration completes, the first move in the usual order: a kill if any.
             best_move: moves.first().copied(),
@@ -339,31 +418,59 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             pv: Vec::new(),
             stats: Stats::default(),
         };
-        if moves.is_empty() {
+        if moves.is_empty() || self.aborted() {
             return result;
         }
         let max_depth =
             self.shared.limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
-        for depth in first_depth..=max_depth.max(1) {
-            let score = self.negamax(root, depth, 0, -INFINITY, INFINITY);
-            if self.aborted {
-                break;
+        let mut stable = 0;
+        'deepening: for depth in first_depth..=max_depth.max(1) {
+            self.seldepth = 0;
+            let mut taken = MoveList::new();
+            for line in 1..=lines {
+                self.root = moves.iter().copied().filter(|m| !taken.contains(m)).collect();
+                let score = self.negamax(root, depth, 0, -INFINITY, INFINITY);
+                if self.aborted {
+                    break 'deepening;
+                }
+                let mut pv: Vec<Move> =
+                    self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+                self.extend_pv(root, &mut pv, depth as usize);
+                let Some(&best) = pv.first() else { break };
+                taken.push(best);
+                if line == 1 {
+                    stable = if result.best_move == Some(best) { stable + 1 } else { 0 };
+                    result.best_move = Some(best);
+                    result.score = score;
+                    result.depth = depth;
+                    result.pv.clone_from(&pv);
+                }
+                self.publish();
+                let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
+                let time = self.shared.start.elapsed();
+                let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+                report(&Report {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    multipv: line,
+                    hashfull: self.shared.tt.hashfull(),
+                    tbhits: self.shared.tbhits.load(AtomicOrdering::Relaxed),
+                    score,
+                    nodes,
+                    nps,
+                    time,
+                    pv,
+                });
             }
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
-            if let Some(&best) = pv.first() {
-                result.best_move = Some(best);
-            }
-            result.score = score;
-            result.depth = depth;
-            result.pv = pv;
-            let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed) + self.unpublished;
-            let time = self.shared.start.elapsed();
-            let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-            report(&Report { depth, score, nodes, nps, time, pv: result.pv.clone() });
+            self.root = moves.clone();
             // A forced result within the horizon is exact: deeper iterations cannot change it.
-            let settled = plies_to_end(score).is_some_and(|n| n <= depth as i32);
+            let settled = lines == 1 && plies_to_end(result.score).is_some_and(|n| n <= depth as i32);
             let only_move = moves.len() == 1 && self.shared.limits.depth.is_none();
-            if settled || only_move {
+            let target_met = self.shared.limits.target.is_some_and(|target| {
+                self.shared.start.elapsed().as_secs_f64()
+                    >= target.as_secs_f64() * target_share(stable)
+            });
+            if settled || only_move || target_met {
                 break;
             }
         }
@@ -371,15 +478,76 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         result
     }
 
+    /// Whether the search was stopped before it began (the flag raised before the call).
+    fn aborted(&mut self) -> bool {
+        if self.shared.abort.load(AtomicOrdering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Lengthens `pv` to `depth` moves with the table's moves, where a cutoff by the table cut
+    /// the line short (a search that repeats an earlier one finds most of its lines there).
+    /// Stops at a position the table has no move for, or at one already on the line.
+    fn extend_pv(&self, root: Board, pv: &mut Vec<Move>, depth: usize) {
+        if !self.shared.use_table {
+            return;
+        }
+        let mut line = vec![root];
+        let mut board = root;
+        for &m in pv.iter() {
+            board = board.after_unchecked(m);
+            line.push(board);
+        }
+        while pv.len() < depth && board.dead() < KILLS_TO_WIN {
+            let (canonical, sym) = board.canonical();
+            let stored = self.shared.tt.probe(canonical.key()).and_then(|e| e.mv);
+            let m = match stored.map(|m| sym.inverse().apply_move(m)) {
+                Some(m) if board.check_move(m).is_ok() => m,
+                // The table keeps no depth-1 nodes: the last move is a one-ply look's.
+                _ if pv.len() + 1 == depth => match self.one_ply_best(board) {
+                    Some(m) => m,
+                    None => break,
+                },
+                _ => break,
+            };
+            board = board.after_unchecked(m);
+            if line.contains(&board) {
+                break;
+            }
+            pv.push(m);
+            line.push(board);
+        }
+    }
+
+    /// The move a one-ply search of `board` chooses (repetitions aside): the one whose
+    /// position is worst for the opponent.
+    fn one_ply_best(&self, board: Board) -> Option<Move> {
+        let value = |child: Board| -> i32 {
+            if child.dead() >= KILLS_TO_WIN || !child.has_moves() {
+                return loss_in(0);
+            }
+            self.shared.evaluator.exact(child).unwrap_or_else(|| {
+                self.shared.evaluator.evaluate(child).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            })
+        };
+        let moves = board.legal_moves();
+        moves.iter().copied().min_by_key(|&m| value(board.after_unchecked(m)))
+    }
+
     fn publish(&mut self) {
         self.shared.nodes.fetch_add(self.unpublished, AtomicOrdering::Relaxed);
         self.unpublished = 0;
+        if self.tbhits > 0 {
+            self.shared.tbhits.fetch_add(self.tbhits, AtomicOrdering::Relaxed);
+            self.tbhits = 0;
+        }
     }
 
     /// Whether the search must stop now.
     #[inline]
     fn check_abort(&mut self) -> bool {
-        if self.unpublished >= CHECK_EVERY {
+        if self.unpublished >= self.shared.check_every {
             self.publish();
             if self.shared.abort.load(AtomicOrdering::Relaxed) || self.shared.out_of_limits() {
                 self.shared.abort.store(true, AtomicOrdering::Relaxed);
@@ -403,6 +571,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         self.nodes += 1;
         self.unpublished += 1;
         self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
         if self.check_abort() {
             return 0;
         }
@@ -441,7 +610,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
     /// The score where the line ends here: five dead, a repetition, a position the evaluator
     /// knows exactly, or the horizon (or no legal move there). `None` to search on.
     #[inline]
-    fn end_of_line(&self, board: Board, depth: u32, ply: usize) -> Option<i32> {
+    fn end_of_line(&mut self, board: Board, depth: u32, ply: usize) -> Option<i32> {
         if board.dead() >= KILLS_TO_WIN {
             return Some(loss_in(ply));
         }
@@ -450,6 +619,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                 return Some(DRAW);
             }
             if let Some(exact) = self.shared.evaluator.exact(board) {
+                self.tbhits += 1;
                 return Some(from_table(exact, ply));
             }
         }
@@ -551,10 +721,8 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         if moves.is_empty() {
             return false;
         }
-        if ply == 0
-            && let Some(allowed) = &self.shared.root_moves
-        {
-            moves.clone_from(allowed);
+        if ply == 0 {
+            moves.clone_from(&self.root);
         }
         true
     }

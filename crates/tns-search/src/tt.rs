@@ -11,6 +11,10 @@
 //! Replacement: slots come in buckets of two. The first keeps the deepest result (it is replaced
 //! by a search at least as deep, by any search of the same position, or when it is from an
 //! earlier search); the second always takes the newest result that the first did not.
+//!
+//! Clearing is lazy: each entry carries the table's epoch, bumped by [`TranspositionTable::clear`],
+//! and an entry of another epoch reads as an empty slot in every respect, so clearing even the
+//! largest table takes no time. Only every 255th clear writes the slots (the epoch wraps).
 
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
@@ -21,6 +25,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tns_board::Move;
+
+use crate::error::SearchError;
+use crate::limits::MAX_TT_MB;
 
 /// What a stored score means.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -57,11 +64,13 @@ struct Slot {
 pub struct TranspositionTable {
     slots: Box<[Slot]>,
     generation: AtomicU64,
+    /// From 1 to 255: entries of another epoch were cleared.
+    epoch: AtomicU64,
 }
 
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
-fn pack(e: Entry, generation: u8) -> u64 {
+fn pack(e: Entry, generation: u8, epoch: u8) -> u64 {
     let bound = match e.bound {
         Bound::Exact => 1u64,
         Bound::Lower => 2,
@@ -72,9 +81,14 @@ fn pack(e: Entry, generation: u8) -> u64 {
         | u64::from(e.depth) << 32
         | bound << 40
         | u64::from(generation) << 48
+        | u64::from(epoch) << 56
 }
 
-fn unpack(data: u64) -> Option<(Entry, u8)> {
+/// The entry in `data` and its generation, unless the slot is empty or of an earlier epoch.
+fn unpack(data: u64, epoch: u8) -> Option<(Entry, u8)> {
+    if (data >> 56) as u8 != epoch {
+        return None;
+    }
     let bound = match data >> 40 & 0xff {
         1 => Bound::Exact,
         2 => Bound::Lower,
@@ -91,13 +105,27 @@ fn unpack(data: u64) -> Option<(Entry, u8)> {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one bucket; the bucket count is a power of two).
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let wanted = (megabytes.max(1) << 20) / SLOT_BYTES / 2;
+    /// A table of about `megabytes` MiB (at most that; the bucket count is a power of two).
+    ///
+    /// # Errors
+    /// [`SearchError::TableSize`] for a size outside 1 to [`MAX_TT_MB`];
+    /// [`SearchError::Memory`] when the memory cannot be had.
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, SearchError> {
+        if !(1..=MAX_TT_MB).contains(&megabytes) {
+            return Err(SearchError::TableSize { given: megabytes });
+        }
+        let wanted = (megabytes << 20) / SLOT_BYTES / 2;
         let buckets =
             if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        let slots = (0..buckets.max(1) * 2).map(|_| Slot::default()).collect();
-        TranspositionTable { slots, generation: AtomicU64::new(0) }
+        let len = buckets.max(1) * 2;
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len).map_err(|_| SearchError::Memory { mib: megabytes })?;
+        slots.resize_with(len, Slot::default);
+        Ok(TranspositionTable {
+            slots: slots.into_boxed_slice(),
+            generation: AtomicU64::new(0),
+            epoch: AtomicU64::new(1),
+        })
     }
 
     /// The table's size in bytes.
@@ -105,12 +133,37 @@ impl TranspositionTable {
         self.slots.len() * SLOT_BYTES
     }
 
-    /// Empties the table.
+    /// Empties the table: at once, by starting a new epoch (see the module docs).
     pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
+        let epoch = self.current_epoch();
+        if epoch == u8::MAX {
+            for s in &self.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+            self.epoch.store(1, Ordering::Relaxed);
+        } else {
+            self.epoch.store(u64::from(epoch) + 1, Ordering::Relaxed);
         }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    fn current_epoch(&self) -> u8 {
+        self.epoch.load(Ordering::Relaxed) as u8
+    }
+
+    /// How full the table is, in thousandths: the share of its first 1,000 slots that hold an
+    /// entry of the current search (UCI's `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let (generation, epoch) = (self.current_generation(), self.current_epoch());
+        let sample = &self.slots[..self.slots.len().min(1000)];
+        let full = sample
+            .iter()
+            .filter(|s| {
+                unpack(s.data.load(Ordering::Relaxed), epoch).is_some_and(|(_, g)| g == generation)
+            })
+            .count();
+        (full * 1000 / sample.len()) as u32
     }
 
     /// Marks the start of a new search, so older entries give way first.
@@ -137,7 +190,7 @@ impl TranspositionTable {
         for slot in &self.slots[b..b + 2] {
             let data = slot.data.load(Ordering::Relaxed);
             if slot.check.load(Ordering::Relaxed) ^ data == key {
-                return unpack(data).map(|(e, _)| e);
+                return unpack(data, self.current_epoch()).map(|(e, _)| e);
             }
         }
         None
@@ -146,17 +199,17 @@ impl TranspositionTable {
     /// Stores an entry for `key` under the replacement policy of the module docs.
     #[inline]
     pub fn store(&self, key: u64, entry: Entry) {
-        let generation = self.current_generation();
+        let (generation, epoch) = (self.current_generation(), self.current_epoch());
         let b = self.bucket(key);
         let first = &self.slots[b];
         let old_data = first.data.load(Ordering::Relaxed);
         let same_key = first.check.load(Ordering::Relaxed) ^ old_data == key;
-        let replace_first = match unpack(old_data) {
+        let replace_first = match unpack(old_data, epoch) {
             None => true,
             Some((old, old_gen)) => same_key || old_gen != generation || entry.depth >= old.depth,
         };
         let slot = if replace_first { first } else { &self.slots[b + 1] };
-        let data = pack(entry, generation);
+        let data = pack(entry, generation, epoch);
         slot.data.store(data, Ordering::Relaxed);
         slot.check.store(key ^ data, Ordering::Relaxed);
     }
@@ -168,7 +221,7 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         assert!(tt.bytes() <= 1 << 20);
         let mv = "a5b4".parse().ok();
         let e = Entry { score: -29_990, depth: 7, bound: Bound::Lower, mv };
@@ -180,8 +233,41 @@ mod tests {
     }
 
     #[test]
+    fn a_cleared_table_is_an_empty_one_even_when_the_epoch_wraps() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let deep = Entry { score: 5, depth: 9, bound: Bound::Exact, mv: None };
+        let shallow = Entry { score: 7, depth: 1, bound: Bound::Upper, mv: None };
+        let other = (1..1_000_000u64).find(|&k| tt.bucket(k) == tt.bucket(0) && k != 0).unwrap();
+        for clears in 0..600 {
+            tt.store(0, deep);
+            tt.new_search();
+            assert_eq!(tt.probe(0), Some(deep), "after {clears} clears");
+            tt.clear();
+            assert_eq!(tt.probe(0), None, "after {} clears", clears + 1);
+            assert_eq!(tt.hashfull(), 0);
+            // An empty first slot takes a shallow entry, as in a new table.
+            tt.store(other, shallow);
+            assert_eq!(tt.slots[tt.bucket(0)].data.load(Ordering::Relaxed) >> 32 & 0xff, 1);
+            tt.clear();
+        }
+    }
+
+    #[test]
+    fn sizes_outside_the_bounds_are_refused() {
+        assert!(matches!(TranspositionTable::new(0), Err(SearchError::TableSize { given: 0 })));
+        assert!(matches!(
+            TranspositionTable::new(MAX_TT_MB + 1),
+            Err(SearchError::TableSize { .. })
+        ));
+        assert!(matches!(
+            TranspositionTable::new(99_999_999),
+            Err(SearchError::TableSize { given: 99_999_999 })
+        ));
+    }
+
+    #[test]
     fn deeper_entry_survives_in_first_slot() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let deep = Entry { score: 5, depth: 9, bound: Bound::Exact, mv: None };
         let shallow = Entry { score: 7, depth: 1, bound: Bound::Upper, mv: None };
         // Find a second key in the same bucket.

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use tns_board::{Board, KILLS_TO_WIN, Move, Symmetry};
 use tns_search::{
     DRAW, EVAL_LIMIT, EvalError, Evaluator, Heuristic, Limits, Parts, Search, SearchConfig,
-    SearchResult, Weights, loss_in, win_in,
+    SearchError, SearchResult, Weights, loss_in, win_in,
 };
 
 fn search_with(board: Board, history: &[Board], limits: Limits, threads: usize) -> SearchResult {
@@ -26,7 +26,7 @@ fn search_parts(
     parts: Parts,
 ) -> SearchResult {
     let config = SearchConfig { threads, tt_mb: 2, parts };
-    let mut s = Search::new(Heuristic::default(), config);
+    let mut s = Search::new(Heuristic::default(), config).unwrap();
     s.search(board, history, limits, &AtomicBool::new(false), |_| {}).unwrap()
 }
 
@@ -190,7 +190,8 @@ fn stopped_at_once_still_moves() {
         let mut s = Search::new(
             Heuristic::default(),
             SearchConfig { threads: 2, tt_mb: 1, ..SearchConfig::default() },
-        );
+        )
+        .unwrap();
         let r = s.search(board, &[], Limits::default(), &AtomicBool::new(true), |_| {}).unwrap();
         assert!(board.check_move(r.best_move.unwrap()).is_ok());
         let r = s.search(board, &[], Limits::nodes(1), &AtomicBool::new(false), |_| {}).unwrap();
@@ -207,7 +208,7 @@ fn no_move_when_the_game_is_over() {
 #[test]
 fn reports_every_iteration() {
     let mut depths = Vec::new();
-    let mut s = Search::new(Heuristic::default(), SearchConfig::default());
+    let mut s = Search::new(Heuristic::default(), SearchConfig::default()).unwrap();
     let r = s
         .search(Board::START, &[], Limits::depth(5), &AtomicBool::new(false), |rep| {
             assert!(!rep.pv.is_empty());
@@ -267,7 +268,7 @@ proptest! {
     ) {
         let boards = play_random(&choices);
         let board = *boards.last().unwrap();
-        let limits = Limits { depth: Some(depth), nodes: Some(nodes), time: None };
+        let limits = Limits::depth(depth).with_nodes(nodes);
         let r = search_with(board, &boards[..boards.len() - 1], limits, threads);
         match r.best_move {
             Some(m) => prop_assert!(board.check_move(m).is_ok()),
@@ -313,8 +314,8 @@ fn the_evaluator_can_narrow_the_root_moves() {
     let allowed =
         tns_board::Bitboard::EMPTY.with("b1".parse().unwrap()).with("d1".parse().unwrap());
     for limits in [Limits::depth(1), Limits::depth(5), Limits::nodes(1)] {
-        let mut s = Search::new(OnlyPlacementsOn(allowed), SearchConfig::default());
-        let result = s.search(board, &[], limits, &AtomicBool::new(false), |_| {}).unwrap();
+        let mut s = Search::new(OnlyPlacementsOn(allowed), SearchConfig::default()).unwrap();
+        let result = s.search(board, &[], limits.clone(), &AtomicBool::new(false), |_| {}).unwrap();
         let best = result.best_move.unwrap();
         assert!(allowed.contains(best.to()), "{best} with {limits:?}");
         assert!(result.pv.first().is_none_or(|m| allowed.contains(m.to())));
@@ -339,7 +340,117 @@ impl Evaluator for Broken {
 
 #[test]
 fn an_evaluator_error_reaches_the_caller() {
-    let mut s = Search::new(Broken, SearchConfig::default());
+    let mut s = Search::new(Broken, SearchConfig::default()).unwrap();
     let e = s.search(Board::START, &[], Limits::depth(3), &AtomicBool::new(false), |_| {});
     assert_eq!(e.unwrap_err().to_string(), "block 7 is damaged");
+}
+
+#[test]
+fn a_stop_raised_before_the_call_searches_nothing() {
+    let mut s = Search::new(Heuristic::default(), SearchConfig::default()).unwrap();
+    let mut reports = 0;
+    let r = s.search(Board::START, &[], Limits::depth(6), &AtomicBool::new(true), |_| reports += 1);
+    let r = r.unwrap();
+    assert_eq!((r.depth, r.nodes, reports), (0, 0, 0));
+    assert!(Board::START.check_move(r.best_move.unwrap()).is_ok());
+}
+
+#[test]
+fn a_node_limit_is_kept_within_a_sixteenth() {
+    // A middle-game position, so that the limit comes before any natural end.
+    let board = pos("T3T/1S3/2S2/5/T3T t 18");
+    for threads in [1, 2] {
+        for limit in [1u64, 10, 100, 1000, 10_000, 100_000] {
+            let r = search_with(board, &[], Limits::nodes(limit), threads);
+            let t = threads as u64;
+            let slack = (limit / 16).max(2 * t).min(2048 * t);
+            assert!(
+                r.nodes <= limit + slack,
+                "{threads} threads, limit {limit}: {} nodes",
+                r.nodes
+            );
+            assert!(board.check_move(r.best_move.unwrap()).is_ok());
+        }
+    }
+}
+
+#[test]
+fn a_repeated_search_keeps_its_whole_line() {
+    let mut s = Search::new(Heuristic::default(), SearchConfig::default()).unwrap();
+    let stop = AtomicBool::new(false);
+    let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
+    for round in 0..2 {
+        let mut reports = Vec::new();
+        let r = s.search(board, &[], Limits::depth(9), &stop, |rep| reports.push(rep.clone()));
+        let r = r.unwrap();
+        assert_eq!(r.depth, 9);
+        for rep in &reports {
+            // Every line is legal, and as long as its depth (the game does not end this soon).
+            assert_eq!(rep.pv.len(), rep.depth as usize, "round {round}, depth {}", rep.depth);
+            let mut b = board;
+            for &m in &rep.pv {
+                assert!(b.check_move(m).is_ok(), "round {round}: {:?}", rep.pv);
+                b = b.after_unchecked(m);
+            }
+        }
+    }
+}
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    let mut s = Search::new(Heuristic::default(), SearchConfig::default()).unwrap();
+    s.set_multipv(3);
+    let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
+    let mut reports = Vec::new();
+    let r = s
+        .search(board, &[], Limits::depth(4), &AtomicBool::new(false), |rep| {
+            reports.push(rep.clone());
+        })
+        .unwrap();
+    assert_eq!(reports.len(), 12);
+    let last: Vec<_> = reports.iter().filter(|rep| rep.depth == 4).collect();
+    assert_eq!(last.iter().map(|rep| rep.multipv).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(last[0].score >= last[1].score && last[1].score >= last[2].score);
+    let firsts: std::collections::HashSet<_> = last.iter().map(|rep| rep.pv[0]).collect();
+    assert_eq!(firsts.len(), 3);
+    assert_eq!(r.best_move, Some(last[0].pv[0]));
+    // The first line scores what a one-line search finds.
+    let one = search_with(board, &[], Limits::depth(4), 1);
+    assert_eq!(one.score, last[0].score);
+}
+
+#[test]
+fn searchmoves_limits_the_choice() {
+    let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
+    let only: tns_board::MoveList = ["a1a2".parse().unwrap()].into_iter().collect();
+    let r = search_with(board, &[], Limits::depth(3).with_moves(only), 1);
+    assert_eq!(r.best_move, Some("a1a2".parse().unwrap()));
+    // Moves that are not legal are ignored; none legal: every move is searched.
+    let none: tns_board::MoveList = ["c3".parse().unwrap()].into_iter().collect();
+    let r = search_with(board, &[], Limits::depth(3).with_moves(none), 1);
+    assert_eq!(r.best_move, search_with(board, &[], Limits::depth(3), 1).best_move);
+}
+
+#[test]
+fn bad_settings_are_errors_not_aborts() {
+    let config = |threads, tt_mb| SearchConfig { threads, tt_mb, ..SearchConfig::default() };
+    let err = |c| Search::new(Heuristic::default(), c).unwrap_err();
+    assert!(matches!(err(config(0, 1)), SearchError::Threads { given: 0 }));
+    assert!(matches!(err(config(65, 1)), SearchError::Threads { given: 65 }));
+    assert!(matches!(err(config(1, 0)), SearchError::TableSize { given: 0 }));
+    let huge = err(config(1, 99_999_999));
+    assert!(matches!(huge, SearchError::TableSize { .. }), "{huge}");
+    assert!(huge.to_string().contains("1 to 4096 MiB"), "{huge}");
+}
+
+#[test]
+fn a_target_time_ends_the_search_near_it() {
+    let mut s = Search::new(Heuristic::default(), SearchConfig::default()).unwrap();
+    let limits = Limits::none()
+        .with_target(std::time::Duration::from_millis(30))
+        .with_time(std::time::Duration::from_secs(20));
+    let r = s.search(Board::START, &[], limits, &AtomicBool::new(false), |_| {}).unwrap();
+    // Never past the hard limit; and far short of it, since the target ends it.
+    assert!(r.time < std::time::Duration::from_secs(5), "{:?}", r.time);
+    assert!(r.depth >= 1);
 }

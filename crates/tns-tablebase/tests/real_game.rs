@@ -39,8 +39,8 @@ fn every_value_agrees_with_its_moves() {
 fn play(perfect_side: Side, seed: u64) -> bool {
     let config = SearchConfig { tt_mb: 4, ..SearchConfig::default() };
     let evaluator = WithTablebase::new(Heuristic::default(), Arc::clone(table())).unwrap();
-    let mut perfect = Search::new(evaluator, config);
-    let mut heuristic = Search::new(Heuristic::default(), config);
+    let mut perfect = Search::new(evaluator, config).unwrap();
+    let mut heuristic = Search::new(Heuristic::default(), config).unwrap();
     let stop = AtomicBool::new(false);
     let mut game = Game::new();
     let mut state = seed;

@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 use common::burnside;
 use tns_board::{Board, Game, KILLS_TO_WIN, Move, Side, TOTAL_SHEEP};
-use tns_search::{Heuristic, Limits, Search, SearchConfig};
+use tns_search::{Heuristic, Limits, Search, SearchConfig, SearchError};
 use tns_tablebase::{Tablebase, TablebaseError, Wdl, WithTablebase};
 
 fn table() -> &'static Arc<Tablebase> {
@@ -72,8 +72,8 @@ fn play(perfect_side: Side, seed: u64) -> Option<Wdl> {
     let mut game = random_start(seed)?;
     let config = SearchConfig { tt_mb: 4, ..SearchConfig::default() };
     let evaluator = WithTablebase::new(Heuristic::default(), Arc::clone(table())).unwrap();
-    let mut perfect = Search::new(evaluator, config);
-    let mut heuristic = Search::new(Heuristic::default(), config);
+    let mut perfect = Search::new(evaluator, config).unwrap();
+    let mut heuristic = Search::new(Heuristic::default(), config).unwrap();
     let stop = AtomicBool::new(false);
     let value_for = |board: Board, side: Side| {
         let v = table().probe_wdl(board).ok()?;
@@ -146,7 +146,8 @@ fn the_perfect_player_given_a_damaged_table_returns_the_error() {
     std::fs::write(&path, &bytes).unwrap();
     let damaged = Arc::new(Tablebase::load(KILLS_TO_WIN, &dir).unwrap());
     let evaluator = WithTablebase::new(Heuristic::default(), Arc::clone(&damaged)).unwrap();
-    let mut perfect = Search::new(evaluator, SearchConfig { tt_mb: 4, ..SearchConfig::default() });
+    let mut perfect =
+        Search::new(evaluator, SearchConfig { tt_mb: 4, ..SearchConfig::default() }).unwrap();
     let stop = AtomicBool::new(false);
     // Sheep to move with 18 placed: every placement leads into layer 19.
     let slots = damaged.slots(2, 0);
@@ -156,7 +157,8 @@ fn the_perfect_player_given_a_damaged_table_returns_the_error() {
         match perfect.search(board, &[], Limits::depth(1), &stop, |_| {}) {
             Ok(_) => {}
             Err(e) => {
-                let inner = e.inner().downcast_ref::<TablebaseError>();
+                let SearchError::Evaluator(eval) = &e else { panic!("{e}") };
+                let inner = eval.inner().downcast_ref::<TablebaseError>();
                 assert!(matches!(inner, Some(TablebaseError::Block { .. })), "{e}");
                 assert!(e.to_string().contains("k5-p19.tnspl: block "), "{e}");
                 failed += 1;
