@@ -175,13 +175,27 @@ pub enum ParseRecordError {
         /// What is wrong with the position.
         source: ParsePositionError,
     },
-    /// The `Result` tag is not `sheep`, `tiger`, `draw` or `*`.
-    #[error("line {line}: bad Result tag {value:?}: expected sheep, tiger, draw or *")]
+    /// The `Result` tag is not `1-0`, `0-1`, `1/2-1/2`, `*` (or the older `sheep`, `tiger`,
+    /// `draw`).
+    #[error(
+        "line {line}: bad Result tag {value:?}: expected 1-0 (the sheep won), 0-1 (the tigers), \
+         1/2-1/2, * (or sheep, tiger, draw)"
+    )]
     BadResult {
         /// 1-based line number.
         line: usize,
         /// The tag's value.
         value: String,
+    },
+    /// The result token after the moves says another result than the `Result` tag.
+    #[error("line {line}: the moves end in {token} but the Result tag says {tag}")]
+    ResultMismatch {
+        /// 1-based line number.
+        line: usize,
+        /// The token after the moves.
+        token: String,
+        /// The tag's result, as a token.
+        tag: String,
     },
     /// A move that cannot be parsed.
     #[error("line {line}, ply {ply}: {source}")]

@@ -1,18 +1,35 @@
-//! Game records: header tags and the moves, one text that round-trips.
+//! Game records: header tags and the moves, one text that round-trips, in the shape of PGN so
+//! that PGN tools read them.
 //!
 //! ```text
+//! [Event "?"]
+//! [Site "?"]
+//! [Date "????.??.??"]
+//! [Round "?"]
+//! [White "human"]
+//! [Black "heuristic"]
+//! [Result "0-1"]
 //! [Sheep "human"]
 //! [Tiger "heuristic"]
-//! [Result "tiger"]
 //! [Position "T3T/5/2S2/5/T3T t 19"]
 //!
-//! 1... a5b4 2. b5 b4a4
+//! 1... a5b4 2. b5 b4a4 0-1
 //! ```
 //!
-//! Tags are `[Name "value"]`, one a line, with `\"`, `\\` and `\n` escaped in values. `Position`
-//! is written only when the game did not start from the standard position. `Result` is `sheep`,
-//! `tiger`, `draw` or `*` (unfinished). The moves follow a blank line, numbered by sheep turns:
-//! `1. c3 a5b4`, and `1... a5b4` when the tigers move first. Numbers are optional when reading.
+//! Tags are `[Name "value"]`, one a line, with `\"`, `\\` and `\n` escaped in values. The
+//! header opens with PGN's seven-tag roster: `Event`, `Site`, `Date` and `Round` from the tags of
+//! those names (`?` and `????.??.??` when there are none), `White` for the sheep's player and
+//! `Black` for the tigers' (from the `Sheep` and `Tiger` tags), and `Result`: `1-0` when the sheep
+//! won (they move first, as White does), `0-1` when the tigers did, `1/2-1/2` or `*`. The other
+//! tags follow; `Position` is written only when the game did not start from the standard
+//! position. The moves follow a blank line, numbered by sheep turns (`1. c3 a5b4`, and
+//! `1... a5b4` when the tigers move first), and end with the result again.
+//!
+//! Reading takes these records and the older ones (a `Result` of `sheep`, `tiger` or `draw`, no
+//! roster, no result token); numbers are optional. A roster tag that only repeats what the
+//! writer derives (`?`, or `White` equal to `Sheep`) is not kept, so a record reads back equal to
+//! the one written; a `White` or `Black` without `Sheep` or `Tiger` (a record from elsewhere)
+//! becomes them. (Roster tags are written first, so they read back first among the tags.)
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -45,13 +62,63 @@ impl RecordResult {
         }
     }
 
-    const fn tag_value(self) -> &'static str {
+    /// The result as PGN writes it: `1-0` (the sheep won), `0-1`, `1/2-1/2` or `*`.
+    pub const fn as_str(self) -> &'static str {
         match self {
-            RecordResult::SheepWin => "sheep",
-            RecordResult::TigerWin => "tiger",
-            RecordResult::Draw => "draw",
+            RecordResult::SheepWin => "1-0",
+            RecordResult::TigerWin => "0-1",
+            RecordResult::Draw => "1/2-1/2",
             RecordResult::Unfinished => "*",
         }
+    }
+
+    /// The result a tag value or result token names: PGN's four, or the older `sheep`, `tiger`
+    /// and `draw`.
+    fn from_text(text: &str) -> Option<RecordResult> {
+        Some(match text {
+            "1-0" | "sheep" => RecordResult::SheepWin,
+            "0-1" | "tiger" => RecordResult::TigerWin,
+            "1/2-1/2" | "draw" => RecordResult::Draw,
+            "*" => RecordResult::Unfinished,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for RecordResult {
+    /// As [`RecordResult::as_str`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for RecordResult {
+    type Err = ParseRecordError;
+
+    /// PGN's `1-0`, `0-1`, `1/2-1/2`, `*`, or the older `sheep`, `tiger`, `draw`.
+    fn from_str(s: &str) -> Result<RecordResult, ParseRecordError> {
+        RecordResult::from_text(s)
+            .ok_or_else(|| ParseRecordError::BadResult { line: 1, value: s.to_owned() })
+    }
+}
+
+/// PGN's seven-tag roster, less `Result`, with the value written when a record has no tag of
+/// that name (`White` and `Black` come from `Sheep` and `Tiger`).
+const ROSTER: [(&str, &str); 6] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+];
+
+/// The tag a roster tag is derived from, if any.
+fn derived_from(roster_tag: &str) -> Option<&'static str> {
+    match roster_tag {
+        "White" => Some("Sheep"),
+        "Black" => Some("Tiger"),
+        _ => None,
     }
 }
 
@@ -82,8 +149,9 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// The stated result.
     pub result: RecordResult,
-    /// Every other tag, in order, such as `Sheep` and `Tiger` (the players). Names should be
-    /// letters, digits and `_`, and not `Position` or `Result`.
+    /// Every other tag, in order, such as `Sheep` and `Tiger` (the players), `Event` or `Date`.
+    /// Names should be letters, digits and `_`, and not `Position`, `Result`, `White` or
+    /// `Black` (written from `Sheep` and `Tiger`).
     pub tags: Vec<(String, String)>,
 }
 
@@ -132,10 +200,15 @@ fn write_tag(out: &mut String, name: &str, value: &str) {
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
-        for (name, value) in &self.tags {
+        let roster = |name: &str| ROSTER.iter().any(|(n, _)| *n == name);
+        for (name, default) in ROSTER {
+            let value = self.tag(derived_from(name).unwrap_or(name)).unwrap_or(default);
             write_tag(&mut out, name, value);
         }
-        write_tag(&mut out, "Result", self.result.tag_value());
+        write_tag(&mut out, "Result", self.result.as_str());
+        for (name, value) in self.tags.iter().filter(|(n, _)| !roster(n)) {
+            write_tag(&mut out, name, value);
+        }
         if self.start != Board::START {
             write_tag(&mut out, "Position", &self.start.to_string());
         }
@@ -169,10 +242,18 @@ impl fmt::Display for GameRecord {
             }
             line.push_str(&token);
         }
-        if !line.is_empty() {
+        let result = self.result.as_str();
+        if !line.is_empty() && line.len() + 1 + result.len() > 79 {
             out.push_str(&line);
             out.push('\n');
+            line.clear();
         }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(result);
+        out.push_str(&line);
+        out.push('\n');
         f.write_str(&out)
     }
 }
@@ -259,6 +340,27 @@ impl GameRecord {
     }
 }
 
+/// Drops the roster tags that only say what the writer derives (the defaults, `White` equal to
+/// `Sheep`, `Black` to `Tiger`), and turns a `White` or `Black` with no `Sheep` or `Tiger` into
+/// them.
+fn keep_what_the_roster_adds(tags: &mut Vec<(String, String)>) {
+    let find = |tags: &[(String, String)], name: &str| {
+        tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    };
+    for (roster, default) in ROSTER {
+        let Some(value) = find(tags, roster) else { continue };
+        match derived_from(roster) {
+            Some(source) if find(tags, source).is_none() && value != default => {
+                if let Some(tag) = tags.iter_mut().find(|(n, _)| n == roster) {
+                    tag.0 = source.to_owned();
+                }
+            }
+            None if value != default => {}
+            _ => tags.retain(|(n, _)| n != roster),
+        }
+    }
+}
+
 /// Parses one record from numbered, trimmed lines.
 fn parse_lines<'a>(
     mut lines: impl Iterator<Item = (usize, &'a str)>,
@@ -281,21 +383,30 @@ fn parse_lines<'a>(
                     value.parse().map_err(|source| ParseRecordError::Position { line, source })?;
             }
             "Result" => {
-                record.result = match value.as_str() {
-                    "sheep" => RecordResult::SheepWin,
-                    "tiger" => RecordResult::TigerWin,
-                    "draw" => RecordResult::Draw,
-                    "*" => RecordResult::Unfinished,
-                    _ => return Err(ParseRecordError::BadResult { line, value }),
-                };
+                record.result = RecordResult::from_text(&value)
+                    .ok_or(ParseRecordError::BadResult { line, value })?;
             }
             _ => record.tags.push((name, value)),
         }
     }
+    keep_what_the_roster_adds(&mut record.tags);
     movetext.extend(lines);
     let mut game = Game::from_position(record.start);
+    let mut ended = false;
     for (line, text) in movetext {
         for token in text.split_whitespace().map(strip_number).filter(|t| !t.is_empty()) {
+            let pgn_token = ["1-0", "0-1", "1/2-1/2", "*"].contains(&token);
+            if let Some(result) = RecordResult::from_text(token).filter(|_| pgn_token) {
+                if ended || result != record.result {
+                    return Err(ParseRecordError::ResultMismatch {
+                        line,
+                        token: token.to_owned(),
+                        tag: record.result.as_str().to_owned(),
+                    });
+                }
+                ended = true;
+                continue;
+            }
             let ply = game.len() + 1;
             let m: Move =
                 token.parse().map_err(|source| ParseRecordError::BadMove { line, ply, source })?;
@@ -324,8 +435,59 @@ mod tests {
         }
         let text = GameRecord::from_game(&game, "a", "b").to_string();
         assert!(text.contains("[Position \"T3T/5/2S2/5/T3T t 19\"]"), "{text}");
-        assert!(text.ends_with("1... a5b4 2. b5 b4a4\n"), "{text}");
+        assert!(text.ends_with("1... a5b4 2. b5 b4a4 *\n"), "{text}");
         assert_eq!(text.parse::<GameRecord>().unwrap().moves, game.moves());
+    }
+
+    #[test]
+    fn records_are_pgn_and_the_old_ones_still_read() {
+        let mut game = Game::new();
+        for m in ["c3", "a5b4"] {
+            game.play(m.parse().unwrap()).unwrap();
+        }
+        let mut record = GameRecord::from_game(&game, "human", "heuristic");
+        record.result = RecordResult::TigerWin;
+        // The roster's tags come first in the text, so first in the tags too to read back equal.
+        record.tags.insert(0, ("Event".into(), "tns-bench match".into()));
+        record.tags.push(("Termination".into(), "forfeit".into()));
+        let text = record.to_string();
+        let header: Vec<&str> = text.lines().take(7).collect();
+        assert_eq!(
+            header,
+            [
+                "[Event \"tns-bench match\"]",
+                "[Site \"?\"]",
+                "[Date \"????.??.??\"]",
+                "[Round \"?\"]",
+                "[White \"human\"]",
+                "[Black \"heuristic\"]",
+                "[Result \"0-1\"]",
+            ]
+        );
+        assert!(text.ends_with("\n\n1. c3 a5b4 0-1\n"), "{text}");
+        assert_eq!(text.parse::<GameRecord>(), Ok(record.clone()));
+        // Today's records read as before.
+        let old = "[Sheep \"human\"]\n[Tiger \"heuristic\"]\n[Result \"tiger\"]\n\n1. c3 a5b4\n";
+        let back: GameRecord = old.parse().unwrap();
+        assert_eq!(
+            (back.result, back.tag("Sheep"), back.moves.len()),
+            (RecordResult::TigerWin, Some("human"), 2)
+        );
+        // A record from elsewhere: White and Black name the players.
+        let other = "[White \"a\"]\n[Black \"b\"]\n[Result \"1/2-1/2\"]\n\n1. c3 1/2-1/2\n";
+        let back: GameRecord = other.parse().unwrap();
+        assert_eq!(
+            (back.tag("Sheep"), back.tag("Tiger"), back.result),
+            (Some("a"), Some("b"), RecordResult::Draw)
+        );
+        // A result token that disagrees with the tag is an error.
+        let wrong = "[Result \"1-0\"]\n\n1. c3 0-1\n";
+        assert!(matches!(
+            wrong.parse::<GameRecord>(),
+            Err(ParseRecordError::ResultMismatch { line: 3, .. })
+        ));
+        assert_eq!("1/2-1/2".parse::<RecordResult>(), Ok(RecordResult::Draw));
+        assert_eq!(RecordResult::SheepWin.to_string(), "1-0");
     }
 
     #[test]
@@ -376,9 +538,10 @@ mod tests {
 
         let broken = format!("{}\n{}", texts[0], texts[2].replace("a5b4", "a5e1"));
         let lines_before = texts[0].lines().count() + 1;
+        let moves_line = texts[2].lines().position(|l| l.starts_with("1. ")).unwrap() + 1;
         match GameRecord::parse_all(&broken) {
             Err(ParseRecordError::IllegalMove { line, ply: 2, .. }) => {
-                assert_eq!(line, lines_before + 5);
+                assert_eq!(line, lines_before + moves_line);
             }
             other => panic!("{other:?}"),
         }
