@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use tns_board::{Board, Game, GameRecord, RecordResult};
+use tns_board::{Board, Game, GameRecord, RecordResult, Side};
 use tns_match::{
-    Budget, Colours, GameReport, MatchConfig, PlayerSpec, Sprt, Standings, Tally, Verdict,
+    Budget, Colours, GameReport, MatchConfig, PlayerSpec, Sprt, Standings, Tally, Termination,
+    Verdict,
 };
 
 #[derive(clap::Args, Debug)]
@@ -27,9 +28,18 @@ pub struct Args {
     #[arg(long, requires = "sheep")]
     tiger: Option<PlayerSpec>,
     /// Seconds per move, for players that set no limit of their own [default: 0.1 unless
-    /// --depth is given].
-    #[arg(long, conflicts_with = "depth", value_parser = tns_match::limit::seconds)]
+    /// --depth or --tc is given].
+    #[arg(long, conflicts_with_all = ["depth", "tc"], value_parser = tns_match::limit::seconds)]
     time: Option<f64>,
+    /// A time control on each side's clock instead of a time a move: BASE+INC in seconds
+    /// (`10+0.1`), or MOVES/BASE+INC (`40/60+0.5`). A flag that falls loses the game.
+    #[arg(long, value_name = "TC")]
+    tc: Option<tns_match::TimeControl>,
+    /// Milliseconds a move may go past its time (a move's, or its clock) before it counts:
+    /// an external program's later answer forfeits, a later move on the clock loses on time.
+    /// Moves past their time but within the margin are counted and reported.
+    #[arg(long, value_name = "MS", default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    margin: u64,
     /// Plies per move, for players that set no limit of their own.
     #[arg(long, value_parser = tns_match::limit::depth)]
     depth: Option<u32>,
@@ -98,10 +108,13 @@ fn parse_sprt(values: &[f64]) -> Result<Sprt, String> {
 }
 
 /// The openings in a file: positions one a line (blank lines and `#` comments skipped), or else
-/// game records, each cut to its `Opening` tag's number of moves when it has one.
+/// game records, each cut to its `Opening` tag's number of moves when it has one. Anything but
+/// a plain file (a FIFO, a directory, a device) is refused.
 fn read_openings(path: &std::path::Path) -> Result<Vec<Game>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("--openings-file {}: {e}", path.display()))?;
+    let bytes =
+        tns_file::read(path).map_err(|e| format!("--openings-file {}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("--openings-file {}: not UTF-8 text", path.display()))?;
     let at = |what: String| format!("--openings-file {}: {what}", path.display());
     let lines: Vec<(usize, &str)> = text
         .lines()
@@ -168,11 +181,17 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         concurrency: args.concurrency as usize,
         max_plies: args.max_plies,
         defaults: Budget {
-            time: args.time.or(if args.depth.is_none() { Some(0.1) } else { None }),
+            time: args.time.or(if args.depth.is_none() && args.tc.is_none() {
+                Some(0.1)
+            } else {
+                None
+            }),
             depth: args.depth,
             threads: args.threads,
             tt_mb: args.tt_mb,
         },
+        time_control: args.tc,
+        margin: Duration::from_millis(args.margin),
         tablebase: None,
         book,
     };
@@ -185,12 +204,177 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
     Ok((config, sprt))
 }
 
+/// Each player's move times and overruns, as the match goes.
+#[derive(Debug, Default)]
+struct Timing {
+    moves: u64,
+    total: Duration,
+    max: Duration,
+    /// Moves past the player's time a move, or past its clock, within the margin.
+    overruns: u64,
+    time_losses: u64,
+}
+
+impl Timing {
+    fn add(&mut self, times: impl Iterator<Item = Duration>, movetime: Option<Duration>) {
+        for t in times {
+            self.moves += 1;
+            self.total += t;
+            self.max = self.max.max(t);
+            self.overruns += u64::from(movetime.is_some_and(|limit| t > limit));
+        }
+    }
+}
+
+/// Checks that the records file can be written, before any game is played (a directory, a
+/// folder without permission, a missing folder all fail here).
+fn check_records(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("--records {}: is a directory", path.display()));
+    }
+    tns_file::write_atomically(path, b"")
+        .map_err(|e| format!("--records {}: cannot write it: {e}", path.display()))
+}
+
+/// Today's date in a record's `Date` tag form.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (year, month, day) = tns_board::utc_date(secs);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// What the match keeps as its games finish: the standings, the players' times and forfeits,
+/// the records, the SPRT's decision.
+struct Progress<'a> {
+    args: &'a Args,
+    config: &'a MatchConfig,
+    sprt: Option<Sprt>,
+    names: [String; 2],
+    movetimes: [Option<Duration>; 2],
+    bar: ProgressBar,
+    stop: &'a AtomicBool,
+    standings: Standings,
+    verdict: Verdict,
+    timing: [Timing; 2],
+    /// Forfeits by player: how many, and the first reason.
+    forfeits: Vec<(String, u32, String)>,
+    records: String,
+    last_save: Instant,
+    save_failed: bool,
+    date: String,
+}
+
+impl Progress<'_> {
+    fn game(&mut self, game: &GameReport) {
+        self.standings.add(game);
+        let [name_a, name_b] = &self.names;
+        let (sheep, tiger) = match game.a_side {
+            Side::Sheep => (name_a.clone(), name_b.clone()),
+            Side::Tiger => (name_b.clone(), name_a.clone()),
+        };
+        let played = &game.played;
+        for side in [Side::Sheep, Side::Tiger] {
+            let who = usize::from(side != game.a_side);
+            let t = &mut self.timing[who];
+            t.add(played.times_of(side), self.movetimes[who]);
+            t.overruns += u64::from(played.clock_overruns[usize::from(side == Side::Tiger)]);
+            if matches!(played.termination, Termination::Time { side: lost, .. } if lost == side) {
+                t.time_losses += 1;
+            }
+        }
+        if let Termination::Forfeit { side, reason } = &played.termination {
+            let who = if *side == Side::Sheep { &sheep } else { &tiger };
+            match self.forfeits.iter_mut().find(|(name, _, _)| name == who) {
+                Some(entry) => entry.1 += 1,
+                None => self.forfeits.push((who.clone(), 1, reason.clone())),
+            }
+        }
+        if self.args.verbose {
+            let line = format!(
+                "game {:>4}: {sheep} (sheep) vs {tiger} (tigers): {} by {}, {} plies",
+                game.index + 1,
+                match played.result {
+                    RecordResult::SheepWin => "sheep win",
+                    RecordResult::TigerWin => "tigers win",
+                    RecordResult::Draw | RecordResult::Unfinished => "draw",
+                },
+                played.termination,
+                played.game.len()
+            );
+            self.say(line);
+        }
+        self.record(game, &sheep, &tiger);
+        let total = self.standings.a_total();
+        let mut message = format!("{} {}", self.names[0], score_text(&total));
+        if let Some(sprt) = &self.sprt {
+            // With pairs, decided only between pairs, on the pentanomial counts.
+            let (llr, decision) = sprt_state(sprt, &self.standings, self.config.colours);
+            let _ = write!(message, " llr {llr:.2}");
+            if let Some(decision) = decision {
+                self.verdict = decision;
+                if decision != Verdict::Continue {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.bar.set_message(message);
+        self.bar.inc(1);
+    }
+
+    /// A line above the bar on a terminal; a hidden bar (output piped) would swallow it.
+    fn say(&self, line: String) {
+        if self.bar.is_hidden() {
+            say!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
+    /// Adds the game to the records, and saves them every few seconds; a failed save is told
+    /// at once and tried again after each game.
+    fn record(&mut self, game: &GameReport, sheep: &str, tiger: &str) {
+        let Some(path) = &self.args.records else { return };
+        let mut record = game.played.record(sheep, tiger);
+        let roster = [
+            ("Event", "tns-bench match".to_string()),
+            ("Date", self.date.clone()),
+            ("Round", (game.index + 1).to_string()),
+        ];
+        for (i, (name, value)) in roster.into_iter().enumerate() {
+            record.tags.insert(i, (name.into(), value));
+        }
+        record.tags.push(("Game".into(), (game.index + 1).to_string()));
+        let opening = if self.config.book.is_empty() { self.config.openings } else { 0 };
+        record.tags.push(("Opening".into(), opening.to_string()));
+        let _ = writeln!(self.records, "{record}");
+        if self.last_save.elapsed() >= SAVE_EVERY || self.save_failed {
+            match tns_file::write_atomically(path, self.records.as_bytes()) {
+                Ok(()) => self.save_failed = false,
+                Err(e) => {
+                    if !self.save_failed {
+                        self.say(format!(
+                            "tns-bench: cannot write the records to {}: {e} (trying again after \
+                             each game)",
+                            path.display()
+                        ));
+                    }
+                    self.save_failed = true;
+                }
+            }
+            self.last_save = Instant::now();
+        }
+    }
+}
+
 pub fn run(args: &Args) -> Result<(), String> {
     let (config, sprt) = config(args)?;
-    let games = config.games;
-    let (name_a, name_b) = (config.a.to_string(), config.b.to_string());
+    if let Some(path) = &args.records {
+        check_records(path)?;
+    }
     print_header(args, &config);
-    let bar = ProgressBar::new(u64::from(games));
+    let bar = ProgressBar::new(u64::from(config.games));
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games [{elapsed_precise}<{eta}] {msg}")
             .map_err(|e| e.to_string())?,
@@ -198,97 +382,100 @@ pub fn run(args: &Args) -> Result<(), String> {
     // Ctrl+C ends the match after the games under way are dropped, with the summary so far.
     let stop = Arc::new(AtomicBool::new(false));
     let interrupted = on_ctrl_c(&stop);
-    let mut records = String::new();
-    let mut last_save = Instant::now();
-    let mut verdict = Verdict::Continue;
-    let mut save_error = None;
+    let movetime = |spec: &PlayerSpec| {
+        let time = spec.budget(config.defaults).time.filter(|_| config.time_control.is_none());
+        time.map(Duration::from_secs_f64)
+    };
+    let mut progress = Progress {
+        args,
+        config: &config,
+        sprt,
+        names: [config.a.to_string(), config.b.to_string()],
+        movetimes: [movetime(&config.a), movetime(&config.b)],
+        bar,
+        stop: &stop,
+        standings: Standings::default(),
+        verdict: Verdict::Continue,
+        timing: [Timing::default(), Timing::default()],
+        forfeits: Vec::new(),
+        records: String::new(),
+        last_save: Instant::now(),
+        save_failed: false,
+        date: today(),
+    };
     let started = Instant::now();
-    let mut standings = Standings::default();
-    // Forfeits by player: how many, and the first reason.
-    let mut forfeits: Vec<(String, u32, String)> = Vec::new();
-    let finished = tns_match::run_match(&config, &stop, |game: &GameReport| {
-        standings.add(game);
-        let total = standings.a_total();
-        let (sheep, tiger) = match game.a_side {
-            tns_board::Side::Sheep => (&name_a, &name_b),
-            tns_board::Side::Tiger => (&name_b, &name_a),
-        };
-        if let tns_match::Termination::Forfeit { side, reason } = &game.played.termination {
-            let who = if *side == tns_board::Side::Sheep { sheep } else { tiger };
-            match forfeits.iter_mut().find(|(name, _, _)| name == who) {
-                Some(entry) => entry.1 += 1,
-                None => forfeits.push((who.clone(), 1, reason.clone())),
-            }
-        }
-        if args.verbose {
-            let line = format!(
-                "game {:>4}: {sheep} (sheep) vs {tiger} (tigers): {} by {}, {} plies",
-                game.index + 1,
-                match game.played.result {
-                    RecordResult::SheepWin => "sheep win",
-                    RecordResult::TigerWin => "tigers win",
-                    RecordResult::Draw | RecordResult::Unfinished => "draw",
-                },
-                game.played.termination,
-                game.played.game.len()
-            );
-            // Above the bar on a terminal; a hidden bar (output piped) would swallow it.
-            if bar.is_hidden() {
-                say!("{line}");
-            } else {
-                bar.println(line);
-            }
-        }
-        if let Some(path) = &args.records {
-            let mut record = game.played.record(sheep, tiger);
-            record.tags.push(("Game".into(), (game.index + 1).to_string()));
-            let opening = if config.book.is_empty() { config.openings } else { 0 };
-            record.tags.push(("Opening".into(), opening.to_string()));
-            let _ = writeln!(records, "{record}");
-            if last_save.elapsed() >= SAVE_EVERY {
-                save_error = tns_file::write_atomically(path, records.as_bytes()).err();
-                last_save = Instant::now();
-            }
-        }
-        let mut message = format!("{name_a} {}", score_text(&total));
-        if let Some(sprt) = &sprt {
-            let _ = write!(message, " llr {:.2}", sprt.llr(&total));
-            verdict = sprt.verdict(&total);
-            if verdict != Verdict::Continue {
-                stop.store(true, Ordering::Relaxed);
-            }
-        }
-        bar.set_message(message);
-        bar.inc(1);
-    });
-    finished.map_err(|e| e.to_string())?;
-    bar.finish_and_clear();
-    if let Some(path) = &args.records {
-        tns_file::write_atomically(path, records.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    if let Some(e) = save_error {
-        eprintln!("tns-bench: a save of the records failed during the match: {e}");
+    let finished = tns_match::run_match(&config, &stop, |game| progress.game(game));
+    progress.bar.finish_and_clear();
+    // The summary, whatever happened: a failed match or records file is told after it.
+    let mut failure = finished.err().map(|e| e.to_string());
+    if let Some(path) = &args.records
+        && let Err(e) = tns_file::write_atomically(path, progress.records.as_bytes())
+    {
+        failure.get_or_insert(format!("cannot write {}: {e}", path.display()));
     }
     if interrupted.load(Ordering::SeqCst) {
         say!(
-            "stopped by Ctrl+C after {} of {games} games: the summary so far",
-            standings.a_total().games()
+            "stopped by Ctrl+C after {} of {} games: the summary so far",
+            progress.standings.a_total().games(),
+            config.games
         );
     }
-    print_report(&standings, &name_a, &name_b, started.elapsed());
-    if let Some(sprt) = &sprt {
-        print_sprt(sprt, verdict, &standings.a_total());
+    summary(&progress, started.elapsed());
+    failure.map_or(Ok(()), Err)
+}
+
+/// The match's last lines: the table, the SPRT, the statistics, the times, the forfeits.
+fn summary(progress: &Progress, elapsed: Duration) {
+    let (config, standings) = (progress.config, &progress.standings);
+    let [name_a, name_b] = &progress.names;
+    print_report(standings, name_a, name_b, elapsed);
+    if let Some(sprt) = &progress.sprt {
+        print_sprt(sprt, progress.verdict, standings, config.colours);
     }
-    print_statistics(&standings, &name_a, &name_b);
+    print_statistics(standings, name_a, name_b);
+    print_timing(&progress.timing, [name_a, name_b], config.time_control.is_some());
     let external = |spec: &PlayerSpec| matches!(spec.kind, tns_match::Kind::External(_));
-    if forfeits.is_empty() && (external(&config.a) || external(&config.b)) {
+    if progress.forfeits.is_empty() && (external(&config.a) || external(&config.b)) {
         say!("forfeits: none");
     }
-    for (name, count, reason) in &forfeits {
+    for (name, count, reason) in &progress.forfeits {
         say!("forfeits: {name} {count} (the first: {reason})");
     }
-    Ok(())
+}
+
+/// The SPRT's ratio now, and a decision when one may be taken: with alternating colours only
+/// once a pair is whole (on the pentanomial counts), else after every game.
+fn sprt_state(sprt: &Sprt, standings: &Standings, colours: Colours) -> (f64, Option<Verdict>) {
+    match colours {
+        Colours::Alternate => {
+            let llr = sprt.llr_pairs(&standings.pairs);
+            let whole = standings.a_total().games() == 2 * standings.pairs.pairs();
+            (llr, whole.then(|| sprt.decide(llr)))
+        }
+        Colours::Fixed => {
+            let llr = sprt.llr(&standings.a_total());
+            (llr, Some(sprt.decide(llr)))
+        }
+    }
+}
+
+/// The time the players took a move, and their overruns.
+fn print_timing(timing: &[Timing; 2], names: [&str; 2], clocks: bool) {
+    for (t, name) in timing.iter().zip(names) {
+        if t.moves == 0 {
+            continue;
+        }
+        let mean = t.total / u32::try_from(t.moves).unwrap_or(u32::MAX);
+        let past = if clocks { "past their clock within the margin" } else { "past their time" };
+        say!(
+            "time {name}: {} moves, mean {:.1} ms, max {:.1} ms; {} {past}{}",
+            t.moves,
+            1000.0 * mean.as_secs_f64(),
+            1000.0 * t.max.as_secs_f64(),
+            t.overruns,
+            if clocks { format!(", {} lost on time", t.time_losses) } else { String::new() }
+        );
+    }
 }
 
 /// The match's first lines: who plays, how many games from which openings, with what limits.
@@ -316,6 +503,13 @@ fn print_header(args: &Args, config: &MatchConfig) {
         describe(&config.a, budget_a),
         describe(&config.b, budget_b)
     );
+    if let Some(tc) = config.time_control {
+        say!(
+            "time control {tc} a side (seconds, plus the increment a move), a flag falls {} ms \
+             past the clock",
+            config.margin.as_millis()
+        );
+    }
 }
 
 /// Ctrl+C raises `stop` (the match ends with the summary so far) and, the second time, quits
@@ -369,7 +563,7 @@ fn budget_text(b: Budget) -> String {
     let limit = match (b.time, b.depth) {
         (_, Some(d)) => format!("depth {d}"),
         (Some(t), None) => format!("{t} s a move"),
-        (None, None) => "no limit".into(),
+        (None, None) => "on the clock".into(),
     };
     format!("{limit}, {} thread(s), {} MiB", b.threads, b.tt_mb)
 }
@@ -401,19 +595,24 @@ fn print_report(standings: &Standings, name_a: &str, name_b: &str, elapsed: Dura
     say!("time {:.1} s", elapsed.as_secs_f64());
 }
 
-fn print_sprt(sprt: &Sprt, verdict: Verdict, total: &Tally) {
+fn print_sprt(sprt: &Sprt, verdict: Verdict, standings: &Standings, colours: Colours) {
     let (lower, upper) = sprt.bounds();
+    let (llr, _) = sprt_state(sprt, standings, colours);
+    let counts = match colours {
+        Colours::Alternate => format!("pentanomial {}", standings.pairs),
+        Colours::Fixed => "trinomial".to_string(),
+    };
     let decided = match verdict {
         Verdict::H0 => "H0 accepted",
         Verdict::H1 => "H1 accepted",
         Verdict::Continue => "undecided",
     };
     say!(
-        "sprt elo0 {} elo1 {} alpha {} beta {}: llr {:.2} in [{lower:.2}, {upper:.2}], {decided}",
+        "sprt elo0 {} elo1 {} alpha {} beta {} ({counts}): llr {llr:.2} in [{lower:.2}, \
+         {upper:.2}], {decided}",
         sprt.elo0,
         sprt.elo1,
         sprt.alpha,
-        sprt.beta,
-        sprt.llr(total)
+        sprt.beta
     );
 }

@@ -265,3 +265,182 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(out.status.success(), "{:?} {}", out.status, stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
+
+/// The tag pairs and the result token of each game in `text`, read as the PGN standard (8.1)
+/// describes them, with no knowledge of our own reader: a tag pair is `[` NAME `"`VALUE`"` `]`
+/// with NAME a symbol (letters, digits, `_`) and the value a string (with `\"` and `\\`), the
+/// movetext follows and ends in a game termination marker.
+fn pgn_games(text: &str) -> Vec<(Vec<(String, String)>, String)> {
+    let mut games = Vec::new();
+    let mut tags = Vec::new();
+    let mut last_token = String::new();
+    let mut in_moves = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            if in_moves {
+                games.push((std::mem::take(&mut tags), std::mem::take(&mut last_token)));
+                in_moves = false;
+            }
+            let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).unwrap();
+            let (name, value) = inner.split_once(' ').unwrap();
+            assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{line}");
+            let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap();
+            tags.push((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+        } else if !line.is_empty() {
+            in_moves = true;
+            last_token = line.split_whitespace().last().unwrap().to_string();
+        }
+    }
+    if in_moves {
+        games.push((tags, last_token));
+    }
+    games
+}
+
+#[test]
+fn records_are_pgn_with_the_seven_tag_roster() {
+    let path = std::env::temp_dir().join(format!("tns-bench-pgn-{}.pgn", std::process::id()));
+    let out = quick_match(&["--games", "4", "--records", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let games = pgn_games(&text);
+    assert_eq!(games.len(), 4, "{text}");
+    for (i, (tags, token)) in games.iter().enumerate() {
+        let names: Vec<&str> = tags.iter().take(7).map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Event", "Site", "Date", "Round", "White", "Black", "Result"]);
+        let value = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        assert_eq!(value("Round"), Some((i + 1).to_string().as_str()));
+        let date = value("Date").unwrap();
+        assert!(date.len() == 10 && date.as_bytes()[4] == b'.' && date.starts_with("20"), "{date}");
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&value("Result").unwrap()), "{tags:?}");
+        assert_eq!(Some(token.as_str()), value("Result"), "the token ends the moves");
+        assert_eq!(value("White"), value("Sheep"));
+        assert!(["heuristic", "random"].contains(&value("Black").unwrap()));
+        assert!(value("Termination").is_some() && value("Opening").is_some());
+    }
+    // And our reader reads them back.
+    assert_eq!(GameRecord::parse_all(&text).unwrap().len(), 4);
+}
+
+#[test]
+fn the_sprt_decides_between_pairs() {
+    let out = quick_match(&["--games", "1000", "--sprt", "0", "100", "--concurrency", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = text.lines().find(|l| l.starts_with("sprt ")).unwrap();
+    assert!(line.contains("pentanomial [") && line.contains("H1 accepted"), "{line}");
+    let overall = text.lines().find(|l| l.starts_with("heuristic overall")).unwrap();
+    let games: u32 = overall.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert_eq!(games % 2, 0, "stopped between pairs: {text}");
+}
+
+#[test]
+fn a_records_file_that_cannot_be_written_stops_the_match_before_it_starts() {
+    let dir = std::env::temp_dir();
+    for bad in [dir.clone(), dir.join("no-such-folder-tns").join("games.pgn")] {
+        let out = quick_match(&["--games", "2", "--records", bad.to_str().unwrap()]);
+        assert!(!out.status.success(), "{bad:?}");
+        assert!(stderr(&out).contains("--records"), "{}", stderr(&out));
+        assert!(!stdout(&out).contains("overall"), "no game was played: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn an_openings_file_that_is_not_a_plain_file_is_refused() {
+    let fifo = std::env::temp_dir().join(format!("tns-bench-fifo-{}", std::process::id()));
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let out = quick_match(&["--games", "2", "--openings-file", fifo.to_str().unwrap()]);
+    std::fs::remove_file(&fifo).unwrap();
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not a plain file"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_timed_match_reports_the_time_a_move() {
+    let out = bench(&[
+        "match",
+        "--engines",
+        "heuristic",
+        "heuristic:dead=300",
+        "--tc",
+        "1+0.02",
+        "--games",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("time control 1+0.02 a side"), "{text}");
+    let times: Vec<&str> = text.lines().filter(|l| l.starts_with("time heuristic")).collect();
+    assert_eq!(times.len(), 2, "{text}");
+    for line in times {
+        assert!(line.contains("mean ") && line.contains("max "), "{line}");
+        assert!(line.ends_with("0 lost on time"), "{line}");
+    }
+    let bad = bench(&["match", "--engines", "heuristic", "random", "--tc", "0+1"]);
+    assert!(!bad.status.success() && stderr(&bad).contains("bad time control"));
+}
+
+#[test]
+fn moves_past_their_time_are_counted_even_when_tolerated() {
+    // A program that answers 40 ms late (within the 100 ms margin) with a legal move: the
+    // first placement on an empty point, or a tiger's first step (found by a tiny parser).
+    let script = r#"import sys, time
+def moves(ranks, side):
+    rows = ranks.split("/")
+    board = []
+    for r in rows:
+        for c in r:
+            board += ["."] * int(c) if c.isdigit() else [c]
+    name = lambda i: "abcde"[i % 5] + str(5 - i // 5)
+    if side == "s":
+        return [name(i) for i in range(25) if board[i] == "."]
+    out = []
+    for i in range(25):
+        if board[i] != "T": continue
+        for d in (-1, 1, -5, 5):
+            j = i + d
+            if 0 <= j < 25 and abs(j % 5 - i % 5) <= 1 and board[j] == ".":
+                out.append(name(i) + name(j))
+    return out
+for line in sys.stdin:
+    w = line.split()
+    if not w: continue
+    if w[0] == "tsi": print("id name late\ntsiok", flush=True)
+    elif w[0] == "isready": print("readyok", flush=True)
+    elif w[0] == "quit": sys.exit(0)
+    elif w[0] == "position": pos = w
+    elif w[0] == "go":
+        time.sleep(0.09)
+        ms = moves(pos[2], pos[3]) if len(pos) == 5 else []
+        print("bestmove " + (ms[0] if ms else "none"), flush=True)
+"#;
+    let path = std::env::temp_dir().join(format!("tns-late-{}.py", std::process::id()));
+    std::fs::write(&path, script).unwrap();
+    let spec = format!("cmd:python3 {} name=late", path.display());
+    // Games of one move each from the engine: it plays the sheep's first placement only, in
+    // fixed colours, at 0.05 s a move; the ply cap ends each game after it.
+    let out = bench(&[
+        "match",
+        "--sheep",
+        &spec,
+        "--tiger",
+        "random",
+        "--time",
+        "0.05",
+        "--games",
+        "3",
+        "--openings",
+        "0",
+        "--max-plies",
+        "1",
+    ]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line =
+        text.lines().find(|l| l.starts_with("time late:")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("3 moves") && line.ends_with("3 past their time"), "{line}");
+    assert!(text.contains("forfeits: none"), "{text}");
+}

@@ -199,9 +199,8 @@ fn parse_go(words: &[&str]) -> Result<Command, CommandError> {
     let mut i = 0;
     while i < words.len() {
         let word = words[i];
-        let value = || {
-            words.get(i + 1).copied().ok_or_else(|| bad(format!("{word} needs a number")))
-        };
+        let value =
+            || words.get(i + 1).copied().ok_or_else(|| bad(format!("{word} needs a number")));
         let millis = |max: u64| -> Result<u64, CommandError> {
             let text = value()?;
             text.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| {
@@ -297,7 +296,10 @@ mod tests {
                 ..Go::default()
             }))))
         );
-        assert_eq!(parse("go infinite"), Ok(Some(Command::Go(Box::new(Go { infinite: true, ..Go::default() })))));
+        assert_eq!(
+            parse("go infinite"),
+            Ok(Some(Command::Go(Box::new(Go { infinite: true, ..Go::default() }))))
+        );
         assert!(parse("go depth 3 nodes 1000").unwrap().is_some());
         // Infinite with a depth: search to the depth, answer on stop.
         let Ok(Some(Command::Go(go))) = parse("go infinite depth 3") else { panic!() };

@@ -5,21 +5,16 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use tns_match::{Budget, Colours, MatchConfig, Termination, run_match};
+use tns_match::{Budget, MatchConfig, MatchError, Termination, run_match};
 
 fn config(a: &str, b: &str, games: u32, defaults: Budget) -> MatchConfig {
     MatchConfig {
-        a: a.parse().unwrap(),
-        b: b.parse().unwrap(),
-        colours: Colours::Alternate,
         games,
-        openings: 4,
         seed: 5,
         concurrency: 2,
         max_plies: 200,
         defaults,
-        tablebase: None,
-        book: Vec::new(),
+        ..MatchConfig::new(a.parse().unwrap(), b.parse().unwrap())
     }
 }
 
@@ -101,13 +96,111 @@ fn broken_programs_lose_with_the_reason_and_the_match_goes_on() {
             assert!(reason.contains(why), "{kind}: {reason}");
         }
     }
+    // An engine that cannot start stops the match before its first game, with the reason.
     let missing = "cmd:/no/such/engine".parse::<tns_match::PlayerSpec>().unwrap();
     let mut config = config("random", "random", 2, quick);
     config.b = missing;
+    let mut played = 0;
+    let result = run_match(&config, &AtomicBool::new(false), |_| played += 1);
+    match result {
+        Err(MatchError::Engine { player, reason }) => {
+            assert_eq!(player, "cmd:/no/such/engine");
+            assert!(reason.contains("cannot start /no/such/engine"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(played, 0);
+}
+
+/// A fake engine whose handshake and answers are `script`'s (Python, reading `w`, the words of
+/// each line, in a loop), written to a file of its own.
+fn fake_with(tag: &str, body: &str) -> String {
+    let script = format!(
+        "import sys, time\nfor line in sys.stdin:\n    w = line.split()\n    if not w: continue\n{body}"
+    );
+    let path: PathBuf =
+        std::env::temp_dir().join(format!("tns-fake-{tag}-{}.py", std::process::id()));
+    std::fs::write(&path, script).unwrap();
+    format!("cmd:python3 {}", path.display())
+}
+
+/// The usual answers, then a legal move from `move` (Python) for each `go`.
+fn answers(go: &str) -> String {
+    format!(
+        r#"    if w[0] == "tsi": print("id name fake\noption name Hash type spin default 1 min 1 max 64\ntsiok", flush=True)
+    elif w[0] == "isready": print("readyok", flush=True)
+    elif w[0] == "quit": sys.exit(0)
+    elif w[0] == "setoption" and w[-1] == "999": print("info string error: Hash must be at most 64", flush=True)
+    elif w[0] == "position": pos = w
+    elif w[0] == "go":
+{go}
+"#
+    )
+}
+
+#[test]
+fn output_that_is_not_utf8_is_read_not_taken_for_a_closed_pipe() {
+    // The fake plays d2 whatever the position (legal as the sheep's first move, an illegal
+    // move later): what matters is that the bytes before it pass as a line.
+    let go = r#"        sys.stdout.buffer.write(b"info string caf\xe9 \xff\n"); sys.stdout.flush()
+        print("bestmove d2", flush=True)"#;
+    let spec = fake_with("latin1", &answers(go));
+    let mut config = config(&spec, "random", 2, Budget { time: Some(0.2), ..DEPTH_3 });
+    config.openings = 0;
+    config.concurrency = 1;
     let mut reasons = Vec::new();
-    run_match(&config, &AtomicBool::new(false), |g| {
-        reasons.push(g.played.termination.to_string());
-    })
-    .unwrap();
-    assert!(reasons.iter().all(|r| r.contains("cannot start /no/such/engine")), "{reasons:?}");
+    run_match(&config, &AtomicBool::new(false), |g| reasons.push(g.played.termination.to_string()))
+        .unwrap();
+    for reason in &reasons {
+        assert!(!reason.contains("closed its output"), "{reasons:?}");
+    }
+}
+
+#[test]
+fn a_refused_option_stops_the_match_before_it_starts() {
+    let go = r#"        print("bestmove c3", flush=True)"#;
+    let spec = fake_with("refuses", &answers(go));
+    let mut config = config(&format!("{spec} option.Hash=999"), "random", 2, DEPTH_3);
+    config.concurrency = 1;
+    let result = run_match(&config, &AtomicBool::new(false), |_| {});
+    match result {
+        Err(MatchError::Engine { reason, .. }) => {
+            assert!(reason.contains("refused setoption name Hash value 999"), "{reason}");
+            assert!(reason.contains("at most 64"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The engine's own Hash bound, set through the spec: refused the same way.
+    let engine = format!("cmd:{} option.Hash=8192", env!("CARGO_BIN_EXE_tns-engine"));
+    let result = run_match(&config_of(&engine), &AtomicBool::new(false), |_| {});
+    assert!(matches!(result, Err(MatchError::Engine { .. })), "{result:?}");
+}
+
+fn config_of(a: &str) -> MatchConfig {
+    let mut c = config(a, "random", 2, DEPTH_3);
+    c.concurrency = 1;
+    c
+}
+
+#[test]
+fn engines_take_names_options_and_clocks() {
+    let engine = env!("CARGO_BIN_EXE_tns-engine");
+    let a = format!("cmd:{engine} name=fast option.Evaluator=heuristic option.Hash=4");
+    let b = format!("cmd:{engine} name=slow option.Evaluator=heuristic");
+    let mut c = config(&a, &b, 2, DEPTH_3);
+    c.time_control = Some("2+0.05".parse().unwrap());
+    assert_eq!((c.a.name.as_str(), c.b.name.as_str()), ("fast", "slow"));
+    let mut games = Vec::new();
+    run_match(&c, &AtomicBool::new(false), |g| games.push(g.clone())).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(
+            !matches!(g.played.termination, Termination::Time { .. } | Termination::Forfeit { .. }),
+            "{}",
+            g.played.termination
+        );
+        // Every move on the clock was timed, and the record names the control.
+        assert_eq!(g.played.times.len(), g.played.game.len() - g.played.first_ply);
+        assert_eq!(g.played.record("a", "b").tag("TimeControl"), Some("2+0.05"));
+    }
 }

@@ -337,7 +337,9 @@ impl Lines {
             1 => pick(self, &["go movetime 5", "go movetime 15", "go infinite", "go"]),
             2 => pick(self, &["go stime 200 ttime 200", "go stime 50 ttime 90 sinc 5 tinc 5"]),
             3 => pick(self, &["go wtime 1000 btime 1000", "go depth", "go depth 0", "go banana"]),
-            4 => pick(self, &["go infinite depth 2", "go depth 2 searchmoves c3 d2", "go ttime 10"]),
+            4 => {
+                pick(self, &["go infinite depth 2", "go depth 2 searchmoves c3 d2", "go ttime 10"])
+            }
             5 | 6 => "stop".into(),
             7 | 8 => "isready".into(),
             9 => pick(

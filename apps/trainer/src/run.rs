@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
 use tns_board::Board;
-use tns_match::{Budget, Colours, Kind, MatchConfig, PlayerSpec, run_match};
+use tns_match::{Budget, Kind, MatchConfig, PlayerSpec, run_match};
 use tns_nn::{Adam, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
 use tns_search::Heuristic;
 use tns_tablebase::Tablebase;
@@ -185,17 +185,12 @@ fn match_score(
     seed: u64,
 ) -> Result<f64, String> {
     let config = MatchConfig {
-        a: neural_spec("network".into(), net.clone()),
-        b: opponent,
-        colours: Colours::Alternate,
         games: s.match_games.div_ceil(2) * 2,
-        openings: 4,
         seed,
         concurrency: rayon::current_num_threads(),
         max_plies: s.max_plies,
         defaults: Budget { time: None, depth: Some(s.match_depth), threads: 1, tt_mb: 4 },
-        tablebase: None,
-        book: Vec::new(),
+        ..MatchConfig::new(neural_spec("network".into(), net.clone()), opponent)
     };
     let standings =
         run_match(&config, &AtomicBool::new(false), |_| {}).map_err(|e| e.to_string())?;

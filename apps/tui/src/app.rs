@@ -856,19 +856,10 @@ pub fn utc_now() -> (String, String) {
     utc_of(secs)
 }
 
-/// The UTC date and time of a Unix time (days to a civil date by Howard Hinnant's method).
+/// The UTC date and time of a Unix time.
 pub fn utc_of(secs: u64) -> (String, String) {
-    let days = (secs / 86_400) as i64;
+    let (year, month, day) = tns_board::utc_date(secs);
     let rest = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
     (
         format!("{year:04}-{month:02}-{day:02}"),
         format!("{:02}:{:02}:{:02}", rest / 3600, rest / 60 % 60, rest % 60),

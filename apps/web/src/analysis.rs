@@ -260,9 +260,10 @@ impl Analyst {
     ) -> Result<(VerdictJson, Vec<MoveJson>), ApiError> {
         let board = game.board();
         let side = board.side_to_move();
-        let failed = |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
-        let mut search =
-            Search::new(evaluator(), SearchConfig { tt_mb: 8, ..Default::default() }).map_err(failed)?;
+        let failed =
+            |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
+        let mut search = Search::new(evaluator(), SearchConfig { tt_mb: 8, ..Default::default() })
+            .map_err(failed)?;
         let limits = |time| Limits::depth(30).with_time(time);
         let score = search
             .search(board, game.previous(), limits(self.budget.position), stop, |_| {})

@@ -27,7 +27,7 @@ pub use moves::{MAX_MOVES, Move, MoveList};
 pub use outcome::{EndReason, Outcome};
 pub use perft::{perft, perft_divide};
 pub use point::Point;
-pub use record::{GameRecord, RecordResult};
+pub use record::{GameRecord, RecordResult, utc_date};
 pub use repetition::{REPETITION_DRAW, repetition_candidates, repetitions};
 pub use side::Side;
 pub use symmetry::Symmetry;

@@ -102,6 +102,27 @@ impl FromStr for RecordResult {
     }
 }
 
+/// The UTC date of a Unix time as year, month and day (Howard Hinnant's days-to-civil
+/// method), for a record's `Date` tag: `format!("{y:04}.{m:02}.{d:02}")`.
+///
+/// ```
+/// assert_eq!(tns_board::utc_date(1_796_083_200), (2026, 12, 1));
+/// ```
+pub fn utc_date(unix_seconds: u64) -> (i64, u32, u32) {
+    let days = i64::try_from(unix_seconds / 86_400).unwrap_or(i64::MAX / 2);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    // Both are small by construction: a day of 1 to 31, a month of 1 to 12.
+    (year, u32::try_from(month).unwrap_or(1), u32::try_from(day).unwrap_or(1))
+}
+
 /// PGN's seven-tag roster, less `Result`, with the value written when a record has no tag of
 /// that name (`White` and `Black` come from `Sheep` and `Tiger`).
 const ROSTER: [(&str, &str); 6] = [
@@ -352,7 +373,7 @@ fn keep_what_the_roster_adds(tags: &mut Vec<(String, String)>) {
         match derived_from(roster) {
             Some(source) if find(tags, source).is_none() && value != default => {
                 if let Some(tag) = tags.iter_mut().find(|(n, _)| n == roster) {
-                    tag.0 = source.to_owned();
+                    source.clone_into(&mut tag.0);
                 }
             }
             None if value != default => {}

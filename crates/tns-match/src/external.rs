@@ -14,9 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use tns_board::{Game, Move};
+use tns_board::{Game, Move, Side};
 
-use crate::player::{Budget, Player};
+use crate::player::{Budget, External, Player};
+use crate::time_control::Clocks;
 
 /// How long a program may take to start and answer `tsi` or `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -24,9 +25,9 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a move may take with a depth limit only, before it counts as late.
 pub const DEPTH_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The time a move may take beyond its `movetime` before it counts as late: half the
-/// movetime, and at least this.
-pub const LATE_MARGIN: Duration = Duration::from_millis(250);
+/// The time a move may take beyond its `movetime` (or beyond the clock, under a time control)
+/// before it counts as late, unless the match sets another ([`ExternalPlayer::with_margin`]).
+pub const LATE_MARGIN: Duration = Duration::from_millis(100);
 
 /// A running program and its output, read on a thread of its own so reads can time out.
 #[derive(Debug)]
@@ -69,14 +70,27 @@ impl Process {
         let input = child.stdin.take().ok_or("no input pipe")?;
         let output = BufReader::new(child.stdout.take().ok_or("no output pipe")?);
         let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in output.lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
+        let mut output = output;
+        std::thread::Builder::new()
+            .name("engine output".into())
+            .spawn(move || {
+                // Bytes, read lossily: a line that is not UTF-8 is still a line, not the end.
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    match output.read_until(b'\n', &mut line) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let text = String::from_utf8_lossy(&line);
+                            let text = text.trim_end_matches(['\n', '\r']).to_string();
+                            if tx.send(text).is_err() {
+                                break;
+                            }
+                        }
+                    }
                 }
-            }
-        });
+            })
+            .map_err(|e| format!("cannot start a thread to read {program}: {e}"))?;
         Ok(Process { child, input, lines })
     }
 
@@ -132,24 +146,33 @@ impl Process {
 /// A program speaking TSI, as a player.
 #[derive(Debug)]
 pub struct ExternalPlayer {
-    command: Vec<String>,
+    external: External,
     budget: Budget,
+    margin: Duration,
     process: Option<Process>,
     failure: Option<Failure>,
 }
 
 impl ExternalPlayer {
-    /// A player that runs `command` (the program, then its arguments) and asks it for moves
-    /// within `budget` (its time as `go movetime`, else its depth as `go depth`; its threads
-    /// and table size as the `Threads` and `Hash` options, where the program has them).
-    pub fn new(command: Vec<String>, budget: Budget) -> ExternalPlayer {
-        ExternalPlayer { command, budget, process: None, failure: None }
+    /// A player that runs `external`'s command and asks it for moves within `budget` (its
+    /// time as `go movetime`, else its depth as `go depth`; under a time control, the clocks).
+    /// After the handshake it sets the spec's options, then its threads and table size as the
+    /// `Threads` and `Hash` options where the program has them and the spec did not set them.
+    pub fn new(external: External, budget: Budget) -> ExternalPlayer {
+        ExternalPlayer { external, budget, margin: LATE_MARGIN, process: None, failure: None }
     }
 
-    /// The running program, started (with the handshake) if need be.
+    /// This player, allowed `margin` beyond a move's time before its answer counts as late.
+    #[must_use]
+    pub fn with_margin(mut self, margin: Duration) -> ExternalPlayer {
+        self.margin = margin;
+        self
+    }
+
+    /// The running program, started (with the handshake and the options) if need be.
     fn process(&mut self) -> Result<&mut Process, Failure> {
         if self.process.is_none() {
-            let mut process = Process::start(&self.command)?;
+            let mut process = Process::start(&self.external.command)?;
             let never = AtomicBool::new(false);
             process.send("tsi")?;
             let lines = process
@@ -158,17 +181,36 @@ impl ExternalPlayer {
                 .unwrap_or_default();
             let has =
                 |name: &str| lines.iter().any(|l| l.starts_with(&format!("option name {name} ")));
-            if has("Threads") {
-                process.send(&format!("setoption name Threads value {}", self.budget.threads))?;
+            let mut options = self.external.options.clone();
+            let set = |options: &[(String, String)], name: &str| {
+                options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+            };
+            if has("Threads") && !set(&options, "Threads") {
+                options.push(("Threads".into(), self.budget.threads.to_string()));
             }
-            if has("Hash") {
-                process.send(&format!("setoption name Hash value {}", self.budget.tt_mb))?;
+            if has("Hash") && !set(&options, "Hash") {
+                options.push(("Hash".into(), self.budget.tt_mb.to_string()));
+            }
+            for (name, value) in &options {
+                process.send(&format!("setoption name {name} value {value}"))?;
+                process.send("isready")?;
+                let answer = process
+                    .until("readyok", HANDSHAKE_TIMEOUT, &never)
+                    .map_err(|e| format!("setoption name {name} value {value}: {e}"))?
+                    .unwrap_or_default();
+                if let Some(error) = answer.iter().find(|l| l.starts_with("info string error")) {
+                    return Err(format!(
+                        "it refused setoption name {name} value {value}: {}",
+                        error.trim_start_matches("info string error: ")
+                    ));
+                }
             }
             self.process = Some(process);
         }
         self.process.as_mut().ok_or_else(|| "not started".into())
     }
 
+    /// The `go` line for the fixed limits, and how long to wait for the answer.
     fn go_command(&self) -> (String, Duration) {
         match (self.budget.time, self.budget.depth) {
             (Some(t), _) => {
@@ -178,15 +220,42 @@ impl ExternalPlayer {
                 if let Some(d) = self.budget.depth {
                     let _ = write!(go, " depth {d}");
                 }
-                (go, time + (time / 2).max(LATE_MARGIN))
+                (go, time + self.margin)
             }
             (None, Some(d)) => (format!("go depth {d}"), DEPTH_TIMEOUT),
-            (None, None) => ("go movetime 1000".into(), Duration::from_secs(2)),
+            (None, None) => ("go movetime 1000".into(), Duration::from_secs(1) + self.margin),
         }
     }
 
-    fn ask(&mut self, game: &Game, stop: &AtomicBool) -> Result<Option<Move>, Failure> {
-        let (go, timeout) = self.go_command();
+    /// The `go` line under a time control, and how long to wait: the side's time left and the
+    /// margin.
+    fn go_timed(&self, clocks: &Clocks, side: Side) -> (String, Duration) {
+        let ms = |d: Duration| d.as_millis();
+        let (s, t) = (&clocks.sheep, &clocks.tiger);
+        let mut go = format!(
+            "go stime {} ttime {} sinc {} tinc {}",
+            ms(s.remaining),
+            ms(t.remaining),
+            ms(s.increment),
+            ms(t.increment)
+        );
+        let own = clocks.of(side);
+        if let Some(n) = own.moves_to_go {
+            let _ = write!(go, " movestogo {n}");
+        }
+        if let Some(d) = self.budget.depth {
+            let _ = write!(go, " depth {d}");
+        }
+        (go, own.remaining + self.margin)
+    }
+
+    fn ask(
+        &mut self,
+        game: &Game,
+        go: &str,
+        timeout: Duration,
+        stop: &AtomicBool,
+    ) -> Result<Option<Move>, Failure> {
         let process = self.process()?;
         let mut position = format!("position fen {}", game.start());
         if !game.is_empty() {
@@ -196,7 +265,7 @@ impl ExternalPlayer {
             }
         }
         process.send(&position)?;
-        process.send(&go)?;
+        process.send(go)?;
         let Some(lines) = process.until("bestmove", timeout, stop)? else {
             // Stopped from outside: the answer no longer matters.
             let _ = process.send("stop");
@@ -210,6 +279,18 @@ impl ExternalPlayer {
         match text {
             "none" => Err("it answered bestmove none in a game that goes on".into()),
             _ => text.parse().map(Some).map_err(|e| format!("unreadable move {text:?}: {e}")),
+        }
+    }
+
+    fn answer(&mut self, result: Result<Option<Move>, Failure>) -> Option<Move> {
+        match result {
+            Ok(m) => m,
+            Err(e) => {
+                // A crashed or late program is replaced for the next game.
+                self.process = None;
+                self.failure = Some(e);
+                None
+            }
         }
     }
 }
@@ -230,15 +311,24 @@ impl Player for ExternalPlayer {
 
     fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
         self.failure = None;
-        match self.ask(game, stop) {
-            Ok(m) => m,
-            Err(e) => {
-                // A crashed or late program is replaced for the next game.
-                self.process = None;
-                self.failure = Some(e);
-                None
-            }
+        let (go, timeout) = self.go_command();
+        let result = self.ask(game, &go, timeout, stop);
+        self.answer(result)
+    }
+
+    fn choose_timed(&mut self, game: &Game, clocks: &Clocks, stop: &AtomicBool) -> Option<Move> {
+        self.failure = None;
+        let (go, timeout) = self.go_timed(clocks, game.board().side_to_move());
+        let result = self.ask(game, &go, timeout, stop);
+        self.answer(result)
+    }
+
+    fn prepare(&mut self) -> Result<(), String> {
+        let started = self.process().map(|_| ());
+        if started.is_err() {
+            self.process = None;
         }
+        started
     }
 
     fn failure(&mut self) -> Option<String> {

@@ -5,6 +5,7 @@ mod limits;
 mod player;
 mod referee;
 mod stats;
+mod time_control;
 mod tournament;
 
 pub use external::{DEPTH_TIMEOUT, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
@@ -14,11 +15,12 @@ pub mod limit {
     pub use crate::limits::{depth, hash_mb, nodes, seconds, threads};
 }
 pub use player::{
-    Budget, Kind, LEVELS, Player, PlayerError, PlayerSpec, RandomPlayer, SearchPlayer,
+    Budget, External, Kind, LEVELS, Player, PlayerError, PlayerSpec, RandomPlayer, SearchPlayer,
     shipped_network,
 };
-pub use referee::{OPENING_ATTEMPTS, Played, Termination, play, random_opening};
+pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
 pub use stats::{
     EloEstimate, Pentanomial, Points, Sprt, Tally, Verdict, elo_of_score, score_of_elo,
 };
+pub use time_control::{Clocks, TimeControl, TimeControlError};
 pub use tournament::{Colours, GameReport, MatchConfig, MatchError, Standings, run_match};

@@ -20,6 +20,7 @@ use tns_tablebase::{Tablebase, WithTablebase};
 
 use crate::external::ExternalPlayer;
 use crate::limits::{self, LimitError};
+use crate::time_control::Clocks;
 
 /// A player that can be asked for moves, game after game.
 pub trait Player: Send {
@@ -30,10 +31,27 @@ pub trait Player: Send {
     /// offer (only when the game is over). Gives up early when `stop` is raised.
     fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move>;
 
+    /// The move to play under a time control: as [`Player::choose`], with both sides' clocks
+    /// (the side to move's decides how long to think). The default ignores the clocks.
+    fn choose_timed(&mut self, game: &Game, clocks: &Clocks, stop: &AtomicBool) -> Option<Move> {
+        let _ = clocks;
+        self.choose(game, stop)
+    }
+
     /// Why the last [`Player::choose`] gave no move, when it failed rather than had none to
     /// give (an external program that crashed or answered late); taken, so asked once.
     fn failure(&mut self) -> Option<String> {
         None
+    }
+
+    /// Gets ready to play, before the first game: an external program is started, its
+    /// handshake done and its options set. The default has nothing to do.
+    ///
+    /// # Errors
+    /// Why the player cannot play (a program that does not start, fails its handshake or
+    /// refuses an option).
+    fn prepare(&mut self) -> Result<(), String> {
+        Ok(())
     }
 }
 
@@ -49,8 +67,18 @@ pub enum Kind {
     Neural(Arc<Network>),
     /// A uniformly random legal move.
     Random,
-    /// Another program speaking the TSI protocol: the program, then its arguments.
-    External(Vec<String>),
+    /// Another program speaking the TSI protocol.
+    External(External),
+}
+
+/// An external engine as a `cmd:` spec names it: the program and its arguments, and the
+/// options to set on it (`option.Hash=64`), in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct External {
+    /// The program, then its arguments.
+    pub command: Vec<String>,
+    /// `setoption` name and value pairs, sent after the handshake.
+    pub options: Vec<(String, String)>,
 }
 
 /// Ready-made players from weakest to strongest, with what each is like: the levels a program
@@ -201,18 +229,7 @@ impl FromStr for PlayerSpec {
 
     fn from_str(s: &str) -> Result<PlayerSpec, PlayerError> {
         if let Some(command) = s.strip_prefix("cmd:") {
-            let command: Vec<String> = command.split_whitespace().map(String::from).collect();
-            if command.is_empty() {
-                return Err(PlayerError::NoProgram);
-            }
-            return Ok(PlayerSpec {
-                name: s.into(),
-                kind: Kind::External(command),
-                time: None,
-                depth: None,
-                threads: None,
-                tt_mb: None,
-            });
+            return external_spec(s, command);
         }
         let (kind_text, options) = s.split_once(':').unwrap_or((s, ""));
         let mut kind = match kind_text {
@@ -269,6 +286,54 @@ impl FromStr for PlayerSpec {
         spec.kind = kind;
         Ok(spec)
     }
+}
+
+/// A `cmd:` spec: the program and its arguments, with the words `name=`, `option.NAME=`,
+/// `time=`, `depth=`, `threads=` and `tt=` taken as the runner's settings for it.
+fn external_spec(text: &str, command: &str) -> Result<PlayerSpec, PlayerError> {
+    let mut spec = PlayerSpec {
+        name: text.into(),
+        kind: Kind::Random,
+        time: None,
+        depth: None,
+        threads: None,
+        tt_mb: None,
+    };
+    let mut external = External { command: Vec::new(), options: Vec::new() };
+    let mut name = None;
+    for word in command.split_whitespace() {
+        let setting = word.split_once('=').filter(|(key, _)| {
+            matches!(*key, "name" | "time" | "depth" | "threads" | "tt")
+                || key.starts_with("option.")
+        });
+        match setting {
+            Some(("name", value)) => name = Some(value.to_string()),
+            Some(("time", value)) => spec.time = Some(limits::seconds(value)?),
+            Some(("depth", value)) => spec.depth = Some(limits::depth(value)?),
+            Some(("threads", value)) => spec.threads = Some(limits::threads(value)?),
+            Some(("tt", value)) => spec.tt_mb = Some(limits::hash_mb(value)?),
+            Some((key, value)) => {
+                let option = key.trim_start_matches("option.");
+                if option.is_empty() {
+                    return Err(PlayerError::Option {
+                        option: word.into(),
+                        kind: "cmd".into(),
+                        expected: "option.NAME=VALUE".into(),
+                    });
+                }
+                external.options.push((option.to_string(), value.to_string()));
+            }
+            None => external.command.push(word.to_string()),
+        }
+    }
+    if external.command.is_empty() {
+        return Err(PlayerError::NoProgram);
+    }
+    if let Some(name) = name {
+        spec.name = name;
+    }
+    spec.kind = Kind::External(external);
+    Ok(spec)
 }
 
 impl fmt::Display for PlayerSpec {
@@ -371,8 +436,23 @@ impl PlayerSpec {
         defaults: Budget,
         tablebase: Option<&Arc<Tablebase>>,
     ) -> Result<Box<dyn Player>, PlayerError> {
-        if let Kind::External(command) = &self.kind {
-            return Ok(Box::new(ExternalPlayer::new(command.clone(), self.budget(defaults))));
+        self.build_with_margin(defaults, tablebase, crate::external::LATE_MARGIN)
+    }
+
+    /// As [`PlayerSpec::build`], with an external program allowed `margin` beyond a move's
+    /// time (or its clock) before its answer counts as late.
+    ///
+    /// # Errors
+    /// As [`PlayerSpec::build`].
+    pub fn build_with_margin(
+        &self,
+        defaults: Budget,
+        tablebase: Option<&Arc<Tablebase>>,
+        margin: Duration,
+    ) -> Result<Box<dyn Player>, PlayerError> {
+        if let Kind::External(external) = &self.kind {
+            let player = ExternalPlayer::new(external.clone(), self.budget(defaults));
+            return Ok(Box::new(player.with_margin(margin)));
         }
         Ok(match self.evaluator(tablebase)? {
             Some(evaluator) => Box::new(
@@ -418,6 +498,18 @@ impl<E: Evaluator> SearchPlayer<E> {
     }
 }
 
+impl<E: Evaluator> SearchPlayer<E> {
+    fn search_with(&mut self, game: &Game, limits: Limits, stop: &AtomicBool) -> Option<Move> {
+        match self.search.search(game.board(), game.previous(), limits, stop, |_| {}) {
+            Ok(result) => result.best_move,
+            Err(e) => {
+                self.failure = Some(e.to_string());
+                None
+            }
+        }
+    }
+}
+
 impl<E: Evaluator + Send> Player for SearchPlayer<E> {
     fn new_game(&mut self, _seed: u64) {
         // Each game starts from a clean table, so a game does not depend on the one before.
@@ -426,13 +518,15 @@ impl<E: Evaluator + Send> Player for SearchPlayer<E> {
 
     fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
         let limits = self.limits.clone();
-        match self.search.search(game.board(), game.previous(), limits, stop, |_| {}) {
-            Ok(result) => result.best_move,
-            Err(e) => {
-                self.failure = Some(e.to_string());
-                None
-            }
+        self.search_with(game, limits, stop)
+    }
+
+    fn choose_timed(&mut self, game: &Game, clocks: &Clocks, stop: &AtomicBool) -> Option<Move> {
+        let mut limits = clocks.of(game.board().side_to_move()).limits();
+        if let Some(depth) = self.limits.depth {
+            limits = limits.with_depth(depth);
         }
+        self.search_with(game, limits, stop)
     }
 
     fn failure(&mut self) -> Option<String> {
@@ -504,7 +598,22 @@ mod tests {
         assert!(err("heuristic:tt=99999999").to_string().contains("from 1 to 4096"));
         assert!(matches!(err("cmd:"), PlayerError::NoProgram));
         let external: PlayerSpec = "cmd:./engine --fast".parse().unwrap();
-        assert_eq!(external.kind, Kind::External(vec!["./engine".into(), "--fast".into()]));
+        let command = vec!["./engine".to_string(), "--fast".to_string()];
+        assert_eq!(external.kind, Kind::External(External { command, options: Vec::new() }));
+        // As cutechess names them: a name, options, limits; the rest is the command.
+        let named: PlayerSpec =
+            "cmd:./engine --fast name=fast option.Hash=64 option.Evaluator=heuristic:dead=300 depth=6"
+                .parse()
+                .unwrap();
+        assert_eq!((named.name.as_str(), named.depth), ("fast", Some(6)));
+        let Kind::External(e) = &named.kind else { panic!() };
+        assert_eq!(e.command, ["./engine", "--fast"]);
+        assert_eq!(
+            e.options,
+            [("Hash".into(), "64".into()), ("Evaluator".into(), "heuristic:dead=300".into())]
+        );
+        assert!(matches!(err("cmd:./engine threads=65"), PlayerError::Limit(_)));
+        assert!(matches!(err("cmd:name=x"), PlayerError::NoProgram));
         assert!(matches!(external.evaluator(None), Err(PlayerError::External(_))));
         // A file that is not a weights file says why.
         match err("Cargo.toml") {

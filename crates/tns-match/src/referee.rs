@@ -3,12 +3,14 @@
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{EndReason, Game, GameRecord, RecordResult, Side};
 
 use crate::player::Player;
+use crate::time_control::{Clocks, TimeControl};
 use crate::tournament::MatchError;
 
 /// How many random openings are drawn before [`random_opening`] gives up.
@@ -47,6 +49,14 @@ pub enum Termination {
     Rules(EndReason),
     /// The ply cap was reached: scored as a draw.
     MaxPlies,
+    /// The side to move's flag fell: its move took longer than its clock had left and the
+    /// margin besides. It loses.
+    Time {
+        /// The side that lost on time.
+        side: Side,
+        /// How far past its clock the move went.
+        over: Duration,
+    },
     /// The side to move offered an illegal move, or none (a program that crashed or answered
     /// late): it loses.
     Forfeit {
@@ -64,6 +74,10 @@ impl fmt::Display for Termination {
             Termination::Rules(EndReason::NoMoves) => f.write_str("no moves"),
             Termination::Rules(EndReason::Repetition) => f.write_str("repetition"),
             Termination::MaxPlies => f.write_str("ply cap"),
+            Termination::Time { side, over } => {
+                let side = side.plural().to_lowercase();
+                write!(f, "the {side} lost on time ({} ms over)", over.as_millis())
+            }
             Termination::Forfeit { side, reason } => {
                 write!(f, "forfeit by the {}: {reason}", side.plural())
             }
@@ -80,6 +94,16 @@ pub struct Played {
     pub result: RecordResult,
     /// How it ended.
     pub termination: Termination,
+    /// How long each move the players made took, in order from ply `first_ply` (the opening's
+    /// moves are nobody's); a move that lost on time is the last.
+    pub times: Vec<Duration>,
+    /// The ply the players took over at (the opening's length).
+    pub first_ply: usize,
+    /// Under a time control, the moves of each side (the sheep's, then the tigers') that went
+    /// past their clock but not past the margin: tolerated, and counted.
+    pub clock_overruns: [u32; 2],
+    /// The time control the game was played at, if any.
+    pub time_control: Option<TimeControl>,
 }
 
 impl Played {
@@ -88,53 +112,112 @@ impl Played {
         let mut record = GameRecord::from_game(&self.game, sheep, tiger);
         record.result = self.result;
         record.tags.push(("Termination".into(), self.termination.to_string()));
+        if let Some(tc) = self.time_control {
+            record.tags.push(("TimeControl".into(), tc.to_string()));
+        }
         record
+    }
+
+    /// The times of the moves `side` made.
+    pub fn times_of(&self, side: Side) -> impl Iterator<Item = Duration> + '_ {
+        let first_side = self.game.positions()[self.first_ply].side_to_move();
+        let offset = usize::from(first_side != side);
+        self.times.iter().copied().skip(offset).step_by(2)
+    }
+}
+
+/// How a game is played, beyond the rules: when it is cut short, and the clocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conditions {
+    /// Plies after which the game is scored a draw (counting the opening).
+    pub max_plies: usize,
+    /// The time control, if the game is played on clocks.
+    pub time_control: Option<TimeControl>,
+    /// How far past its clock a move may go before the flag falls.
+    pub margin: Duration,
+}
+
+impl Conditions {
+    /// A game cut at `max_plies`, without clocks.
+    pub const fn untimed(max_plies: usize) -> Conditions {
+        Conditions { max_plies, time_control: None, margin: Duration::ZERO }
     }
 }
 
 /// Plays `game` to its end: `sheep` and `tiger` move in turn until the rules end the game or
-/// it reaches `max_plies` plies (counting the opening). `None` if `stop` was raised first.
+/// it reaches `conditions.max_plies` plies (counting the opening), or a flag falls under a time
+/// control. `None` if `stop` was raised first.
 pub fn play(
     mut game: Game,
     sheep: &mut dyn Player,
     tiger: &mut dyn Player,
-    max_plies: usize,
+    conditions: &Conditions,
     stop: &AtomicBool,
 ) -> Option<Played> {
+    let mut clocks = conditions.time_control.map(Clocks::new);
+    let mut times = Vec::new();
+    let mut clock_overruns = [0; 2];
+    let tc = conditions.time_control;
+    let first_ply = game.len();
+    let end = |game, result, termination, times, clock_overruns| Played {
+        game,
+        result,
+        termination,
+        times,
+        first_ply,
+        clock_overruns,
+        time_control: tc,
+    };
     loop {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
         if let Some(outcome) = game.outcome() {
             let result = RecordResult::from_outcome(Some(outcome));
-            return Some(Played { game, result, termination: Termination::Rules(outcome.reason) });
+            let termination = Termination::Rules(outcome.reason);
+            return Some(end(game, result, termination, times, clock_overruns));
         }
-        if game.len() >= max_plies {
-            return Some(Played {
-                game,
-                result: RecordResult::Draw,
-                termination: Termination::MaxPlies,
-            });
+        if game.len() >= conditions.max_plies {
+            let draw = RecordResult::Draw;
+            return Some(end(game, draw, Termination::MaxPlies, times, clock_overruns));
         }
         let side = game.board().side_to_move();
         let player: &mut dyn Player = match side {
             Side::Sheep => sheep,
             Side::Tiger => tiger,
         };
-        let chosen = player.choose(&game, stop);
+        let started = Instant::now();
+        let chosen = match &clocks {
+            Some(clocks) => player.choose_timed(&game, clocks, stop),
+            None => player.choose(&game, stop),
+        };
+        let used = started.elapsed();
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
-        let reason = match chosen.map(|m| (m, game.play(m))) {
-            Some((_, Ok(()))) => continue,
-            Some((m, Err(e))) => format!("illegal move {m}: {e}"),
-            None => player.failure().unwrap_or_else(|| "no move offered".into()),
-        };
-        let result = match side {
+        let loss = match side {
             Side::Sheep => RecordResult::TigerWin,
             Side::Tiger => RecordResult::SheepWin,
         };
-        return Some(Played { game, result, termination: Termination::Forfeit { side, reason } });
+        if let (Some(clocks), Some(tc)) = (&mut clocks, tc) {
+            let over_clock = used > clocks.of(side).remaining;
+            if let Err(over) = clocks.spend(side, used, tc, conditions.margin) {
+                times.push(used);
+                let termination = Termination::Time { side, over };
+                return Some(end(game, loss, termination, times, clock_overruns));
+            }
+            clock_overruns[usize::from(side == Side::Tiger)] += u32::from(over_clock);
+        }
+        let reason = match chosen.map(|m| (m, game.play(m))) {
+            Some((_, Ok(()))) => {
+                times.push(used);
+                continue;
+            }
+            Some((m, Err(e))) => format!("illegal move {m}: {e}"),
+            None => player.failure().unwrap_or_else(|| "no move offered".into()),
+        };
+        let termination = Termination::Forfeit { side, reason };
+        return Some(end(game, loss, termination, times, clock_overruns));
     }
 }
 
@@ -171,18 +254,59 @@ mod tests {
         let mut sheep = Stubborn("c3".parse().unwrap());
         let mut tiger = Stubborn("a5b4".parse().unwrap());
         // c3, a5b4 are legal; then c3 again is not.
-        let played = play(Game::new(), &mut sheep, &mut tiger, 100, &stop).unwrap();
+        let played =
+            play(Game::new(), &mut sheep, &mut tiger, &Conditions::untimed(100), &stop).unwrap();
         assert_eq!(played.game.len(), 2);
         assert_eq!(played.result, RecordResult::TigerWin);
         let Termination::Forfeit { side, reason } = &played.termination else { panic!() };
         assert_eq!(*side, Side::Sheep);
         assert!(reason.starts_with("illegal move c3: "), "{reason}");
         assert!(played.record("a", "b").tag("Termination").unwrap().contains("illegal move c3"));
-        let capped = play(Game::new(), &mut sheep, &mut tiger, 1, &stop).unwrap();
+        let capped =
+            play(Game::new(), &mut sheep, &mut tiger, &Conditions::untimed(1), &stop).unwrap();
         assert_eq!((capped.game.len(), capped.result), (1, RecordResult::Draw));
         let record = capped.record("a", "b");
         assert_eq!(record.tag("Termination"), Some("ply cap"));
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        assert!(play(Game::new(), &mut sheep, &mut tiger, 100, &stop).is_none());
+        assert!(
+            play(Game::new(), &mut sheep, &mut tiger, &Conditions::untimed(100), &stop).is_none()
+        );
+    }
+
+    /// Plays a legal move after sleeping for its time.
+    struct Slow(std::time::Duration);
+
+    impl Player for Slow {
+        fn new_game(&mut self, _seed: u64) {}
+        fn choose(&mut self, game: &Game, _stop: &AtomicBool) -> Option<Move> {
+            std::thread::sleep(self.0);
+            game.legal_moves().first().copied()
+        }
+    }
+
+    #[test]
+    fn a_fallen_flag_loses_and_every_move_is_timed() {
+        let stop = AtomicBool::new(false);
+        let tc: TimeControl = "0.3+0".parse().unwrap();
+        let conditions = Conditions {
+            max_plies: 100,
+            time_control: Some(tc),
+            margin: Duration::from_millis(20),
+        };
+        // The sheep think 100 ms a move: their 300 ms last three moves, the fourth is late.
+        let mut sheep = Slow(Duration::from_millis(100));
+        let mut tiger = Slow(Duration::ZERO);
+        let played = play(Game::new(), &mut sheep, &mut tiger, &conditions, &stop).unwrap();
+        let Termination::Time { side, .. } = played.termination else { panic!("{played:?}") };
+        assert_eq!((side, played.result), (Side::Sheep, RecordResult::TigerWin));
+        assert_eq!(played.game.len(), 6, "three moves each, then the sheep's flag fell");
+        let sheep_times: Vec<_> = played.times_of(Side::Sheep).collect();
+        assert_eq!(sheep_times.len(), 4);
+        assert!(sheep_times.iter().all(|t| *t >= Duration::from_millis(100)), "{sheep_times:?}");
+        assert_eq!(played.times_of(Side::Tiger).count(), 3);
+        let record = played.record("a", "b");
+        assert_eq!(record.tag("TimeControl"), Some("0.3"));
+        let why = record.tag("Termination").unwrap();
+        assert!(why.starts_with("the sheep lost on time"), "{why}");
     }
 }

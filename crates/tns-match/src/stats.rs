@@ -261,15 +261,23 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
 
-    /// The bounds the ratio is compared with: H0 is accepted at or below the first, H1 at or
-    /// above the second.
-    pub fn bounds(&self) -> (f64, f64) {
-        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+    /// The log-likelihood ratio of H1 against H0 over pairs of games (the pentanomial counts),
+    /// as fastchess computes it: the same normal approximation as [`Sprt::llr`], over pair
+    /// scores (0, ¼, ½, ¾, 1 a game) with the pairs' own variance, which pairs that split by
+    /// colour make much smaller than single games'. A quarter of a pair of each kind is added
+    /// first, for the reason given there.
+    pub fn llr_pairs(&self, pairs: &Pentanomial) -> f64 {
+        let counts = pairs.counts.map(|c| f64::from(c) + 0.25);
+        let n: f64 = counts.iter().sum();
+        let score = |k: usize| k as f64 / 4.0;
+        let mean = (0..5).map(|k| counts[k] * score(k)).sum::<f64>() / n;
+        let var = (0..5).map(|k| counts[k] * (score(k) - mean).powi(2)).sum::<f64>() / n;
+        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
 
-    /// The decision after `tally`.
-    pub fn verdict(&self, tally: &Tally) -> Verdict {
-        let llr = self.llr(tally);
+    /// The decision for a log-likelihood ratio.
+    pub fn decide(&self, llr: f64) -> Verdict {
         let (lower, upper) = self.bounds();
         if llr >= upper {
             Verdict::H1
@@ -278,6 +286,22 @@ impl Sprt {
         } else {
             Verdict::Continue
         }
+    }
+
+    /// The bounds the ratio is compared with: H0 is accepted at or below the first, H1 at or
+    /// above the second.
+    pub fn bounds(&self) -> (f64, f64) {
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+    }
+
+    /// The decision after `tally`.
+    pub fn verdict(&self, tally: &Tally) -> Verdict {
+        self.decide(self.llr(tally))
+    }
+
+    /// The decision after `pairs`.
+    pub fn verdict_pairs(&self, pairs: &Pentanomial) -> Verdict {
+        self.decide(self.llr_pairs(pairs))
     }
 }
 
@@ -338,6 +362,32 @@ mod tests {
         assert_eq!(sprt.verdict(&tally(0, 0, 40)), Verdict::H0);
         // The ratio grows with the evidence.
         assert!(sprt.llr(&tally(60, 20, 40)) < sprt.llr(&tally(120, 40, 80)));
+    }
+
+    #[test]
+    fn the_pentanomial_sprt_weighs_pairs() {
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        assert_eq!(sprt.verdict_pairs(&Pentanomial::default()), Verdict::Continue);
+        // A clearly stronger engine: H1; weaker: H0.
+        assert_eq!(
+            sprt.verdict_pairs(&Pentanomial { counts: [10, 60, 200, 100, 30] }),
+            Verdict::H1
+        );
+        assert_eq!(
+            sprt.verdict_pairs(&Pentanomial { counts: [30, 100, 200, 60, 10] }),
+            Verdict::H0
+        );
+        // The same games, paired so that they split by colour, are stronger evidence than the
+        // same results as single games: the pairs' variance is smaller.
+        // 150 pairs split win-loss and 50 win-draw: as single games, 200 wins, 50 draws and 150
+        // losses.
+        let pairs = Pentanomial { counts: [0, 0, 150, 50, 0] };
+        let singles = tally(200, 50, 150);
+        assert!(sprt.llr_pairs(&pairs) > 2.0 * sprt.llr(&singles), "{}", sprt.llr(&singles));
+        // More of the same evidence, a larger ratio.
+        let small = Pentanomial { counts: [5, 20, 50, 30, 10] };
+        let large = Pentanomial { counts: [10, 40, 100, 60, 20] };
+        assert!(sprt.llr_pairs(&small) < sprt.llr_pairs(&large));
     }
 
     #[test]

@@ -8,13 +8,15 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::channel;
+use std::time::Duration;
 
 use tns_board::{Game, RecordResult, Side};
 use tns_tablebase::Tablebase;
 
 use crate::player::{Budget, PlayerError, PlayerSpec};
-use crate::referee::{Played, play, random_opening};
+use crate::referee::{Conditions, Played, play, random_opening};
 use crate::stats::{Pentanomial, Points, Tally};
+use crate::time_control::TimeControl;
 
 /// Who plays which side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,11 +49,39 @@ pub struct MatchConfig {
     pub max_plies: usize,
     /// Limits for the players that set none of their own.
     pub defaults: Budget,
+    /// A time control for every game (each side's clock), instead of the limits' time a move.
+    pub time_control: Option<TimeControl>,
+    /// How far past its time (a move's, or its clock's) a move may go before it counts as
+    /// late: an external program's late answer forfeits, a fallen flag loses on time.
+    pub margin: Duration,
     /// The tablebase, for perfect players.
     pub tablebase: Option<Arc<Tablebase>>,
     /// Openings to play instead of random ones (from a file, say): pair `i` of games (or game
     /// `i`, with fixed colours) starts from `book[i % book.len()]`. Empty: random openings.
     pub book: Vec<Game>,
+}
+
+impl MatchConfig {
+    /// A match between `a` and `b` with the usual settings: 100 games with alternating colours
+    /// from 4-ply random openings (seed 1), one at a time, a draw at 400 plies, 0.1 s a move on
+    /// one thread with 16 MiB, no clocks, a 100 ms margin, no table, no book.
+    pub fn new(a: PlayerSpec, b: PlayerSpec) -> MatchConfig {
+        MatchConfig {
+            a,
+            b,
+            colours: Colours::Alternate,
+            games: 100,
+            openings: 4,
+            seed: 1,
+            concurrency: 1,
+            max_plies: 400,
+            defaults: Budget { time: Some(0.1), depth: None, threads: 1, tt_mb: 16 },
+            time_control: None,
+            margin: crate::external::LATE_MARGIN,
+            tablebase: None,
+            book: Vec::new(),
+        }
+    }
 }
 
 /// Why a match could not be played.
@@ -60,6 +90,18 @@ pub enum MatchError {
     /// A player could not be built.
     #[error(transparent)]
     Player(#[from] PlayerError),
+    /// A player cannot play: an external program that does not start, fails its handshake or
+    /// refuses an option. Found before the first game.
+    #[error("{player} cannot play: {reason}")]
+    Engine {
+        /// The player's name.
+        player: String,
+        /// Why.
+        reason: String,
+    },
+    /// A thread for the games could not be started.
+    #[error("cannot start a thread for the games: {0}")]
+    Thread(String),
     /// Random play could not reach the asked opening length.
     #[error(
         "no random opening of {plies} plies: {attempts} tries all ended the game first (random \
@@ -155,8 +197,10 @@ fn mix(seed: u64, n: u64) -> u64 {
 ///
 /// # Errors
 /// [`MatchError::Player`] when a player cannot be built (a perfect player without a table);
-/// [`MatchError::Opening`] when random play cannot reach the opening length (checked before
-/// the first game, so no game is played).
+/// [`MatchError::Engine`] when an external program cannot start, fails its handshake or
+/// refuses an option; [`MatchError::Opening`] when random play cannot reach the opening length;
+/// all found before the first game, so no game is played. [`MatchError::Thread`] when a
+/// thread for the games cannot be started (the games under way are finished first).
 pub fn run_match(
     config: &MatchConfig,
     stop: &AtomicBool,
@@ -170,58 +214,78 @@ pub fn run_match(
     let (tx, rx) = channel::<GameReport>();
     let mut standings = Standings::default();
     let table = config.tablebase.as_ref();
-    let players = (0..config.concurrency.max(1))
-        .map(|_| {
-            Ok((config.a.build(config.defaults, table)?, config.b.build(config.defaults, table)?))
-        })
+    let build = |spec: &PlayerSpec| spec.build_with_margin(config.defaults, table, config.margin);
+    let mut players = (0..config.concurrency.max(1))
+        .map(|_| Ok((build(&config.a)?, build(&config.b)?)))
         .collect::<Result<Vec<_>, PlayerError>>()?;
+    for (a, b) in &mut players {
+        for (player, spec) in [(a, &config.a), (b, &config.b)] {
+            player
+                .prepare()
+                .map_err(|reason| MatchError::Engine { player: spec.name.clone(), reason })?;
+        }
+    }
+    let conditions = Conditions {
+        max_plies: config.max_plies,
+        time_control: config.time_control,
+        margin: config.margin,
+    };
+    let conditions = &conditions;
     std::thread::scope(|scope| {
         for (mut a, mut b) in players {
             let tx = tx.clone();
             let next = &next;
             let failed = &failed;
-            scope.spawn(move || {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games || stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let (a_side, opening) = match config.colours {
-                        Colours::Alternate => {
-                            let side =
-                                if index.is_multiple_of(2) { Side::Sheep } else { Side::Tiger };
-                            (side, u64::from(index / 2))
+            let spawned =
+                std::thread::Builder::new().name("games".into()).spawn_scoped(scope, move || {
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= config.games || stop.load(Ordering::Relaxed) {
+                            break;
                         }
-                        Colours::Fixed => (Side::Sheep, u64::from(index)),
-                    };
-                    let game = if config.book.is_empty() {
-                        match random_opening(config.openings, mix(config.seed, opening)) {
-                            Ok(game) => game,
-                            Err(e) => {
-                                if let Ok(mut failed) = failed.lock() {
-                                    *failed = Some(e);
-                                }
-                                break;
+                        let (a_side, opening) = match config.colours {
+                            Colours::Alternate => {
+                                let side =
+                                    if index.is_multiple_of(2) { Side::Sheep } else { Side::Tiger };
+                                (side, u64::from(index / 2))
                             }
+                            Colours::Fixed => (Side::Sheep, u64::from(index)),
+                        };
+                        let game = if config.book.is_empty() {
+                            match random_opening(config.openings, mix(config.seed, opening)) {
+                                Ok(game) => game,
+                                Err(e) => {
+                                    if let Ok(mut failed) = failed.lock() {
+                                        *failed = Some(e);
+                                    }
+                                    break;
+                                }
+                            }
+                        } else {
+                            config.book[(opening % config.book.len() as u64) as usize].clone()
+                        };
+                        let player_seed = mix(config.seed ^ 0xA5A5, u64::from(index));
+                        a.new_game(player_seed);
+                        b.new_game(player_seed.rotate_left(17));
+                        let (sheep, tiger) = match a_side {
+                            Side::Sheep => (&mut *a, &mut *b),
+                            Side::Tiger => (&mut *b, &mut *a),
+                        };
+                        let Some(played) = play(game, sheep, tiger, conditions, stop) else {
+                            break;
+                        };
+                        if tx.send(GameReport { index, a_side, played }).is_err() {
+                            break;
                         }
-                    } else {
-                        config.book[(opening % config.book.len() as u64) as usize].clone()
-                    };
-                    let player_seed = mix(config.seed ^ 0xA5A5, u64::from(index));
-                    a.new_game(player_seed);
-                    b.new_game(player_seed.rotate_left(17));
-                    let (sheep, tiger) = match a_side {
-                        Side::Sheep => (&mut *a, &mut *b),
-                        Side::Tiger => (&mut *b, &mut *a),
-                    };
-                    let Some(played) = play(game, sheep, tiger, config.max_plies, stop) else {
-                        break;
-                    };
-                    if tx.send(GameReport { index, a_side, played }).is_err() {
-                        break;
                     }
+                });
+            if let Err(e) = spawned {
+                // The threads already started play the match on; the error is told at the end.
+                if let Ok(mut failed) = failed.lock() {
+                    failed.get_or_insert(MatchError::Thread(e.to_string()));
                 }
-            });
+                break;
+            }
         }
         drop(tx);
         for report in rx {
@@ -252,6 +316,8 @@ mod tests {
             concurrency,
             max_plies: 200,
             defaults: Budget { time: None, depth: Some(2), threads: 1, tt_mb: 1 },
+            time_control: None,
+            margin: Duration::from_millis(100),
             tablebase: None,
             book: Vec::new(),
         }

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use tns_board::{Board, KILLS_TO_WIN, MAX_MOVES, Move, MoveList, Symmetry, repetition_candidates};
 
+use crate::Evaluator;
 use crate::error::SearchError;
 use crate::limits::{Limits, MAX_THREADS};
 use crate::ordering::{Ordering, pick_next};
@@ -25,7 +26,6 @@ use crate::score::{
 };
 use crate::stats::{Stats, count};
 use crate::tt::{Bound, Entry, TranspositionTable};
-use crate::Evaluator;
 
 /// How often (in nodes) a thread publishes its node count and checks its limits, at most.
 const CHECK_EVERY: u64 = 1024;
@@ -311,9 +311,11 @@ impl<E: Evaluator> Search<E> {
     ) -> Result<SearchResult, SearchError> {
         let start = Instant::now();
         let mut root_moves = board.legal_moves();
-        for allowed in [self.evaluator.root_moves(board)?, limits.moves.clone()].into_iter().flatten()
+        for allowed in
+            [self.evaluator.root_moves(board)?, limits.moves.clone()].into_iter().flatten()
         {
-            let kept: MoveList = root_moves.iter().copied().filter(|m| allowed.contains(m)).collect();
+            let kept: MoveList =
+                root_moves.iter().copied().filter(|m| allowed.contains(m)).collect();
             if !kept.is_empty() {
                 root_moves = kept;
             }
@@ -464,7 +466,8 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             }
             self.root = moves.clone();
             // A forced result within the horizon is exact: deeper iterations cannot change it.
-            let settled = lines == 1 && plies_to_end(result.score).is_some_and(|n| n <= depth as i32);
+            let settled =
+                lines == 1 && plies_to_end(result.score).is_some_and(|n| n <= depth as i32);
             let only_move = moves.len() == 1 && self.shared.limits.depth.is_none();
             let target_met = self.shared.limits.target.is_some_and(|target| {
                 self.shared.start.elapsed().as_secs_f64()
