@@ -15,7 +15,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.records)
+    let text = tns_file::read_text(&args.records, crate::RECORDS_LIMIT)
         .map_err(|e| format!("{}: {e}", args.records.display()))?;
     let records =
         GameRecord::parse_all(&text).map_err(|e| format!("{}: {e}", args.records.display()))?;

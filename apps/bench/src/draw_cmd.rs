@@ -42,7 +42,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         position(board, &Picture { last_move: args.last, arrows: args.moves.clone(), labels: true })
     } else {
         let path = args.record.as_ref().ok_or("name a position or a --record file")?;
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = tns_file::read_text(path, crate::RECORDS_LIMIT)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let records =
             GameRecord::parse_all(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let record = records.get(args.game as usize - 1).ok_or_else(|| {

@@ -20,6 +20,9 @@ fn say(line: std::fmt::Arguments<'_>) {
     }
 }
 
+/// The largest records or openings file read: a million games is about 600 MB.
+const RECORDS_LIMIT: u64 = 4 << 30;
+
 mod analyse;
 mod audit_cmd;
 mod draw_cmd;

@@ -111,10 +111,8 @@ fn parse_sprt(values: &[f64]) -> Result<Sprt, String> {
 /// game records, each cut to its `Opening` tag's number of moves when it has one. Anything but
 /// a plain file (a FIFO, a directory, a device) is refused.
 fn read_openings(path: &std::path::Path) -> Result<Vec<Game>, String> {
-    let bytes =
-        tns_file::read(path).map_err(|e| format!("--openings-file {}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| format!("--openings-file {}: not UTF-8 text", path.display()))?;
+    let text = tns_file::read_text(path, crate::RECORDS_LIMIT)
+        .map_err(|e| format!("--openings-file {}: {e}", path.display()))?;
     let at = |what: String| format!("--openings-file {}: {what}", path.display());
     let lines: Vec<(usize, &str)> = text
         .lines()

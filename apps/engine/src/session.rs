@@ -36,6 +36,8 @@ struct Options {
     threads: usize,
     hash_mb: usize,
     multipv: usize,
+    /// The search's time management by the best move's stability (on unless measuring it).
+    stability: bool,
     evaluator: PlayerSpec,
     tablebase: Option<PathBuf>,
 }
@@ -150,6 +152,7 @@ impl Session {
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
+            stability: true,
             // The strongest player without the table; the heuristic were its bytes damaged.
             evaluator: PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()),
             tablebase: None,
@@ -230,6 +233,7 @@ impl Session {
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_TT_MB}"
         ));
         self.say(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MOVES}"));
+        self.say("option name TimeStability type check default true");
         self.say("option name Evaluator type string default network");
         self.say("option name Tablebase type string default <empty>");
         self.say("tsiok");
@@ -254,7 +258,9 @@ impl Session {
             tt_mb: self.options.hash_mb,
         };
         let budget = spec.budget(defaults);
-        let mut search = Search::new(evaluator, budget.config()).map_err(|e| e.to_string())?;
+        let mut config = budget.config();
+        config.parts.stability = self.options.stability;
+        let mut search = Search::new(evaluator, config).map_err(|e| e.to_string())?;
         search.set_multipv(self.options.multipv);
         Ok(Box::new(search))
     }
@@ -305,6 +311,13 @@ impl Session {
                     quote(value)
                 )),
             },
+            "timestability" => match value {
+                "true" | "false" => {
+                    self.options.stability = value == "true";
+                    self.rebuild()
+                }
+                _ => Err(format!("TimeStability is true or false, not {:?}", quote(value))),
+            },
             "evaluator" => {
                 value.parse::<PlayerSpec>().map_err(|e| e.to_string()).and_then(|spec| {
                     self.options.evaluator = spec;
@@ -316,7 +329,7 @@ impl Session {
                 self.set_tablebase(dir)
             }
             _ => Err(format!(
-                "unknown option {:?} (Threads, Hash, MultiPV, Evaluator, Tablebase)",
+                "unknown option {:?} (Threads, Hash, MultiPV, TimeStability, Evaluator, Tablebase)",
                 quote(name)
             )),
         };

@@ -125,7 +125,8 @@ fn find_tablebase(
 fn setup(cli: &Cli) -> Result<App, String> {
     let record = match &cli.load {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            // A saved game is a few kilobytes: 64 MiB is far more than any.
+            let text = tns_file::read_text(path, 64 << 20)
                 .map_err(|e| format!("--load {}: {e}", path.display()))?;
             Some(
                 text.parse::<GameRecord>()

@@ -79,6 +79,27 @@ pub fn read(path: &Path) -> Result<Vec<u8>, FileError> {
     Ok(bytes)
 }
 
+/// Reads a whole text file of at most `limit` bytes, checked before anything is read.
+///
+/// # Errors
+/// As [`read`], [`FileError::TooLarge`] for a larger file, [`FileError::NotText`] for one that
+/// is not UTF-8.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
+    use std::io::Read as _;
+    let file = open(path)?;
+    let size = file.metadata()?.len();
+    if size > limit {
+        return Err(FileError::TooLarge { size, limit });
+    }
+    let mut bytes = Vec::new();
+    // The size read may grow while we read: never more than the limit and one byte.
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileError::TooLarge { size: bytes.len() as u64, limit });
+    }
+    String::from_utf8(bytes).map_err(|_| FileError::NotText)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +119,14 @@ mod tests {
         save(&dir.join("sub/b.txt"), b"made").unwrap();
         assert_eq!(read(&dir.join("sub/b.txt")).unwrap(), b"made");
         assert!(matches!(read(&dir), Err(FileError::NotAFile)));
+        assert_eq!(read_text(&dir.join("sub/b.txt"), 4).unwrap(), "made");
+        assert!(matches!(
+            read_text(&dir.join("sub/b.txt"), 3),
+            Err(FileError::TooLarge { size: 4, limit: 3 })
+        ));
+        write_atomically(&dir.join("bin"), &[0xff, 0xfe]).unwrap();
+        assert!(matches!(read_text(&dir.join("bin"), 10), Err(FileError::NotText)));
+        assert!(matches!(read_text(&dir, 10), Err(FileError::NotAFile)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

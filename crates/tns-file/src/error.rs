@@ -13,6 +13,17 @@ pub enum FileError {
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// A text file that is not UTF-8.
+    #[error("not UTF-8 text")]
+    NotText,
+    /// A file larger than the reader takes.
+    #[error("{size} bytes, more than the {limit} this reads")]
+    TooLarge {
+        /// The file's size.
+        size: u64,
+        /// The most the reader takes.
+        limit: u64,
+    },
     /// The bytes do not start with this format's magic number: another kind of file.
     #[error("not a Tigers and Sheep {0}")]
     Foreign(&'static str),

@@ -5,7 +5,7 @@ mod checksum;
 mod error;
 mod format;
 
-pub use atomic::{open, read, save, write_atomically};
+pub use atomic::{open, read, read_text, save, write_atomically};
 pub use checksum::checksum;
 pub use error::FileError;
 pub use format::{Format, HEADER, TRAILER};

@@ -72,11 +72,16 @@ pub struct Parts {
     pub killers: bool,
     /// The history heuristic: quiet moves ordered by how often they caused cutoffs.
     pub history: bool,
+    /// Time management by the best move's stability: with a target time, stop early when the
+    /// best move holds and go on when it changes. Off, the search stops at the target. (It
+    /// changes only how a clock's time is spent, not what a search finds.)
+    pub stability: bool,
 }
 
 impl Parts {
     /// Every part on.
-    pub const ALL: Parts = Parts { table: true, jumps_first: true, killers: true, history: true };
+    pub const ALL: Parts =
+        Parts { table: true, jumps_first: true, killers: true, history: true, stability: true };
 
     /// The parts the engine uses: all but killer moves, which cost 15-25% more nodes to reach
     /// depths 12 to 14 on the bench positions (docs/search.md has the figures).
@@ -186,6 +191,7 @@ struct Shared<'a, E> {
     evaluator: &'a E,
     tt: &'a TranspositionTable,
     use_table: bool,
+    stability: bool,
     history: &'a [Board],
     limits: Limits,
     start: Instant,
@@ -332,6 +338,7 @@ impl<E: Evaluator> Search<E> {
             root_moves,
             tt: &self.tt,
             use_table: self.parts.table,
+            stability: self.parts.stability,
             history,
             limits,
             start,
@@ -469,9 +476,9 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             let settled =
                 lines == 1 && plies_to_end(result.score).is_some_and(|n| n <= depth as i32);
             let only_move = moves.len() == 1 && self.shared.limits.depth.is_none();
+            let share = if self.shared.stability { target_share(stable) } else { 1.0 };
             let target_met = self.shared.limits.target.is_some_and(|target| {
-                self.shared.start.elapsed().as_secs_f64()
-                    >= target.as_secs_f64() * target_share(stable)
+                self.shared.start.elapsed().as_secs_f64() >= target.as_secs_f64() * share
             });
             if settled || only_move || target_met {
                 break;

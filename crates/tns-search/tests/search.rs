@@ -253,7 +253,8 @@ proptest! {
         let expected = reference(*board, depth, &mut Vec::new(), history);
         // Whichever parts are switched off, the value is the same; only the node count moves.
         let [table, jumps_first, killers, history_heuristic] = switches;
-        let parts = Parts { table, jumps_first, killers, history: history_heuristic };
+        let parts =
+            Parts { table, jumps_first, killers, history: history_heuristic, ..Parts::DEFAULT };
         let r = search_parts(*board, history, Limits::depth(depth), 1, parts);
         prop_assert_eq!(r.score, expected, "{} depth {}", board, depth);
         prop_assert!(pv_is_legal(*board, &r.pv));
