@@ -14,6 +14,12 @@ use ratatui::crossterm::event;
 
 use crate::input::{Action, Hitmap, map_event};
 
+/// The workspace README's Rust examples, compiled and run as doctests here, in a crate that is
+/// never packaged: a library's packaged crate holds only its own README.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct WorkspaceReadme;
+
 /// Applies one action to the app.
 pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
     if app.show_help && !matches!(action, Action::Quit | Action::ForceQuit) {

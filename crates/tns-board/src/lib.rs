@@ -31,9 +31,3 @@ pub use record::{GameRecord, RecordResult, utc_date};
 pub use repetition::{REPETITION_DRAW, repetition_candidates, repetitions};
 pub use side::Side;
 pub use symmetry::Symmetry;
-
-/// The workspace README's Rust examples, compiled and run as doctests (only when testing, so
-/// the packaged crate does not need the file).
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct WorkspaceReadme;
