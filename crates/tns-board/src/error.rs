@@ -24,7 +24,7 @@ pub enum ParsePointError {
 /// Why a string is not a move such as `c3`, `a5b4` or `a5c3`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseMoveError {
-    /// Not 2 (a placement) or 4 (a step or jump) characters.
+    /// Not 2 (a placement) or 4 (a step or jump) characters, or 5 with an `x` (a kill).
     #[error(
         "move {0:?} should be one point (a placement, like c3) or two (a step or jump, like a5b4)"
     )]
@@ -40,6 +40,9 @@ pub enum ParseMoveError {
     /// A move from a point to itself.
     #[error("move {0:?} starts and ends on the same point")]
     SamePoint(String),
+    /// `x` (a kill) between two points that are not a jump apart.
+    #[error("move {0:?}: x marks a kill, but the points are not a jump (two apart in a line)")]
+    NotAJump(String),
 }
 
 /// Why a move is illegal in a position.

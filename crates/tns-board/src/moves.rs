@@ -122,6 +122,19 @@ impl FromStr for Move {
             t.parse::<Point>()
                 .map_err(|source| ParseMoveError::Point { text: s.to_owned(), source })
         };
+        // The kill written as the game shows it, `a5xc3`: the same move as `a5c3`, a jump.
+        let kill = s.len() == 5 && s.is_char_boundary(2) && s[2..].starts_with(['x', 'X']);
+        if kill {
+            let plain = format!("{}{}", &s[..2], &s[3..]);
+            return match plain.parse::<Move>() {
+                Ok(m @ Move::Jump { .. }) => Ok(m),
+                Ok(_) => Err(ParseMoveError::NotAJump(s.to_owned())),
+                Err(ParseMoveError::Point { source, .. }) => {
+                    Err(ParseMoveError::Point { text: s.to_owned(), source })
+                }
+                Err(e) => Err(e),
+            };
+        }
         match s.len() {
             2 => Ok(Move::Place(point(s)?)),
             4 if s.is_char_boundary(2) => {
@@ -266,6 +279,12 @@ mod tests {
         assert_eq!("a5b".parse::<Move>(), Err(ParseMoveError::Length("a5b".into())));
         assert!(matches!("a5z4".parse::<Move>(), Err(ParseMoveError::Point { .. })));
         assert!("aé5".parse::<Move>().is_err());
+        // A kill as the game shows it: the same jump.
+        assert_eq!("a5xc3".parse(), Ok(Move::Jump { from: p("a5"), to: p("c3") }));
+        assert_eq!("a5Xc5".parse::<Move>(), "a5c5".parse::<Move>());
+        assert_eq!("a5xb4".parse::<Move>(), Err(ParseMoveError::NotAJump("a5xb4".into())));
+        assert!(matches!("a5xz3".parse::<Move>(), Err(ParseMoveError::Point { .. })));
+        assert!("a5xé".parse::<Move>().is_err() && "a5yc3".parse::<Move>().is_err());
     }
 
     #[test]

@@ -508,6 +508,9 @@ mod tests {
             Err(ParseRecordError::ResultMismatch { line: 3, .. })
         ));
         assert_eq!("1/2-1/2".parse::<RecordResult>(), Ok(RecordResult::Draw));
+        // Kills as the game shows them read as jumps.
+        let kill: GameRecord = "1. c3 a5b4 2. e3 b4xd2\n".parse().unwrap();
+        assert_eq!(kill.replay().unwrap().board().dead(), 1);
         assert_eq!(RecordResult::SheepWin.to_string(), "1-0");
     }
 
