@@ -5,7 +5,9 @@
 #![allow(clippy::cast_possible_truncation)]
 
 use std::fmt;
-use std::ops::{BitAnd, BitOr, BitXor, Not};
+use std::ops::{
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign,
+};
 
 use crate::Point;
 use crate::masks::BOARD;
@@ -22,7 +24,7 @@ use crate::masks::BOARD;
 /// assert_eq!(names, ["a5", "e5", "a1", "e1"]);
 /// # Ok::<(), tns_board::ParsePointError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Bitboard(u32);
 
 impl Bitboard {
@@ -114,6 +116,54 @@ impl Not for Bitboard {
     }
 }
 
+impl BitAndAssign for Bitboard {
+    fn bitand_assign(&mut self, rhs: Bitboard) {
+        self.0 &= rhs.0;
+    }
+}
+
+impl BitOrAssign for Bitboard {
+    fn bitor_assign(&mut self, rhs: Bitboard) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl BitXorAssign for Bitboard {
+    fn bitxor_assign(&mut self, rhs: Bitboard) {
+        self.0 ^= rhs.0;
+    }
+}
+
+impl Sub for Bitboard {
+    type Output = Bitboard;
+    /// The points of `self` that are not in `rhs`.
+    fn sub(self, rhs: Bitboard) -> Bitboard {
+        Bitboard(self.0 & !rhs.0)
+    }
+}
+
+impl SubAssign for Bitboard {
+    fn sub_assign(&mut self, rhs: Bitboard) {
+        self.0 &= !rhs.0;
+    }
+}
+
+impl fmt::Display for Bitboard {
+    /// The board as five ranks, `x` for a point in the set and `.` for one not, rank 5 first.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for y in 0..5u8 {
+            if y > 0 {
+                f.write_str("\n")?;
+            }
+            for x in 0..5u8 {
+                let p = Point::new(x, y).ok_or(fmt::Error)?;
+                f.write_str(if self.contains(p) { "x" } else { "." })?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl IntoIterator for Bitboard {
     type Item = Point;
     type IntoIter = Points;
@@ -169,3 +219,26 @@ impl DoubleEndedIterator for Points {
 }
 
 impl ExactSizeIterator for Points {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_combine_in_place_and_print_as_a_board() {
+        let (a, b) = (Bitboard::from_point(Point::A5), Bitboard::from_point(Point::C3));
+        let mut set = a;
+        set |= b;
+        assert_eq!(set, a | b);
+        assert_eq!(set - a, b);
+        set -= b;
+        assert_eq!(set, a);
+        set ^= a;
+        assert!(set.is_empty());
+        let mut all = Bitboard::ALL;
+        all &= Bitboard::EDGE;
+        assert_eq!(all.len(), 16);
+        assert!(a < b, "ordered by bits");
+        assert_eq!((a | b).to_string(), "x....\n.....\n..x..\n.....\n.....");
+    }
+}

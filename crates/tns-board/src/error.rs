@@ -19,7 +19,15 @@ pub enum ParsePointError {
     /// Something follows the two characters of the point.
     #[error("point {0:?} has extra characters after the rank")]
     TrailingInput(String),
+    /// An index that is not below 25.
+    #[error("point index {0} is not below 25")]
+    Index(u8),
 }
+
+/// Why a string is not a side (`sheep`, `tiger`, `s`, `t`).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("side {0:?}: expected sheep or tiger (or s, t)")]
+pub struct ParseSideError(pub String);
 
 /// Why a string is not a move such as `c3`, `a5b4` or `a5c3`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

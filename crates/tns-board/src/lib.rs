@@ -19,11 +19,11 @@ mod symmetry;
 pub use bitboard::{Bitboard, Points};
 pub use board::{Board, KILLS_TO_WIN, TOTAL_SHEEP};
 pub use error::{
-    MoveError, ParseMoveError, ParsePointError, ParsePositionError, ParseRecordError, PlayError,
-    PositionError, ReplayError,
+    MoveError, ParseMoveError, ParsePointError, ParsePositionError, ParseRecordError,
+    ParseSideError, PlayError, PositionError, ReplayError,
 };
 pub use game::Game;
-pub use moves::{MAX_MOVES, Move, MoveList};
+pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};
 pub use outcome::{EndReason, Outcome};
 pub use perft::{perft, perft_divide};
 pub use point::Point;

@@ -193,6 +193,18 @@ impl MoveList {
         &mut self.moves[..self.len]
     }
 
+    /// Keeps only the moves for which `keep` is true, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(&self.moves[i]) {
+                self.moves[kept] = self.moves[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Swaps the moves at positions `i` and `j`.
     ///
     /// # Panics
@@ -256,6 +268,38 @@ impl Extend<Move> for MoveList {
     }
 }
 
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = MoveListIntoIter;
+    /// The moves by value: `for m in board.legal_moves() { ... }`.
+    fn into_iter(self) -> MoveListIntoIter {
+        MoveListIntoIter { list: self, next: 0 }
+    }
+}
+
+/// The moves of a [`MoveList`], by value.
+#[derive(Clone, Debug)]
+pub struct MoveListIntoIter {
+    list: MoveList,
+    next: usize,
+}
+
+impl Iterator for MoveListIntoIter {
+    type Item = Move;
+    fn next(&mut self) -> Option<Move> {
+        let m = self.list.get(self.next).copied()?;
+        self.next += 1;
+        Some(m)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.list.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for MoveListIntoIter {}
+
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
@@ -268,6 +312,26 @@ mod tests {
 
     fn p(s: &str) -> Point {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_move_list_is_a_collection() {
+        let board = crate::Board::START;
+        let mut by_value = Vec::new();
+        for m in board.legal_moves() {
+            by_value.push(m);
+        }
+        assert_eq!(by_value.as_slice(), &*board.legal_moves());
+        let collected: MoveList = by_value.iter().copied().collect();
+        assert_eq!(collected, board.legal_moves());
+        let mut kept = board.legal_moves();
+        kept.retain(|m| m.to().x() == 2);
+        assert_eq!(kept.len(), 5, "{kept:?}");
+        assert!(kept.iter().all(|m| m.to().x() == 2));
+        let mut more = kept.clone();
+        more.extend(kept.iter().copied());
+        assert_eq!(more.len(), 10);
+        assert_eq!(board.legal_moves().into_iter().len(), 21);
     }
 
     #[test]

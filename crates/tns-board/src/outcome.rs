@@ -16,6 +16,17 @@ pub enum EndReason {
     Repetition,
 }
 
+impl fmt::Display for EndReason {
+    /// `five sheep dead`, `no moves`, `repetition`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::FiveDead => "five sheep dead",
+            EndReason::NoMoves => "no moves",
+            EndReason::Repetition => "repetition",
+        })
+    }
+}
+
 /// The end of a game: the winner (none for a draw) and why.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Outcome {

@@ -21,8 +21,73 @@ use crate::masks::{JUMP_TARGETS, NEIGHBOURS};
 /// assert_eq!(p.to_string(), "c3");
 /// # Ok::<(), tns_board::ParsePointError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+/// Each point also has a constant named by its notation, `Point::C3`, and its `Debug` is that
+/// name:
+///
+/// ```
+/// use tns_board::Point;
+///
+/// assert_eq!(Point::C3, "c3".parse()?);
+/// assert_eq!(format!("{:?}", Point::A5), "A5");
+/// assert_eq!(Point::try_from(24u8), Ok(Point::E1));
+/// # Ok::<(), tns_board::ParsePointError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Point(u8);
+
+/// The constants' names, by index: `A5`, `B5`, ... `E1`.
+const NAMES: [&str; 25] = [
+    "A5", "B5", "C5", "D5", "E5", "A4", "B4", "C4", "D4", "E4", "A3", "B3", "C3", "D3", "E3", "A2",
+    "B2", "C2", "D2", "E2", "A1", "B1", "C1", "D1", "E1",
+];
+
+impl fmt::Debug for Point {
+    /// The constant's name: `C3`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(NAMES[self.index()])
+    }
+}
+
+impl TryFrom<u8> for Point {
+    type Error = ParsePointError;
+
+    /// The point with this index (`x + 5 * y`).
+    fn try_from(index: u8) -> Result<Point, ParsePointError> {
+        Point::from_index(index).ok_or(ParsePointError::Index(index))
+    }
+}
+
+#[expect(
+    missing_docs,
+    reason = "each constant is the point its name writes, as the type's docs say"
+)]
+impl Point {
+    pub const A5: Point = Point(0);
+    pub const B5: Point = Point(1);
+    pub const C5: Point = Point(2);
+    pub const D5: Point = Point(3);
+    pub const E5: Point = Point(4);
+    pub const A4: Point = Point(5);
+    pub const B4: Point = Point(6);
+    pub const C4: Point = Point(7);
+    pub const D4: Point = Point(8);
+    pub const E4: Point = Point(9);
+    pub const A3: Point = Point(10);
+    pub const B3: Point = Point(11);
+    pub const C3: Point = Point(12);
+    pub const D3: Point = Point(13);
+    pub const E3: Point = Point(14);
+    pub const A2: Point = Point(15);
+    pub const B2: Point = Point(16);
+    pub const C2: Point = Point(17);
+    pub const D2: Point = Point(18);
+    pub const E2: Point = Point(19);
+    pub const A1: Point = Point(20);
+    pub const B1: Point = Point(21);
+    pub const C1: Point = Point(22);
+    pub const D1: Point = Point(23);
+    pub const E1: Point = Point(24);
+}
 
 impl Point {
     /// The number of points on the board.
@@ -176,7 +241,12 @@ mod tests {
     fn round_trip_all() {
         for p in Point::all() {
             assert_eq!(p.to_string().parse::<Point>(), Ok(p));
+            // The constant's name is the notation in capitals, and Debug says it.
+            assert_eq!(format!("{p:?}"), p.to_string().to_uppercase());
+            assert_eq!(Point::try_from(u8::try_from(p.index()).unwrap()), Ok(p));
         }
+        assert_eq!(Point::try_from(25u8), Err(ParsePointError::Index(25)));
+        assert_eq!((Point::A5.index(), Point::C3.index(), Point::E1.index()), (0, 12, 24));
     }
 
     #[test]

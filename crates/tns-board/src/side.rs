@@ -13,6 +13,9 @@ pub enum Side {
 }
 
 impl Side {
+    /// Both sides, the sheep (who move first) first.
+    pub const ALL: [Side; 2] = [Side::Sheep, Side::Tiger];
+
     /// The other side.
     #[must_use]
     pub const fn other(self) -> Side {
@@ -60,5 +63,34 @@ impl fmt::Display for Side {
             Side::Sheep => "sheep",
             Side::Tiger => "tiger",
         })
+    }
+}
+
+impl std::str::FromStr for Side {
+    type Err = crate::error::ParseSideError;
+
+    /// `sheep` or `tiger` (as `Display` writes them), `tigers`, or the position notation's
+    /// letters `s` and `t`; any case.
+    fn from_str(s: &str) -> Result<Side, crate::error::ParseSideError> {
+        match s.to_ascii_lowercase().as_str() {
+            "sheep" | "s" => Ok(Side::Sheep),
+            "tiger" | "tigers" | "t" => Ok(Side::Tiger),
+            _ => Err(crate::error::ParseSideError(s.chars().take(40).collect())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_parse_from_what_they_print() {
+        for side in Side::ALL {
+            assert_eq!(side.to_string().parse::<Side>(), Ok(side));
+            assert_eq!(side.letter().to_string().parse::<Side>(), Ok(side));
+            assert_eq!(side.plural().parse::<Side>(), Ok(side));
+        }
+        assert!("goat".parse::<Side>().is_err());
     }
 }
