@@ -198,6 +198,24 @@ pub enum ParseRecordError {
         /// The tag's value.
         value: String,
     },
+    /// A move number that is not the move's (`1. c3 a5b4 3. b2`).
+    #[error("line {line}: move number {found} where {expected} was due")]
+    MoveNumber {
+        /// 1-based line number.
+        line: usize,
+        /// The number written.
+        found: String,
+        /// The number the move has.
+        expected: usize,
+    },
+    /// The moves end the game by the rules, with another result than the `Result` tag's.
+    #[error("the Result tag says {tag}, but the moves end the game: {outcome}")]
+    ResultContradicts {
+        /// The tag's result, as a token.
+        tag: String,
+        /// How the moves end the game.
+        outcome: String,
+    },
     /// The result token after the moves says another result than the `Result` tag.
     #[error("line {line}: the moves end in {token} but the Result tag says {tag}")]
     ResultMismatch {

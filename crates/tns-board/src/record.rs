@@ -303,13 +303,14 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     Some((name.to_owned(), value))
 }
 
-/// Strips a move number (`12.` or `12...`) from the front of a token.
-fn strip_number(token: &str) -> &str {
+/// Splits a move number (`12.` or `12...`) from the front of a token: the number, if any, and
+/// the rest.
+fn split_number(token: &str) -> (Option<&str>, &str) {
     let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     if digits > 0 && token[digits..].starts_with('.') {
-        token[digits..].trim_start_matches('.')
+        (Some(&token[..digits]), token[digits..].trim_start_matches('.'))
     } else {
-        token
+        (None, token)
     }
 }
 
@@ -414,8 +415,23 @@ fn parse_lines<'a>(
     movetext.extend(lines);
     let mut game = Game::from_position(record.start);
     let mut ended = false;
+    // Moves are numbered by sheep turns: the number goes up after each tiger move.
+    let mut number = 1usize;
     for (line, text) in movetext {
-        for token in text.split_whitespace().map(strip_number).filter(|t| !t.is_empty()) {
+        for token in text.split_whitespace() {
+            let (given, token) = split_number(token);
+            if let Some(given) = given
+                && given.parse::<usize>().ok() != Some(number)
+            {
+                return Err(ParseRecordError::MoveNumber {
+                    line,
+                    found: given.chars().take(20).collect(),
+                    expected: number,
+                });
+            }
+            if token.is_empty() {
+                continue;
+            }
             let pgn_token = ["1-0", "0-1", "1/2-1/2", "*"].contains(&token);
             if let Some(result) = RecordResult::from_text(token).filter(|_| pgn_token) {
                 if ended || result != record.result {
@@ -431,12 +447,24 @@ fn parse_lines<'a>(
             let ply = game.len() + 1;
             let m: Move =
                 token.parse().map_err(|source| ParseRecordError::BadMove { line, ply, source })?;
+            let tigers = game.board().side_to_move() == Side::Tiger;
             game.play(m).map_err(|source| ParseRecordError::IllegalMove {
                 line,
                 ply,
                 mv: m,
                 source,
             })?;
+            number += usize::from(tigers);
+        }
+    }
+    // A game the rules ended cannot have another result.
+    if let Some(outcome) = game.outcome() {
+        let by_rules = RecordResult::from_outcome(Some(outcome));
+        if record.result != RecordResult::Unfinished && record.result != by_rules {
+            return Err(ParseRecordError::ResultContradicts {
+                tag: record.result.as_str().to_owned(),
+                outcome: outcome.to_string(),
+            });
         }
     }
     record.moves = game.moves().to_vec();
@@ -508,6 +536,20 @@ mod tests {
             Err(ParseRecordError::ResultMismatch { line: 3, .. })
         ));
         assert_eq!("1/2-1/2".parse::<RecordResult>(), Ok(RecordResult::Draw));
+        // Wrong move numbers, and a result the moves contradict, are errors.
+        assert!(matches!(
+            "1. c3 a5b4 3. b2\n".parse::<GameRecord>(),
+            Err(ParseRecordError::MoveNumber { line: 1, expected: 2, .. })
+        ));
+        assert!("1. c3 a5b4 2. b2\n".parse::<GameRecord>().is_ok());
+        let over = "[Result \"1-0\"]\n\n1. c3 a5b4 2. e3 b4xd2\n";
+        assert!(over.parse::<GameRecord>().is_ok(), "the game goes on: any result may stand");
+        let ended = "[Result \"1-0\"]\n[Position \"TS2T/5/5/5/T3T t 15\"]\n\n1... a5c5\n";
+        assert!(matches!(
+            ended.parse::<GameRecord>(),
+            Err(ParseRecordError::ResultContradicts { .. })
+        ));
+        assert!(ended.replace("1-0", "0-1").parse::<GameRecord>().is_ok());
         // Kills as the game shows them read as jumps.
         let kill: GameRecord = "1. c3 a5b4 2. e3 b4xd2\n".parse().unwrap();
         assert_eq!(kill.replay().unwrap().board().dead(), 1);
