@@ -8,6 +8,13 @@ pub enum TablebaseError {
     /// The number of kills that wins is not between 1 and 5.
     #[error("the number of kills that wins must be between 1 and 5, not {0}")]
     Kills(u8),
+    /// A table of a variant (fewer kills win) where the real game's is needed: the perfect
+    /// player plays the five-kill game.
+    #[error(
+        "this table solves the {0}-kill variant, not the real game (five kills): build it \
+         without --kills"
+    )]
+    Variant(u8),
     /// A table file could not be read or written, or is not the file asked for (another
     /// kind of file, another version, cut short or padded, damaged, or another slice or layer).
     #[error("{}: {source}", path.display())]

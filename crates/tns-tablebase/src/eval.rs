@@ -33,12 +33,12 @@ impl<E> WithTablebase<E> {
     /// `inner` with `table` in front of it.
     ///
     /// # Errors
-    /// [`TablebaseError::Kills`] when the table is for a variant, not the real game.
+    /// [`TablebaseError::Variant`] when the table is for a variant, not the real game.
     pub fn new(inner: E, table: Arc<Tablebase>) -> Result<WithTablebase<E>, TablebaseError> {
         if table.kills() == KILLS_TO_WIN {
             Ok(WithTablebase { inner, table })
         } else {
-            Err(TablebaseError::Kills(table.kills()))
+            Err(TablebaseError::Variant(table.kills()))
         }
     }
 

@@ -150,6 +150,12 @@ fn files_resume_and_reject_damage() {
     let built = Tablebase::build(2, Some(&dir), |_| {}).unwrap();
     let loaded = Tablebase::load(2, &dir).unwrap();
     assert_eq!(built.stats(), loaded.stats());
+    // A variant's table is no perfect player's: the error says so, not "between 1 and 5".
+    let variant =
+        tns_tablebase::WithTablebase::new(tns_search::Heuristic::default(), loaded.into());
+    let why = variant.unwrap_err();
+    assert!(matches!(why, TablebaseError::Variant(2)), "{why}");
+    assert!(why.to_string().contains("2-kill variant, not the real game"), "{why}");
 
     // A build stopped after the first slice resumes with the second.
     std::fs::remove_file(dir.join("k2-d0.tnstb")).unwrap();
