@@ -42,9 +42,8 @@ fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search depth 9");
     group.sample_size(20);
     let stop = AtomicBool::new(false);
-    let mut search =
-        Search::new(Heuristic::default(), SearchConfig { tt_mb: 16, ..SearchConfig::default() })
-            .expect("a 16 MiB one-thread search");
+    let mut search = Search::new(Heuristic::default(), SearchConfig::default().with_tt_mb(16))
+        .expect("a 16 MiB one-thread search");
     for (p, expected) in BENCH_POSITIONS.iter().zip(EXPECTED) {
         let board = p.board();
         let run = |search: &mut Search<Heuristic>| {

@@ -64,8 +64,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(outcome) = game.outcome() {
         return Err(format!("the game is over: {outcome}"));
     }
-    let config =
-        SearchConfig { threads: args.threads, tt_mb: args.tt_mb, ..SearchConfig::default() };
+    let config = SearchConfig::default().with_threads(args.threads).with_tt_mb(args.tt_mb);
     let table = load_table(&args.tablebase)?;
     let side = board.side_to_move();
     if let Some(table) = &table {

@@ -62,7 +62,8 @@ pub fn run(args: &Args) -> Result<(), String> {
             Part::History => parts.history = on,
         }
     }
-    let config = SearchConfig { threads: args.threads, tt_mb: args.tt_mb, parts };
+    let config =
+        SearchConfig::default().with_threads(args.threads).with_tt_mb(args.tt_mb).with_parts(parts);
     match &args.evaluator.kind {
         Kind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
         Kind::Neural(net) => bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth),

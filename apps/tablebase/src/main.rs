@@ -494,7 +494,7 @@ fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), Strin
     let table = Arc::new(load(cli)?);
     let evaluator = tns_tablebase::WithTablebase::new(Heuristic::default(), Arc::clone(&table))
         .map_err(|e| e.to_string())?;
-    let mut search = Search::new(evaluator, SearchConfig { tt_mb: 16, ..SearchConfig::default() })
+    let mut search = Search::new(evaluator, SearchConfig::default().with_tt_mb(16))
         .map_err(|e| e.to_string())?;
     let mut game = tns_board::Game::from_position(board);
     say!("{:>4} {:<28} {:>6} {:>5}  {:<6} verdict", "ply", "position", "moves", "keep", "move");

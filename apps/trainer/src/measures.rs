@@ -229,7 +229,7 @@ pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(
 ) -> Kept {
     let critical: Vec<&Held> = validation.critical().take(limit).collect();
     let stop = AtomicBool::new(false);
-    let config = SearchConfig { threads: 1, tt_mb: 8, ..SearchConfig::default() };
+    let config = SearchConfig::default().with_threads(1).with_tt_mb(8);
     critical
         .par_iter()
         .map_init(

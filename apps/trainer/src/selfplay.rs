@@ -46,7 +46,7 @@ pub fn play(
     seed: u64,
 ) -> SelfPlayGame {
     let mut rng = StdRng::seed_from_u64(seed);
-    let config = SearchConfig { tt_mb: 2, ..SearchConfig::default() };
+    let config = SearchConfig::default().with_tt_mb(2);
     // One thread and 2 MiB are within the bounds: only a machine out of memory fails.
     let mut search =
         Search::new(NeuralEvaluator::new(network.clone()), config).expect("a 2 MiB search");

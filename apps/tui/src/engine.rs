@@ -25,7 +25,7 @@ pub const ENGINE_TT_MB: usize = 32;
 pub fn engine(evaluator: Box<dyn Evaluator>) -> Box<Engine> {
     // One thread and 32 MiB are within the bounds: only a machine out of memory fails.
     Box::new(
-        Search::new(evaluator, SearchConfig { tt_mb: ENGINE_TT_MB, ..SearchConfig::default() })
+        Search::new(evaluator, SearchConfig::default().with_tt_mb(ENGINE_TT_MB))
             .expect("a 32 MiB one-thread search"),
     )
 }
@@ -154,7 +154,7 @@ pub fn start_hint(board: Board, history: Vec<Board>, table: Option<Arc<Tablebase
     let (tx, rx) = channel();
     let failed = tx.clone();
     let spawned = std::thread::Builder::new().name("hint".into()).spawn(move || {
-        let config = SearchConfig { tt_mb: 8, ..SearchConfig::default() };
+        let config = SearchConfig::default().with_tt_mb(8);
         let found = Search::new(evaluator(table), config).and_then(|mut s| {
             let limits = Limits::depth(20).with_time(std::time::Duration::from_millis(300));
             s.search(board, &history, limits, &AtomicBool::new(false), |_| {})

@@ -262,8 +262,8 @@ impl Analyst {
         let side = board.side_to_move();
         let failed =
             |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
-        let mut search = Search::new(evaluator(), SearchConfig { tt_mb: 8, ..Default::default() })
-            .map_err(failed)?;
+        let mut search =
+            Search::new(evaluator(), SearchConfig::default().with_tt_mb(8)).map_err(failed)?;
         let limits = |time| Limits::depth(30).with_time(time);
         let score = search
             .search(board, game.previous(), limits(self.budget.position), stop, |_| {})
@@ -318,7 +318,7 @@ impl Analyst {
             },
             None => (evaluator(), "search"),
         };
-        let mut search = Search::new(evaluator, SearchConfig { tt_mb: 16, ..Default::default() })
+        let mut search = Search::new(evaluator, SearchConfig::default().with_tt_mb(16))
             .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
         let mut line = Vec::new();
         while game.outcome().is_none() && line.len() < plies && start.elapsed() < time {

@@ -6,6 +6,7 @@ use crate::{Move, Point, Side};
 
 /// Why a string is not a point such as `c3`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParsePointError {
     /// Fewer than two characters.
     #[error("point {0:?} is too short: expected a file a-e and a rank 1-5, like c3")]
@@ -31,6 +32,7 @@ pub struct ParseSideError(pub String);
 
 /// Why a string is not a move such as `c3`, `a5b4` or `a5c3`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseMoveError {
     /// Not 2 (a placement) or 4 (a step or jump) characters, or 5 with an `x` (a kill).
     #[error(
@@ -55,6 +57,7 @@ pub enum ParseMoveError {
 
 /// Why a move is illegal in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum MoveError {
     /// The game is already over: five sheep are dead.
     #[error("the game is over: five sheep are dead")]
@@ -108,6 +111,7 @@ pub enum MoveError {
 
 /// Why a set of pieces is not a position of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum PositionError {
     /// There must be exactly four tigers.
     #[error("expected 4 tigers, found {0}")]
@@ -133,6 +137,7 @@ pub enum PositionError {
 
 /// Why a string is not a position such as `T3T/5/5/5/T3T s 20`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParsePositionError {
     /// Not exactly three space-separated fields.
     #[error("expected 3 fields (ranks, side, sheep in hand), found {0}")]
@@ -169,6 +174,7 @@ pub enum ParsePositionError {
 
 /// Why a game record cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseRecordError {
     /// A header line that is not `[Name "value"]`.
     #[error("line {line}: bad tag {text:?}: expected [Name \"value\"]")]
@@ -252,6 +258,7 @@ pub enum ParseRecordError {
 
 /// Why [`Game::play`](crate::Game::play) refused a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum PlayError {
     /// The game has already ended (the outcome says how).
     #[error("the game is over: {0}")]

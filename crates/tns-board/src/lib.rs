@@ -13,6 +13,8 @@ mod point;
 mod position;
 mod record;
 mod repetition;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod side;
 mod symmetry;
 

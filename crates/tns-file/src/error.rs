@@ -3,6 +3,7 @@
 /// Why a file could not be read, written or decoded. It names no file: the caller knows which
 /// file it was working on and adds it.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FileError {
     /// The file does not exist.
     #[error("no such file")]

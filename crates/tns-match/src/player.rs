@@ -125,7 +125,7 @@ impl Budget {
 
     /// The search's settings for this budget.
     pub fn config(&self) -> SearchConfig {
-        SearchConfig { threads: self.threads, tt_mb: self.tt_mb, ..SearchConfig::default() }
+        SearchConfig::default().with_threads(self.threads).with_tt_mb(self.tt_mb)
     }
 }
 
@@ -149,6 +149,7 @@ pub struct PlayerSpec {
 
 /// Why a player's name could not be understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PlayerError {
     /// Not `heuristic`, `network`, `perfect`, `random`, or an existing file.
     #[error(

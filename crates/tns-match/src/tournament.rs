@@ -86,6 +86,7 @@ impl MatchConfig {
 
 /// Why a match could not be played.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum MatchError {
     /// A player could not be built.
     #[error(transparent)]

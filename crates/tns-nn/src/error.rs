@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Why a network could not be made, saved or loaded.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum NetworkError {
     /// Layer sizes that are not an input set's inputs (52 or 87), up to 8 hidden layers of 1
     /// to 256, and 1 output.

@@ -41,8 +41,9 @@ fn target_share(stable: u32) -> f64 {
     }
 }
 
-/// Settings of a [`Search`].
+/// Settings of a [`Search`], built from the default: `SearchConfig::default().with_threads(2)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchConfig {
     /// Threads searching together (lazy SMP), 1 to [`MAX_THREADS`].
     pub threads: usize,
@@ -50,6 +51,29 @@ pub struct SearchConfig {
     pub tt_mb: usize,
     /// Which parts of the search are on (all, unless you are measuring one).
     pub parts: Parts,
+}
+
+impl SearchConfig {
+    /// These settings with `threads` threads.
+    #[must_use]
+    pub const fn with_threads(mut self, threads: usize) -> SearchConfig {
+        self.threads = threads;
+        self
+    }
+
+    /// These settings with a table of `tt_mb` MiB.
+    #[must_use]
+    pub const fn with_tt_mb(mut self, tt_mb: usize) -> SearchConfig {
+        self.tt_mb = tt_mb;
+        self
+    }
+
+    /// These settings with these parts of the search.
+    #[must_use]
+    pub const fn with_parts(mut self, parts: Parts) -> SearchConfig {
+        self.parts = parts;
+        self
+    }
 }
 
 impl Default for SearchConfig {
@@ -63,6 +87,7 @@ impl Default for SearchConfig {
 /// value a fixed-depth search finds, only how many nodes it takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(clippy::struct_excessive_bools)]
+#[non_exhaustive]
 pub struct Parts {
     /// The transposition table: cutoffs from stored bounds, and the stored move tried first.
     pub table: bool,
@@ -166,7 +191,7 @@ struct Probe {
 /// use tns_board::Board;
 /// use tns_search::{Heuristic, Limits, Search, SearchConfig, describe};
 ///
-/// let mut search = Search::new(Heuristic::default(), SearchConfig { tt_mb: 4, ..SearchConfig::default() })?;
+/// let mut search = Search::new(Heuristic::default(), SearchConfig::default().with_tt_mb(4))?;
 /// // Four sheep are dead and the tigers can jump a fifth.
 /// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
 /// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {})?;

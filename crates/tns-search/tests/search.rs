@@ -25,7 +25,7 @@ fn search_parts(
     threads: usize,
     parts: Parts,
 ) -> SearchResult {
-    let config = SearchConfig { threads, tt_mb: 2, parts };
+    let config = SearchConfig::default().with_threads(threads).with_tt_mb(2).with_parts(parts);
     let mut s = Search::new(Heuristic::default(), config).unwrap();
     s.search(board, history, limits, &AtomicBool::new(false), |_| {}).unwrap()
 }
@@ -189,7 +189,7 @@ fn stopped_at_once_still_moves() {
     for board in [Board::START, pos("TSSST/SSSSS/SS1SS/SSSSS/T1S1T t 0")] {
         let mut s = Search::new(
             Heuristic::default(),
-            SearchConfig { threads: 2, tt_mb: 1, ..SearchConfig::default() },
+            SearchConfig::default().with_threads(2).with_tt_mb(1),
         )
         .unwrap();
         let r = s.search(board, &[], Limits::default(), &AtomicBool::new(true), |_| {}).unwrap();
@@ -253,8 +253,9 @@ proptest! {
         let expected = reference(*board, depth, &mut Vec::new(), history);
         // Whichever parts are switched off, the value is the same; only the node count moves.
         let [table, jumps_first, killers, history_heuristic] = switches;
-        let parts =
-            Parts { table, jumps_first, killers, history: history_heuristic, ..Parts::DEFAULT };
+        let mut parts = Parts::DEFAULT;
+        (parts.table, parts.jumps_first, parts.killers) = (table, jumps_first, killers);
+        parts.history = history_heuristic;
         let r = search_parts(*board, history, Limits::depth(depth), 1, parts);
         prop_assert_eq!(r.score, expected, "{} depth {}", board, depth);
         prop_assert!(pv_is_legal(*board, &r.pv));
@@ -434,7 +435,7 @@ fn searchmoves_limits_the_choice() {
 
 #[test]
 fn bad_settings_are_errors_not_aborts() {
-    let config = |threads, tt_mb| SearchConfig { threads, tt_mb, ..SearchConfig::default() };
+    let config = |threads, tt_mb| SearchConfig::default().with_threads(threads).with_tt_mb(tt_mb);
     let err = |c| Search::new(Heuristic::default(), c).unwrap_err();
     assert!(matches!(err(config(0, 1)), SearchError::Threads { given: 0 }));
     assert!(matches!(err(config(65, 1)), SearchError::Threads { given: 65 }));

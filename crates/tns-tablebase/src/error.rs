@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Why a tablebase could not be built, saved or loaded.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TablebaseError {
     /// The number of kills that wins is not between 1 and 5.
     #[error("the number of kills that wins must be between 1 and 5, not {0}")]
@@ -108,6 +109,7 @@ impl TablebaseError {
 
 /// What is wrong with a damaged block.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BlockFault {
     /// Its bytes do not match its checksum.
     #[error("checksum mismatch")]

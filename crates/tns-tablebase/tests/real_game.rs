@@ -37,7 +37,7 @@ fn every_value_agrees_with_its_moves() {
 /// move of the perfect side that a won position stays won, a drawn one never becomes lost, and
 /// that a game the perfect side reaches with a win ends in its win.
 fn play(perfect_side: Side, seed: u64) -> bool {
-    let config = SearchConfig { tt_mb: 4, ..SearchConfig::default() };
+    let config = SearchConfig::default().with_tt_mb(4);
     let evaluator = WithTablebase::new(Heuristic::default(), Arc::clone(table())).unwrap();
     let mut perfect = Search::new(evaluator, config).unwrap();
     let mut heuristic = Search::new(Heuristic::default(), config).unwrap();

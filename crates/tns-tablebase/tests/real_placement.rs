@@ -70,7 +70,7 @@ fn random_start(seed: u64) -> Option<Game> {
 /// becomes a loss). Returns the perfect side's value at the start.
 fn play(perfect_side: Side, seed: u64) -> Option<Wdl> {
     let mut game = random_start(seed)?;
-    let config = SearchConfig { tt_mb: 4, ..SearchConfig::default() };
+    let config = SearchConfig::default().with_tt_mb(4);
     let evaluator = WithTablebase::new(Heuristic::default(), Arc::clone(table())).unwrap();
     let mut perfect = Search::new(evaluator, config).unwrap();
     let mut heuristic = Search::new(Heuristic::default(), config).unwrap();
@@ -146,8 +146,7 @@ fn the_perfect_player_given_a_damaged_table_returns_the_error() {
     std::fs::write(&path, &bytes).unwrap();
     let damaged = Arc::new(Tablebase::load(KILLS_TO_WIN, &dir).unwrap());
     let evaluator = WithTablebase::new(Heuristic::default(), Arc::clone(&damaged)).unwrap();
-    let mut perfect =
-        Search::new(evaluator, SearchConfig { tt_mb: 4, ..SearchConfig::default() }).unwrap();
+    let mut perfect = Search::new(evaluator, SearchConfig::default().with_tt_mb(4)).unwrap();
     let stop = AtomicBool::new(false);
     // Sheep to move with 18 placed: every placement leads into layer 19.
     let slots = damaged.slots(2, 0);
