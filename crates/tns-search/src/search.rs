@@ -151,8 +151,8 @@ pub struct Report {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SearchResult {
-    /// The best move of the last completed iteration; `None` only when there is no legal move
-    /// (the game is over).
+    /// The best move of the last completed iteration; `None` only when the game is over (no
+    /// legal move, or the root drawn by repetition).
     pub best_move: Option<Move>,
     /// Its score from the side to move's view.
     pub score: i32,
@@ -318,14 +318,35 @@ impl<E: Evaluator> Search<E> {
         std::iter::once(&mut self.main_ordering).chain(&mut self.helper_orderings)
     }
 
+    /// A one-off search of `board` within `limits`: no game history, no stop flag, no reports
+    /// (see [`Search::search`] for those).
+    ///
+    /// ```
+    /// use tns_board::Board;
+    /// use tns_search::{Heuristic, Limits, Search, SearchConfig};
+    ///
+    /// let mut search = Search::new(Heuristic::default(), SearchConfig::default().with_tt_mb(4))?;
+    /// let best = search.go("TS2T/5/5/5/T3T t 15".parse()?, Limits::depth(2))?.best_move;
+    /// assert_eq!(best, Some("a5c5".parse()?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Search::search`].
+    pub fn go(&mut self, board: Board, limits: Limits) -> Result<SearchResult, SearchError> {
+        self.search(board, &[], limits, &AtomicBool::new(false), |_| {})
+    }
+
     /// Searches `board` within `limits`, or until `stop` is raised, and returns the best move of
     /// the last completed iteration. `history` is the game's earlier positions, oldest first, so
     /// repetitions are scored as draws. `on_iteration` is called after each completed iteration
     /// (once a line).
     ///
-    /// A legal move is returned whenever one exists, even if the search is stopped before its
-    /// first iteration completes (then it is the first in the usual order: a kill if any), and
-    /// a stop flag already raised when the call is made ends it before any node is searched.
+    /// A legal move is returned whenever one exists and the game goes on, even if the search is
+    /// stopped before its first iteration completes (then it is the first in the usual order: a
+    /// kill if any), and a stop flag already raised when the call is made ends it before any
+    /// node is searched. A root that `history` makes a threefold repetition (the game is drawn)
+    /// gets no move, as a root with no legal move does.
     /// The caller owns the flag: the search only reads it, and never lowers it.
     ///
     /// # Errors
@@ -341,7 +362,13 @@ impl<E: Evaluator> Search<E> {
         mut on_iteration: impl FnMut(&Report),
     ) -> Result<SearchResult, SearchError> {
         let start = Instant::now();
-        let mut root_moves = board.legal_moves();
+        // A root the game has drawn by repetition (its third time) has no move to play.
+        let mut root_moves =
+            if tns_board::repetitions(history, &board) >= tns_board::REPETITION_DRAW {
+                MoveList::new()
+            } else {
+                board.legal_moves()
+            };
         for allowed in
             [self.evaluator.root_moves(board)?, limits.moves.clone()].into_iter().flatten()
         {

@@ -456,3 +456,29 @@ fn a_target_time_ends_the_search_near_it() {
     assert!(r.time < std::time::Duration::from_secs(5), "{:?}", r.time);
     assert!(r.depth >= 1);
 }
+
+#[test]
+fn a_root_drawn_by_repetition_gets_no_move() {
+    // Sheep and tigers step back and forth until the position comes a third time.
+    let start: Board = "TSSST/SSSSS/SSSS1/SSSS1/T3T s 0".parse().unwrap();
+    let mut game = tns_board::Game::from_position(start);
+    let cycle = {
+        let sheep = start.legal_moves().iter().copied().find(|m| !m.is_jump()).unwrap();
+        let after = start.after(sheep).unwrap();
+        let tiger = after.legal_moves().iter().copied().find(|m| !m.is_jump()).unwrap();
+        let back = |m: Move| match m {
+            Move::Step { from, to } => Move::Step { from: to, to: from },
+            other => other,
+        };
+        [sheep, tiger, back(sheep), back(tiger)]
+    };
+    while game.outcome().is_none() {
+        game.play(cycle[game.len() % 4]).unwrap();
+    }
+    let r = search_with(game.board(), game.previous(), Limits::depth(3), 1);
+    assert_eq!(r.best_move, None, "the game is drawn");
+    // One ply earlier the game goes on, and a move comes.
+    game.undo();
+    let r = search_with(game.board(), game.previous(), Limits::depth(3), 1);
+    assert!(r.best_move.is_some());
+}
