@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use tns_board::{Board, Game, GameRecord, RecordResult, Side};
 use tns_match::{
-    Budget, Colours, GameReport, MatchConfig, PlayerSpec, Sprt, Standings, Tally, Termination,
-    Verdict,
+    Budget, Colours, GameReport, MatchConfig, PlayerSpec, Sprt, SprtDecision, Standings, Tally,
+    Termination,
 };
 
 #[derive(clap::Args, Debug)]
@@ -254,7 +254,7 @@ struct Progress<'a> {
     bar: ProgressBar,
     stop: &'a AtomicBool,
     standings: Standings,
-    verdict: Verdict,
+    verdict: SprtDecision,
     timing: [Timing; 2],
     /// Forfeits by player: how many, and the first reason.
     forfeits: Vec<(String, u32, String)>,
@@ -312,7 +312,7 @@ impl Progress<'_> {
             let _ = write!(message, " llr {llr:.2}");
             if let Some(decision) = decision {
                 self.verdict = decision;
-                if decision != Verdict::Continue {
+                if decision != SprtDecision::Continue {
                     self.stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -393,7 +393,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         bar,
         stop: &stop,
         standings: Standings::default(),
-        verdict: Verdict::Continue,
+        verdict: SprtDecision::Continue,
         timing: [Timing::default(), Timing::default()],
         forfeits: Vec::new(),
         records: String::new(),
@@ -443,7 +443,7 @@ fn summary(progress: &Progress, elapsed: Duration) {
 
 /// The SPRT's ratio now, and a decision when one may be taken: with alternating colours only
 /// once a pair is whole (on the pentanomial counts), else after every game.
-fn sprt_state(sprt: &Sprt, standings: &Standings, colours: Colours) -> (f64, Option<Verdict>) {
+fn sprt_state(sprt: &Sprt, standings: &Standings, colours: Colours) -> (f64, Option<SprtDecision>) {
     match colours {
         Colours::Alternate => {
             let llr = sprt.llr_pairs(&standings.pairs);
@@ -593,7 +593,7 @@ fn print_report(standings: &Standings, name_a: &str, name_b: &str, elapsed: Dura
     say!("time {:.1} s", elapsed.as_secs_f64());
 }
 
-fn print_sprt(sprt: &Sprt, verdict: Verdict, standings: &Standings, colours: Colours) {
+fn print_sprt(sprt: &Sprt, verdict: SprtDecision, standings: &Standings, colours: Colours) {
     let (lower, upper) = sprt.bounds();
     let (llr, _) = sprt_state(sprt, standings, colours);
     let counts = match colours {
@@ -601,9 +601,9 @@ fn print_sprt(sprt: &Sprt, verdict: Verdict, standings: &Standings, colours: Col
         Colours::Fixed => "trinomial".to_string(),
     };
     let decided = match verdict {
-        Verdict::H0 => "H0 accepted",
-        Verdict::H1 => "H1 accepted",
-        Verdict::Continue => "undecided",
+        SprtDecision::H0 => "H0 accepted",
+        SprtDecision::H1 => "H1 accepted",
+        SprtDecision::Continue => "undecided",
     };
     say!(
         "sprt elo0 {} elo1 {} alpha {} beta {} ({counts}): llr {llr:.2} in [{lower:.2}, \

@@ -884,8 +884,9 @@ pub const DEAD_SHEEP: i32 = 400;
 /// for a forced result "Sheep win in 7 plies" (the same words as the table's verdict).
 pub fn score_text(score: i32, side_to_move: Side) -> String {
     if let Some(n) = plies_to_end(score) {
-        let winner = if score > 0 { side_to_move } else { side_to_move.other() };
-        return format!("{} win in {}", winner.plural(), plies(n));
+        // The library's words, with the unit: "Tigers win in 7" and " plies".
+        let words = tns_search::describe(score, side_to_move);
+        return format!("{words} {}", if n == 1 { "ply" } else { "plies" });
     }
     let tigers = score * side_to_move.sign();
     let value = f64::from(tigers.abs()) / f64::from(DEAD_SHEEP);

@@ -20,7 +20,7 @@ pub use player::{
 };
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
 pub use stats::{
-    EloEstimate, Pentanomial, Points, Sprt, Tally, Verdict, elo_of_score, score_of_elo,
+    EloEstimate, Pentanomial, Points, Sprt, SprtDecision, Tally, elo_of_score, score_of_elo,
 };
 pub use time_control::{Clocks, TimeControl, TimeControlError};
 pub use tournament::{Colours, GameReport, MatchConfig, MatchError, Standings, run_match};

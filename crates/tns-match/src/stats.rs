@@ -235,7 +235,7 @@ pub struct Sprt {
 
 /// What the SPRT has decided so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum SprtDecision {
     /// Not enough evidence yet.
     Continue,
     /// H0 accepted: the difference is `elo0` or less.
@@ -277,14 +277,14 @@ impl Sprt {
     }
 
     /// The decision for a log-likelihood ratio.
-    pub fn decide(&self, llr: f64) -> Verdict {
+    pub fn decide(&self, llr: f64) -> SprtDecision {
         let (lower, upper) = self.bounds();
         if llr >= upper {
-            Verdict::H1
+            SprtDecision::H1
         } else if llr <= lower {
-            Verdict::H0
+            SprtDecision::H0
         } else {
-            Verdict::Continue
+            SprtDecision::Continue
         }
     }
 
@@ -295,12 +295,12 @@ impl Sprt {
     }
 
     /// The decision after `tally`.
-    pub fn verdict(&self, tally: &Tally) -> Verdict {
+    pub fn verdict(&self, tally: &Tally) -> SprtDecision {
         self.decide(self.llr(tally))
     }
 
     /// The decision after `pairs`.
-    pub fn verdict_pairs(&self, pairs: &Pentanomial) -> Verdict {
+    pub fn verdict_pairs(&self, pairs: &Pentanomial) -> SprtDecision {
         self.decide(self.llr_pairs(pairs))
     }
 }
@@ -351,15 +351,15 @@ mod tests {
         let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
         let (lower, upper) = sprt.bounds();
         assert!((upper - 2.944).abs() < 1e-3 && (lower + 2.944).abs() < 1e-3);
-        assert_eq!(sprt.verdict(&tally(0, 0, 0)), Verdict::Continue);
-        assert_eq!(sprt.verdict(&tally(10, 0, 9)), Verdict::Continue);
+        assert_eq!(sprt.verdict(&tally(0, 0, 0)), SprtDecision::Continue);
+        assert_eq!(sprt.verdict(&tally(10, 0, 9)), SprtDecision::Continue);
         // A clearly stronger engine: H1.
-        assert_eq!(sprt.verdict(&tally(600, 200, 400)), Verdict::H1);
+        assert_eq!(sprt.verdict(&tally(600, 200, 400)), SprtDecision::H1);
         // A clearly weaker one: H0.
-        assert_eq!(sprt.verdict(&tally(400, 200, 600)), Verdict::H0);
+        assert_eq!(sprt.verdict(&tally(400, 200, 600)), SprtDecision::H0);
         // A sweep is evidence too.
-        assert_eq!(sprt.verdict(&tally(40, 0, 0)), Verdict::H1);
-        assert_eq!(sprt.verdict(&tally(0, 0, 40)), Verdict::H0);
+        assert_eq!(sprt.verdict(&tally(40, 0, 0)), SprtDecision::H1);
+        assert_eq!(sprt.verdict(&tally(0, 0, 40)), SprtDecision::H0);
         // The ratio grows with the evidence.
         assert!(sprt.llr(&tally(60, 20, 40)) < sprt.llr(&tally(120, 40, 80)));
     }
@@ -367,15 +367,15 @@ mod tests {
     #[test]
     fn the_pentanomial_sprt_weighs_pairs() {
         let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
-        assert_eq!(sprt.verdict_pairs(&Pentanomial::default()), Verdict::Continue);
+        assert_eq!(sprt.verdict_pairs(&Pentanomial::default()), SprtDecision::Continue);
         // A clearly stronger engine: H1; weaker: H0.
         assert_eq!(
             sprt.verdict_pairs(&Pentanomial { counts: [10, 60, 200, 100, 30] }),
-            Verdict::H1
+            SprtDecision::H1
         );
         assert_eq!(
             sprt.verdict_pairs(&Pentanomial { counts: [30, 100, 200, 60, 10] }),
-            Verdict::H0
+            SprtDecision::H0
         );
         // The same games, paired so that they split by colour, are stronger evidence than the
         // same results as single games: the pairs' variance is smaller.

@@ -45,23 +45,26 @@ pub const fn plies_to_end(score: i32) -> Option<i32> {
     if is_decisive(score) { Some(WIN - score.abs()) } else { None }
 }
 
-/// A score as a person reads it, given the side to move: `"T wins in 7"` (plies),
-/// `"S wins in 2"`, or the evaluation from the tigers' side divided by 100, such as `"+1.25"` (the
+/// A score as a person reads it, given the side to move: `"Tigers win in 7"` (plies),
+/// `"Sheep win in 2"` (the words of the tablebase's verdicts), or the evaluation from the tigers' side divided by 100, such as `"+1.25"` (the
 /// heuristic weighs one dead sheep at 4.00).
 ///
 /// ```
 /// use tns_board::Side;
 /// use tns_search::{describe, win_in};
 ///
-/// assert_eq!(describe(win_in(7), Side::Tiger), "T wins in 7");
-/// assert_eq!(describe(win_in(3), Side::Sheep), "S wins in 3");
-/// assert_eq!(describe(-win_in(4), Side::Sheep), "T wins in 4");
+/// assert_eq!(describe(win_in(7), Side::Tiger), "Tigers win in 7");
+/// assert_eq!(describe(win_in(3), Side::Sheep), "Sheep win in 3");
+/// assert_eq!(describe(-win_in(4), Side::Sheep), "Tigers win in 4");
 /// assert_eq!(describe(-150, Side::Tiger), "-1.50");
 /// ```
 pub fn describe(score: i32, side_to_move: Side) -> String {
     let tiger_view = score * side_to_move.sign();
     match plies_to_end(score) {
-        Some(n) => format!("{} wins in {n}", if tiger_view > 0 { 'T' } else { 'S' }),
+        Some(n) => {
+            let winner = if tiger_view > 0 { Side::Tiger } else { Side::Sheep };
+            format!("{} win in {n}", winner.plural())
+        }
         None => format!("{:+.2}", f64::from(tiger_view) / 100.0),
     }
 }

@@ -196,7 +196,7 @@ struct Probe {
 /// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
 /// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {})?;
 /// assert_eq!(result.best_move.unwrap().to_string(), "a5c5");
-/// assert_eq!(describe(result.score, board.side_to_move()), "T wins in 1");
+/// assert_eq!(describe(result.score, board.side_to_move()), "Tigers win in 1");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
