@@ -193,7 +193,7 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         tablebase: None,
         book,
     };
-    let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_match::Kind::Perfect(_));
+    let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_match::PlayerKind::Perfect(_));
     if perfect(&config.a) || perfect(&config.b) {
         let table = tns_tablebase::Tablebase::load(tns_board::KILLS_TO_WIN, &args.tablebase)
             .map_err(|e| format!("--tablebase: {e}"))?;
@@ -432,7 +432,7 @@ fn summary(progress: &Progress, elapsed: Duration) {
     }
     print_statistics(standings, name_a, name_b);
     print_timing(&progress.timing, [name_a, name_b], config.time_control.is_some());
-    let external = |spec: &PlayerSpec| matches!(spec.kind, tns_match::Kind::External(_));
+    let external = |spec: &PlayerSpec| matches!(spec.kind, tns_match::PlayerKind::External(_));
     if progress.forfeits.is_empty() && (external(&config.a) || external(&config.b)) {
         say!("forfeits: none");
     }
@@ -490,11 +490,11 @@ fn print_header(args: &Args, config: &MatchConfig) {
     );
     let (budget_a, budget_b) = (config.a.budget(config.defaults), config.b.budget(config.defaults));
     let describe = |spec: &PlayerSpec, budget| match spec.kind {
-        tns_match::Kind::Random => "random moves".to_string(),
-        tns_match::Kind::External(_) => format!("{} through TSI", budget_text(budget)),
-        tns_match::Kind::Heuristic(_) => budget_text(budget),
-        tns_match::Kind::Neural(_) => format!("{} with the network", budget_text(budget)),
-        tns_match::Kind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
+        tns_match::PlayerKind::Random => "random moves".to_string(),
+        tns_match::PlayerKind::External(_) => format!("{} through TSI", budget_text(budget)),
+        tns_match::PlayerKind::Heuristic(_) => budget_text(budget),
+        tns_match::PlayerKind::Neural(_) => format!("{} with the network", budget_text(budget)),
+        tns_match::PlayerKind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
     };
     say!(
         "limits: {name_a}: {}; {name_b}: {}",

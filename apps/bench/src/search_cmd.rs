@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tns_bench::BENCH_POSITIONS;
-use tns_match::{Kind, PlayerSpec};
+use tns_match::{PlayerKind, PlayerSpec};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, describe};
 
@@ -65,14 +65,16 @@ pub fn run(args: &Args) -> Result<(), String> {
     let config =
         SearchConfig::default().with_threads(args.threads).with_tt_mb(args.tt_mb).with_parts(parts);
     match &args.evaluator.kind {
-        Kind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
-        Kind::Neural(net) => bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth),
-        Kind::Perfect(_) => {
+        PlayerKind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
+        PlayerKind::Neural(net) => {
+            bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth)
+        }
+        PlayerKind::Perfect(_) => {
             Err("perfect is the heuristic with the tablebase: bench the search with heuristic, \
                  and the table with `cargo bench --bench tablebase`"
                 .into())
         }
-        Kind::Random | Kind::External(_) => Err(format!(
+        PlayerKind::Random | PlayerKind::External(_) => Err(format!(
             "{} has no evaluator here: use heuristic or a weights file",
             args.evaluator
         )),

@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
 use tns_board::Board;
-use tns_match::{Budget, Kind, MatchConfig, PlayerSpec, run_match};
+use tns_match::{Budget, MatchConfig, PlayerKind, PlayerSpec, run_match};
 use tns_nn::{Adam, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
 use tns_search::Heuristic;
 use tns_tablebase::Tablebase;
@@ -166,14 +166,7 @@ fn bar(len: u64, what: &str, show: bool) -> ProgressBar {
 }
 
 fn neural_spec(name: String, network: Network) -> PlayerSpec {
-    PlayerSpec {
-        name,
-        kind: Kind::Neural(Arc::new(network)),
-        time: None,
-        depth: None,
-        threads: None,
-        tt_mb: None,
-    }
+    PlayerSpec::new(name, PlayerKind::Neural(Arc::new(network)))
 }
 
 /// Plays `net` against `opponent` at the match depth, both colours; returns the network's

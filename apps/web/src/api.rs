@@ -66,7 +66,7 @@ impl AppState {
     /// A spec that does not parse or load, or an external program (never offered).
     pub fn offer(&mut self, spec: &str) -> Result<(), String> {
         let parsed: PlayerSpec = spec.parse().map_err(|e: tns_match::PlayerError| e.to_string())?;
-        if !parsed.searches() && parsed.kind != tns_match::Kind::Random {
+        if !parsed.searches() && parsed.kind != tns_match::PlayerKind::Random {
             return Err("only built-in players and weights files can be offered".into());
         }
         self.extra.push(parsed);

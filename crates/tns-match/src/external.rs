@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use tns_board::{Game, Move, Side};
 
-use crate::player::{Budget, External, Player};
+use crate::player::{Budget, Player};
 use crate::time_control::Clocks;
 
 /// How long a program may take to start and answer `tsi` or `isready`.
@@ -141,6 +141,16 @@ impl Process {
             }
         }
     }
+}
+
+/// An external engine as a `cmd:` spec names it: the program and its arguments, and the
+/// options to set on it (`option.Hash=64`), in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct External {
+    /// The program, then its arguments.
+    pub command: Vec<String>,
+    /// `setoption` name and value pairs, sent after the handshake.
+    pub options: Vec<(String, String)>,
 }
 
 /// A program speaking TSI, as a player.

@@ -1,26 +1,27 @@
 #![doc = include_str!("../README.md")]
 
+mod error;
 mod external;
 mod limits;
 mod player;
 mod referee;
+mod spec;
 mod stats;
 mod time_control;
 mod tournament;
 
-pub use external::{DEPTH_TIMEOUT, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
+pub use external::{DEPTH_TIMEOUT, External, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
 pub use limits::{LimitError, MAX_MOVE_SECONDS, MAX_NODES};
 /// The checks of every limit, shared by all front ends.
 pub mod limit {
     pub use crate::limits::{depth, hash_mb, nodes, seconds, threads};
 }
-pub use player::{
-    Budget, External, Kind, LEVELS, Player, PlayerError, PlayerSpec, RandomPlayer, SearchPlayer,
-    shipped_network,
-};
+pub use error::{MatchError, PlayerError};
+pub use player::{Budget, Player, RandomPlayer, SearchPlayer};
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
+pub use spec::{LEVELS, PlayerKind, PlayerSpec, shipped_network};
 pub use stats::{
     EloEstimate, Pentanomial, Points, Sprt, SprtDecision, Tally, elo_of_score, score_of_elo,
 };
 pub use time_control::{Clocks, TimeControl, TimeControlError};
-pub use tournament::{Colours, GameReport, MatchConfig, MatchError, Standings, run_match};
+pub use tournament::{Colours, GameReport, MatchConfig, Standings, run_match};

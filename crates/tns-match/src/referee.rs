@@ -9,9 +9,9 @@ use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{EndReason, Game, GameRecord, RecordResult, Side};
 
+use crate::error::MatchError;
 use crate::player::Player;
 use crate::time_control::{Clocks, TimeControl};
-use crate::tournament::MatchError;
 
 /// How many random openings are drawn before [`random_opening`] gives up.
 pub const OPENING_ATTEMPTS: u32 = 10_000;

@@ -13,8 +13,10 @@ use std::time::Duration;
 use tns_board::{Game, RecordResult, Side};
 use tns_tablebase::Tablebase;
 
-use crate::player::{Budget, PlayerError, PlayerSpec};
+use crate::error::{MatchError, PlayerError};
+use crate::player::Budget;
 use crate::referee::{Conditions, Played, play, random_opening};
+use crate::spec::PlayerSpec;
 use crate::stats::{Pentanomial, Points, Tally};
 use crate::time_control::TimeControl;
 
@@ -82,38 +84,6 @@ impl MatchConfig {
             book: Vec::new(),
         }
     }
-}
-
-/// Why a match could not be played.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum MatchError {
-    /// A player could not be built.
-    #[error(transparent)]
-    Player(#[from] PlayerError),
-    /// A player cannot play: an external program that does not start, fails its handshake or
-    /// refuses an option. Found before the first game.
-    #[error("{player} cannot play: {reason}")]
-    Engine {
-        /// The player's name.
-        player: String,
-        /// Why.
-        reason: String,
-    },
-    /// A thread for the games could not be started.
-    #[error("cannot start a thread for the games: {0}")]
-    Thread(String),
-    /// Random play could not reach the asked opening length.
-    #[error(
-        "no random opening of {plies} plies: {attempts} tries all ended the game first (random \
-         play rarely lasts long; ask for fewer plies)"
-    )]
-    Opening {
-        /// The plies asked for.
-        plies: usize,
-        /// How many openings were drawn.
-        attempts: u32,
-    },
 }
 
 /// One finished game of a match.

@@ -1,0 +1,83 @@
+//! What can go wrong naming a player or playing a match.
+
+/// Why a player's name could not be understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlayerError {
+    /// Not `heuristic`, `network`, `perfect`, `random`, or an existing file.
+    #[error(
+        "unknown player {0:?}: expected heuristic, network, perfect, random or a weights file, \
+         with options after a colon (heuristic:depth=2)"
+    )]
+    Unknown(String),
+    /// An external program where only a built-in player will do (the game's own seats).
+    #[error("{0} is an external engine: it can play in matches, not here")]
+    External(String),
+    /// `cmd:` with no program after it.
+    #[error("cmd: needs a program to run, as in cmd:target/release/tns-engine")]
+    NoProgram,
+    /// A perfect player, but no tablebase was given.
+    #[error("the perfect player needs the tablebase: build it with `tns-tablebase build`")]
+    NoTablebase,
+    /// A weights file that does not load.
+    #[error("{0}")]
+    Network(String),
+    /// An option that is not `key=value`, or not known for this kind of player.
+    #[error("unknown option {option:?} for {kind}: expected {expected}")]
+    Option {
+        /// The option's text.
+        option: String,
+        /// The player's kind.
+        kind: String,
+        /// The options it takes.
+        expected: String,
+    },
+    /// A limit (`time`, `depth`, `threads`, `tt`) that does not parse or is out of range.
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
+    /// The search could not be made (no memory for its table, say).
+    #[error("{0}")]
+    Search(String),
+    /// An option's value that does not parse or is out of range.
+    #[error("bad value {value:?} for {key}: {why}")]
+    Value {
+        /// The option's name.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What is expected.
+        why: &'static str,
+    },
+}
+
+/// Why a match could not be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MatchError {
+    /// A player could not be built.
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+    /// A player cannot play: an external program that does not start, fails its handshake or
+    /// refuses an option. Found before the first game.
+    #[error("{player} cannot play: {reason}")]
+    Engine {
+        /// The player's name.
+        player: String,
+        /// Why.
+        reason: String,
+    },
+    /// A thread for the games could not be started.
+    #[error("cannot start a thread for the games: {0}")]
+    Thread(String),
+    /// Random play could not reach the asked opening length.
+    #[error(
+        "no random opening of {plies} plies: {attempts} tries all ended the game first (random \
+         play rarely lasts long; ask for fewer plies)"
+    )]
+    Opening {
+        /// The plies asked for.
+        plies: usize,
+        /// How many openings were drawn.
+        attempts: u32,
+    },
+}

@@ -1,0 +1,449 @@
+//! Players, named on the command line the same way by every program here.
+//!
+//! A player is written `KIND[:OPTION=VALUE,...]`: `heuristic`, `network` (the shipped network,
+//! built in), `perfect`, `random`, or a
+//! weights file, with options that set its limits (`time`, `depth`, `threads`, `tt`)
+//! and, for `heuristic` and `perfect`, any of the heuristic's weights (`dead=350,mobility=15`);
+//! or `cmd:PROGRAM [ARGS]` for another program, with `name=`, `option.NAME=` and limits among its
+//! words.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tns_nn::{Network, NeuralEvaluator};
+use tns_search::{Evaluator, Heuristic, Weights};
+use tns_tablebase::{Tablebase, WithTablebase};
+
+use crate::error::PlayerError;
+use crate::external::{External, ExternalPlayer};
+use crate::limits;
+use crate::player::{Budget, Player, RandomPlayer, SearchPlayer};
+
+/// What kind of player a [`PlayerSpec`] builds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerKind {
+    /// The search with the hand-written evaluator and these weights.
+    Heuristic(Weights),
+    /// The search with the tablebase in front of the heuristic: perfect from the first move
+    /// when the placement layers are built, else once the last sheep is placed.
+    Perfect(Weights),
+    /// The search with a network as its evaluator, from a weights file.
+    Neural(Arc<Network>),
+    /// A uniformly random legal move.
+    Random,
+    /// Another program speaking the TSI protocol.
+    External(External),
+}
+
+/// Ready-made players from weakest to strongest, with what each is like: the levels a program
+/// offers people who do not want to write a spec. The percentages were measured over 100 games
+/// at 0.2 s a move (`tns-bench match --engines A B --time 0.2 --games 100`); the network's
+/// errors by the audit in docs/solution.md.
+pub const LEVELS: [(&str, &str); 6] = [
+    ("random", "any legal move: the easiest"),
+    ("heuristic:depth=2", "looks two plies ahead: easy (beats random play in 96% of games)"),
+    ("heuristic:depth=4", "looks four plies ahead: medium (beats depth 2 in 80%)"),
+    ("heuristic", "searches for the time limit: strong (at 0.2 s, beats depth 4 in 93%)"),
+    (
+        "network",
+        "the shipped network, the default: the strongest without the table (errs in 5 of 200 games against perfect play at 0.05 s a move, the heuristic in 9)",
+    ),
+    ("perfect", "the solved game (needs the tablebase): never lets a win or a draw slip"),
+];
+
+/// A player as named on the command line: its kind, and any limits it sets for itself (those it
+/// leaves unset come from the match's defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSpec {
+    /// The text it was parsed from, used as its name in reports and records.
+    pub name: String,
+    /// What kind of player.
+    pub kind: PlayerKind,
+    /// Seconds per move, if set for this player.
+    pub time: Option<f64>,
+    /// Plies per move, if set for this player.
+    pub depth: Option<u32>,
+    /// Search threads, if set for this player.
+    pub threads: Option<usize>,
+    /// Table size in MiB, if set for this player.
+    pub tt_mb: Option<usize>,
+}
+
+const LIMIT_KEYS: &str = "time, depth, threads, tt";
+const WEIGHT_KEYS: [&str; 7] = [
+    "dead",
+    "capturable_tiger",
+    "capturable_sheep",
+    "trapped",
+    "mobility",
+    "in_hand",
+    "edge_sheep",
+];
+
+fn weight_mut<'w>(weights: &'w mut Weights, key: &str) -> Option<&'w mut i32> {
+    Some(match key {
+        "dead" => &mut weights.dead,
+        "capturable_tiger" => &mut weights.capturable_tiger_to_move,
+        "capturable_sheep" => &mut weights.capturable_sheep_to_move,
+        "trapped" => &mut weights.trapped_tiger,
+        "mobility" => &mut weights.tiger_mobility,
+        "in_hand" => &mut weights.in_hand,
+        "edge_sheep" => &mut weights.edge_sheep,
+        _ => return None,
+    })
+}
+
+fn parse_value<T: FromStr>(key: &str, value: &str, why: &'static str) -> Result<T, PlayerError> {
+    value.parse().map_err(|_| PlayerError::Value { key: key.into(), value: value.into(), why })
+}
+
+impl FromStr for PlayerSpec {
+    type Err = PlayerError;
+
+    fn from_str(s: &str) -> Result<PlayerSpec, PlayerError> {
+        if let Some(command) = s.strip_prefix("cmd:") {
+            return external_spec(s, command);
+        }
+        let (kind_text, options) = s.split_once(':').unwrap_or((s, ""));
+        let mut kind = match kind_text {
+            "heuristic" => PlayerKind::Heuristic(Weights::DEFAULT),
+            "perfect" => PlayerKind::Perfect(Weights::DEFAULT),
+            "random" => PlayerKind::Random,
+            "network" => PlayerKind::Neural(Arc::new(shipped_network()?)),
+            _ if std::path::Path::new(kind_text).is_file() => {
+                let net = Network::load(std::path::Path::new(kind_text))
+                    .map_err(|e| PlayerError::Network(e.to_string()))?;
+                PlayerKind::Neural(Arc::new(net))
+            }
+            _ => return Err(PlayerError::Unknown(s.into())),
+        };
+        let mut spec = PlayerSpec::new(s, PlayerKind::Random);
+        let expected: String = match kind {
+            PlayerKind::Heuristic(_) | PlayerKind::Perfect(_) => {
+                format!("{LIMIT_KEYS} or a weight ({})", WEIGHT_KEYS.join(", "))
+            }
+            PlayerKind::Neural(_) => LIMIT_KEYS.into(),
+            PlayerKind::Random | PlayerKind::External(_) => "no options".into(),
+        };
+        for option in options.split(',').filter(|o| !o.is_empty()) {
+            let bad_option = || PlayerError::Option {
+                option: option.into(),
+                kind: kind_text.into(),
+                expected: expected.clone(),
+            };
+            let (key, value) = option.split_once('=').ok_or_else(bad_option)?;
+            if matches!(kind, PlayerKind::Random) {
+                return Err(bad_option());
+            }
+            match key {
+                "time" => spec.time = Some(limits::seconds(value)?),
+                "depth" => spec.depth = Some(limits::depth(value)?),
+                "threads" => spec.threads = Some(limits::threads(value)?),
+                "tt" => spec.tt_mb = Some(limits::hash_mb(value)?),
+                _ => {
+                    let (PlayerKind::Heuristic(weights) | PlayerKind::Perfect(weights)) = &mut kind
+                    else {
+                        return Err(bad_option());
+                    };
+                    let slot = weight_mut(weights, key).ok_or_else(bad_option)?;
+                    *slot = parse_value(key, value, "a whole number (hundredths of a sheep)")?;
+                }
+            }
+        }
+        spec.kind = kind;
+        Ok(spec)
+    }
+}
+
+/// A `cmd:` spec: the program and its arguments, with the words `name=`, `option.NAME=`,
+/// `time=`, `depth=`, `threads=` and `tt=` taken as the runner's settings for it.
+fn external_spec(text: &str, command: &str) -> Result<PlayerSpec, PlayerError> {
+    let mut spec = PlayerSpec::new(text, PlayerKind::Random);
+    let mut external = External { command: Vec::new(), options: Vec::new() };
+    let mut name = None;
+    for word in command.split_whitespace() {
+        let setting = word.split_once('=').filter(|(key, _)| {
+            matches!(*key, "name" | "time" | "depth" | "threads" | "tt")
+                || key.starts_with("option.")
+        });
+        match setting {
+            Some(("name", value)) => name = Some(value.to_string()),
+            Some(("time", value)) => spec.time = Some(limits::seconds(value)?),
+            Some(("depth", value)) => spec.depth = Some(limits::depth(value)?),
+            Some(("threads", value)) => spec.threads = Some(limits::threads(value)?),
+            Some(("tt", value)) => spec.tt_mb = Some(limits::hash_mb(value)?),
+            Some((key, value)) => {
+                let option = key.trim_start_matches("option.");
+                if option.is_empty() {
+                    return Err(PlayerError::Option {
+                        option: word.into(),
+                        kind: "cmd".into(),
+                        expected: "option.NAME=VALUE".into(),
+                    });
+                }
+                external.options.push((option.to_string(), value.to_string()));
+            }
+            None => external.command.push(word.to_string()),
+        }
+    }
+    if external.command.is_empty() {
+        return Err(PlayerError::NoProgram);
+    }
+    if let Some(name) = name {
+        spec.name = name;
+    }
+    spec.kind = PlayerKind::External(external);
+    Ok(spec)
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// The shipped network (`weights/latest.bin`), built into the library: the `network` player
+/// needs no file at run time.
+const SHIPPED_NETWORK: &[u8] = include_bytes!("../network.bin");
+
+/// The shipped network, as the `network` player searches with it.
+///
+/// # Errors
+/// [`PlayerError::Network`] if the bytes built in are not a weights file this version reads
+/// (a build from a damaged checkout).
+pub fn shipped_network() -> Result<Network, PlayerError> {
+    Network::from_bytes(SHIPPED_NETWORK)
+        .map_err(|e| PlayerError::Network(format!("the shipped network: {e}")))
+}
+
+impl PlayerSpec {
+    /// A player of `kind` named `name`, setting no limits of its own.
+    pub fn new(name: impl Into<String>, kind: PlayerKind) -> PlayerSpec {
+        PlayerSpec { name: name.into(), kind, time: None, depth: None, threads: None, tt_mb: None }
+    }
+
+    /// `network`: the search with the shipped network, within the limits a program gives it.
+    ///
+    /// # Errors
+    /// As [`shipped_network`].
+    pub fn network() -> Result<PlayerSpec, PlayerError> {
+        Ok(PlayerSpec::new("network", PlayerKind::Neural(Arc::new(shipped_network()?))))
+    }
+
+    /// `heuristic`: the search with the hand-written evaluator's default weights, within the
+    /// limits a program gives it.
+    pub fn heuristic() -> PlayerSpec {
+        PlayerSpec::new("heuristic", PlayerKind::Heuristic(Weights::DEFAULT))
+    }
+
+    /// This player's budget: its own settings, and `defaults` for the rest. A player that sets
+    /// a depth but no time searches to that depth only, and the other way round.
+    pub fn budget(&self, defaults: Budget) -> Budget {
+        let (time, depth) = match (self.time, self.depth) {
+            (None, None) => (defaults.time, defaults.depth),
+            own => own,
+        };
+        Budget {
+            time,
+            depth,
+            threads: self.threads.unwrap_or(defaults.threads),
+            tt_mb: self.tt_mb.unwrap_or(defaults.tt_mb),
+        }
+    }
+
+    /// The evaluator this player searches with, or `None` for a player that does not search
+    /// (`random`). A program that runs the search itself (to show its progress, say) uses this
+    /// with [`PlayerSpec::budget`]; others use [`PlayerSpec::build`].
+    ///
+    /// # Errors
+    /// [`PlayerError::NoTablebase`] for a perfect player without a table (or with a table for a
+    /// variant rather than the real game).
+    pub fn evaluator(
+        &self,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> Result<Option<Box<dyn Evaluator>>, PlayerError> {
+        Ok(match &self.kind {
+            PlayerKind::Heuristic(weights) => Some(Box::new(Heuristic::new(*weights))),
+            PlayerKind::Perfect(weights) => {
+                let table = tablebase.ok_or(PlayerError::NoTablebase)?;
+                let evaluator = WithTablebase::new(Heuristic::new(*weights), Arc::clone(table))
+                    .map_err(|_| PlayerError::NoTablebase)?;
+                Some(Box::new(evaluator))
+            }
+            PlayerKind::Neural(net) => Some(Box::new(NeuralEvaluator::new(Network::clone(net)))),
+            PlayerKind::Random => None,
+            PlayerKind::External(_) => return Err(PlayerError::External(self.name.clone())),
+        })
+    }
+
+    /// Builds the player, with `defaults` for the limits it does not set and `tablebase` for a
+    /// perfect player.
+    ///
+    /// # Errors
+    /// [`PlayerError::NoTablebase`] for a perfect player without a table (or with a table for a
+    /// variant rather than the real game).
+    pub fn build(
+        &self,
+        defaults: Budget,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> Result<Box<dyn Player>, PlayerError> {
+        self.build_with_margin(defaults, tablebase, crate::external::LATE_MARGIN)
+    }
+
+    /// As [`PlayerSpec::build`], with an external program allowed `margin` beyond a move's
+    /// time (or its clock) before its answer counts as late.
+    ///
+    /// # Errors
+    /// As [`PlayerSpec::build`].
+    pub fn build_with_margin(
+        &self,
+        defaults: Budget,
+        tablebase: Option<&Arc<Tablebase>>,
+        margin: Duration,
+    ) -> Result<Box<dyn Player>, PlayerError> {
+        if let PlayerKind::External(external) = &self.kind {
+            let player = ExternalPlayer::new(external.clone(), self.budget(defaults));
+            return Ok(Box::new(player.with_margin(margin)));
+        }
+        Ok(match self.evaluator(tablebase)? {
+            Some(evaluator) => Box::new(
+                SearchPlayer::new(evaluator, self.budget(defaults))
+                    .map_err(|e| PlayerError::Search(e.to_string()))?,
+            ),
+            None => Box::new(RandomPlayer::new(0)),
+        })
+    }
+
+    /// Whether this player needs the tablebase.
+    pub fn needs_tablebase(&self) -> bool {
+        matches!(self.kind, PlayerKind::Perfect(_))
+    }
+
+    /// Whether this player is one of ours that searches (and so has limits): not `random`,
+    /// not an external program.
+    pub fn searches(&self) -> bool {
+        !matches!(self.kind, PlayerKind::Random | PlayerKind::External(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use tns_board::Game;
+
+    use super::*;
+
+    #[test]
+    fn parses_kinds_limits_and_weights() {
+        assert_eq!("heuristic".parse::<PlayerSpec>().unwrap(), PlayerSpec::heuristic());
+        let spec: PlayerSpec = "heuristic:time=0.2,dead=350,in_hand=-5".parse().unwrap();
+        assert_eq!(spec.time, Some(0.2));
+        let PlayerKind::Heuristic(w) = spec.kind else { panic!("{spec:?}") };
+        assert_eq!((w.dead, w.in_hand, w.trapped_tiger), (350, -5, Weights::DEFAULT.trapped_tiger));
+        assert_eq!(spec.to_string(), "heuristic:time=0.2,dead=350,in_hand=-5");
+        assert_eq!("random".parse::<PlayerSpec>().unwrap().kind, PlayerKind::Random);
+    }
+
+    #[test]
+    fn bad_specs_say_what_is_wrong() {
+        let err = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
+        assert!(matches!(err("alphazero"), PlayerError::Unknown(_)));
+        // The shipped network is built in: no file needed; it is the file in the repository.
+        let on_disk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("network.bin");
+        assert_eq!(Network::load(&on_disk).unwrap(), shipped_network().unwrap());
+        let net: PlayerSpec = "network:depth=3".parse().unwrap();
+        assert!(matches!(&net.kind, PlayerKind::Neural(n) if **n == shipped_network().unwrap()));
+        assert_eq!((net.name.as_str(), net.depth), ("network:depth=3", Some(3)));
+        assert!(matches!(err("heuristic:speed=3"), PlayerError::Option { .. }));
+        assert!(matches!(err("heuristic:dead"), PlayerError::Option { .. }));
+        assert!(matches!(err("random:time=1"), PlayerError::Option { .. }));
+        assert!(matches!(err("heuristic:time=-1"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:time=NaN"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:depth=0"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:dead=lots"), PlayerError::Value { .. }));
+        assert!(matches!(err("heuristic:threads=0"), PlayerError::Limit(_)));
+        // The limits of every front end: the engine's Threads stops at 64, Hash at 4096.
+        assert!(matches!(err("heuristic:threads=200"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:tt=99999999"), PlayerError::Limit(_)));
+        assert!(matches!(err("heuristic:depth=121"), PlayerError::Limit(_)));
+        assert!(err("heuristic:tt=99999999").to_string().contains("from 1 to 4096"));
+        assert!(matches!(err("cmd:"), PlayerError::NoProgram));
+        let external: PlayerSpec = "cmd:./engine --fast".parse().unwrap();
+        let command = vec!["./engine".to_string(), "--fast".to_string()];
+        assert_eq!(external.kind, PlayerKind::External(External { command, options: Vec::new() }));
+        // As cutechess names them: a name, options, limits; the rest is the command.
+        let named: PlayerSpec =
+            "cmd:./engine --fast name=fast option.Hash=64 option.Evaluator=heuristic:dead=300 depth=6"
+                .parse()
+                .unwrap();
+        assert_eq!((named.name.as_str(), named.depth), ("fast", Some(6)));
+        let PlayerKind::External(e) = &named.kind else { panic!() };
+        assert_eq!(e.command, ["./engine", "--fast"]);
+        assert_eq!(
+            e.options,
+            [("Hash".into(), "64".into()), ("Evaluator".into(), "heuristic:dead=300".into())]
+        );
+        assert!(matches!(err("cmd:./engine threads=65"), PlayerError::Limit(_)));
+        assert!(matches!(err("cmd:name=x"), PlayerError::NoProgram));
+        assert!(matches!(external.evaluator(None), Err(PlayerError::External(_))));
+        // A file that is not a weights file says why.
+        match err("Cargo.toml") {
+            PlayerError::Network(why) => assert!(why.contains("not a Tigers and Sheep weights")),
+            other => panic!("{other:?}"),
+        }
+        let perfect: PlayerSpec = "perfect:dead=300".parse().unwrap();
+        let budget = Budget { time: None, depth: Some(1), threads: 1, tt_mb: 1 };
+        assert!(matches!(perfect.build(budget, None), Err(PlayerError::NoTablebase)));
+    }
+
+    #[test]
+    fn a_weights_file_is_a_neural_player() {
+        let path = std::env::temp_dir().join(format!("tns-bench-net-{}.bin", std::process::id()));
+        let net = Network::new(&[8], 1).unwrap();
+        net.save(&path).unwrap();
+        let spec: PlayerSpec = format!("{}:depth=2", path.display()).parse().unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(spec.depth, Some(2));
+        let PlayerKind::Neural(loaded) = &spec.kind else { panic!("{spec:?}") };
+        assert_eq!(**loaded, net);
+        let budget = Budget { time: None, depth: None, threads: 1, tt_mb: 1 };
+        let mut player = spec.build(budget, None).unwrap();
+        let game = Game::new();
+        let m = player.choose(&game, &AtomicBool::new(false)).unwrap();
+        assert!(game.board().check_move(m).is_ok());
+    }
+
+    #[test]
+    fn own_limits_replace_the_defaults_as_a_pair() {
+        let defaults = Budget { time: Some(1.0), depth: None, threads: 1, tt_mb: 16 };
+        let spec: PlayerSpec = "heuristic:depth=5".parse().unwrap();
+        let b = spec.budget(defaults);
+        assert_eq!((b.time, b.depth, b.tt_mb), (None, Some(5), 16));
+        let plain: PlayerSpec = "heuristic".parse().unwrap();
+        assert_eq!(plain.budget(defaults), defaults);
+    }
+
+    #[test]
+    fn random_player_is_legal_and_seeded() {
+        let budget = Budget { time: None, depth: Some(1), threads: 1, tt_mb: 1 };
+        let mut a = "random".parse::<PlayerSpec>().unwrap().build(budget, None).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut first = Vec::new();
+        for round in 0..2 {
+            a.new_game(7);
+            let mut game = Game::new();
+            for _ in 0..30 {
+                let Some(m) = a.choose(&game, &stop) else { break };
+                game.play(m).unwrap();
+            }
+            if round == 0 {
+                first = game.moves().to_vec();
+            } else {
+                assert_eq!(game.moves(), first.as_slice());
+            }
+        }
+    }
+}
