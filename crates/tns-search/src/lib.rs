@@ -1,25 +1,31 @@
 #![doc = include_str!("../README.md")]
 
 mod clock;
+mod config;
 mod error;
 mod eval;
 mod heuristic;
 mod limits;
 mod ordering;
+mod pv;
+mod report;
 mod score;
 mod search;
 mod stats;
 mod tt;
+mod worker;
 
 pub use clock::{Clock, MOVE_OVERHEAD};
+pub use config::{Parts, SearchConfig};
 pub use error::SearchError;
 pub use eval::{EvalError, Evaluator};
 pub use heuristic::{Heuristic, Terms, Weights};
 pub use limits::{Limits, MAX_DEPTH, MAX_THREADS, MAX_TT_MB};
+pub use report::{Report, SearchResult};
 pub use score::{
     DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD, describe, is_decisive, loss_in,
     plies_to_end, win_in,
 };
-pub use search::{Parts, Report, Search, SearchConfig, SearchResult};
+pub use search::Search;
 pub use stats::Stats;
 pub use tt::{Bound, Entry, TranspositionTable};

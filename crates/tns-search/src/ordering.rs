@@ -14,16 +14,16 @@ const KILLER: i32 = 1 << 28;
 
 /// Per-thread ordering state: two killer moves per ply and a history table.
 #[derive(Clone, Debug)]
-pub(crate) struct Ordering {
+pub(crate) struct MoveOrder {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// `history[side][from][to]`, `from` 25 standing for a placement.
     history: [[[i32; 25]; 26]; 2],
     parts: Parts,
 }
 
-impl Ordering {
-    pub(crate) fn new(parts: Parts) -> Ordering {
-        Ordering { killers: [[None; 2]; MAX_PLY], history: [[[0; 25]; 26]; 2], parts }
+impl MoveOrder {
+    pub(crate) fn new(parts: Parts) -> MoveOrder {
+        MoveOrder { killers: [[None; 2]; MAX_PLY], history: [[[0; 25]; 26]; 2], parts }
     }
 
     /// Forgets the killers and ages the history between searches.

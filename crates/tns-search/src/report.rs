@@ -1,0 +1,56 @@
+//! What a search reports after each iteration, and what it returns.
+
+use std::time::Duration;
+
+use tns_board::Move;
+
+use crate::stats::Stats;
+
+/// What the search reports after each completed iteration (one report a line with
+/// [`Search::set_multipv`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Report {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The deepest ply the main thread reached in it, quiescent lines and all (UCI's
+    /// `seldepth`).
+    pub seldepth: u32,
+    /// Which line this is, from 1 (the best) to the number of lines asked for.
+    pub multipv: usize,
+    /// How full the transposition table is, in thousandths.
+    pub hashfull: u32,
+    /// Positions whose exact value the evaluator gave (tablebase hits), over all threads.
+    pub tbhits: u64,
+    /// The root score from the side to move's view (see [`describe`](crate::describe)).
+    pub score: i32,
+    /// Nodes searched so far, over all threads.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SearchResult {
+    /// The best move of the last completed iteration; `None` only when the game is over (no
+    /// legal move, or the root drawn by repetition).
+    pub best_move: Option<Move>,
+    /// Its score from the side to move's view.
+    pub score: i32,
+    /// The depth of the last completed iteration (0 if none completed).
+    pub depth: u32,
+    /// Nodes searched, over all threads.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// The principal variation of the last completed iteration.
+    pub pv: Vec<Move>,
+    /// Counters, with the `search-stats` feature.
+    pub stats: Stats,
+}

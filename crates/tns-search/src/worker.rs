@@ -1,0 +1,404 @@
+//! One thread's search: iterative deepening, negamax alpha-beta over `Copy` boards, the
+//! table's probes and stores, and the limits.
+
+// Casts allowed in this file only:
+// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
+// unsigned values far below the signed type's limit.
+// counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+// signed values that are never negative here.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss
+)]
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
+use std::time::{Duration, Instant};
+
+use tns_board::{Board, KILLS_TO_WIN, MAX_MOVES, Move, MoveList, Symmetry, repetition_candidates};
+
+use crate::Evaluator;
+use crate::limits::Limits;
+use crate::ordering::{MoveOrder, pick_next};
+use crate::report::{Report, SearchResult};
+use crate::score::{
+    DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, from_table, loss_in, plies_to_end, to_table,
+};
+use crate::stats::{Stats, count};
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// How often (in nodes) a thread publishes its node count and checks its limits, at most.
+pub(crate) const CHECK_EVERY: u64 = 1024;
+
+/// How much of the target time a search uses after an iteration, by how many iterations in a
+/// row have kept the best move (0: it just changed): stop early when it is stable, go on when
+/// it is not (see [`Limits`]).
+fn target_share(stable: u32) -> f64 {
+    match stable {
+        0 => 1.5,
+        1 | 2 => 1.0,
+        _ => 0.5,
+    }
+}
+
+/// What the transposition table says about a node.
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    /// Whether the table is used at this node (probed, and stored into after).
+    use_tt: bool,
+    /// The canonical position's key.
+    key: u64,
+    /// The symmetry from the position to its canonical form.
+    sym: Symmetry,
+    /// The table's move, in the position's own orientation.
+    mv: Option<Move>,
+    /// A score that ends the node at once (a deep enough entry whose bound decides).
+    cut: Option<i32>,
+}
+
+/// What all threads of one search share.
+pub(crate) struct Shared<'a, E> {
+    pub(crate) evaluator: &'a E,
+    pub(crate) tt: &'a TranspositionTable,
+    pub(crate) use_table: bool,
+    pub(crate) stability: bool,
+    pub(crate) history: &'a [Board],
+    pub(crate) limits: Limits,
+    pub(crate) start: Instant,
+    pub(crate) stop: &'a AtomicBool,
+    /// The root moves to search: the legal moves, narrowed by the evaluator (see
+    /// [`Evaluator::root_moves`]) and by the limits' moves; never empty unless there is no
+    /// legal move.
+    pub(crate) root_moves: MoveList,
+    /// Nodes between two looks at the limits, for each thread.
+    pub(crate) check_every: u64,
+    /// Raised when any limit is reached, or when the main thread is done.
+    pub(crate) abort: AtomicBool,
+    pub(crate) nodes: AtomicU64,
+    pub(crate) tbhits: AtomicU64,
+}
+
+impl<E> Shared<'_, E> {
+    fn out_of_limits(&self) -> bool {
+        self.stop.load(AtomicOrdering::Relaxed)
+            || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+            || self.limits.nodes.is_some_and(|n| self.nodes.load(AtomicOrdering::Relaxed) >= n)
+    }
+}
+
+/// One thread's search state.
+pub(crate) struct Worker<'a, 's, E> {
+    pub(crate) shared: &'s Shared<'a, E>,
+    pub(crate) ordering: &'s mut MoveOrder,
+    pub(crate) unpublished: u64,
+    pub(crate) tbhits: u64,
+    pub(crate) seldepth: usize,
+    /// The root moves of the line being searched (the others, with more lines, are taken).
+    pub(crate) root: MoveList,
+    pub(crate) aborted: bool,
+    /// `path[i]`: the position at ply `i` of the current line.
+    pub(crate) path: [Board; MAX_PLY + 1],
+    pub(crate) pv: Box<[[Option<Move>; MAX_PLY]]>,
+    pub(crate) pv_len: [usize; MAX_PLY + 1],
+    pub(crate) stats: Stats,
+}
+
+impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
+    pub(crate) fn new(shared: &'s Shared<'a, E>, ordering: &'s mut MoveOrder, root: Board) -> Self {
+        Worker {
+            shared,
+            ordering,
+            unpublished: 0,
+            tbhits: 0,
+            seldepth: 0,
+            root: shared.root_moves.clone(),
+            aborted: false,
+            path: [root; MAX_PLY + 1],
+            pv: vec![[None; MAX_PLY]; MAX_PLY].into_boxed_slice(),
+            pv_len: [0; MAX_PLY + 1],
+            stats: Stats::default(),
+        }
+    }
+
+    /// Iterative deepening from `first_depth`, `lines` lines an iteration; `report` is called
+    /// after each completed line.
+    pub(crate) fn iterate(
+        &mut self,
+        root: Board,
+        first_depth: u32,
+        lines: usize,
+        mut report: impl FnMut(&Report),
+    ) -> SearchResult {
+        let moves = self.shared.root_moves.clone();
+        let lines = lines.min(moves.len()).max(1);
+        let mut result = SearchResult {
+            // Until an iteration completes, the first move in the usual order: a kill if any.
+            best_move: moves.first().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+            stats: Stats::default(),
+        };
+        if moves.is_empty() || self.aborted() {
+            return result;
+        }
+        let max_depth =
+            self.shared.limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
+        let mut stable = 0;
+        'deepening: for depth in first_depth..=max_depth.max(1) {
+            self.seldepth = 0;
+            let mut taken = MoveList::new();
+            for line in 1..=lines {
+                self.root = moves.iter().copied().filter(|m| !taken.contains(m)).collect();
+                let score = self.negamax(root, depth, 0, -INFINITY, INFINITY);
+                if self.aborted {
+                    break 'deepening;
+                }
+                let mut pv: Vec<Move> =
+                    self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+                self.extend_pv(root, &mut pv, depth as usize);
+                let Some(&best) = pv.first() else { break };
+                taken.push(best);
+                if line == 1 {
+                    stable = if result.best_move == Some(best) { stable + 1 } else { 0 };
+                    result.best_move = Some(best);
+                    result.score = score;
+                    result.depth = depth;
+                    result.pv.clone_from(&pv);
+                }
+                self.publish();
+                let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
+                let time = self.shared.start.elapsed();
+                let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+                report(&Report {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    multipv: line,
+                    hashfull: self.shared.tt.hashfull(),
+                    tbhits: self.shared.tbhits.load(AtomicOrdering::Relaxed),
+                    score,
+                    nodes,
+                    nps,
+                    time,
+                    pv,
+                });
+            }
+            self.root = moves.clone();
+            // A forced result within the horizon is exact: deeper iterations cannot change it.
+            let settled =
+                lines == 1 && plies_to_end(result.score).is_some_and(|n| n <= depth as i32);
+            let only_move = moves.len() == 1 && self.shared.limits.depth.is_none();
+            let share = if self.shared.stability { target_share(stable) } else { 1.0 };
+            let target_met = self.shared.limits.target.is_some_and(|target| {
+                self.shared.start.elapsed().as_secs_f64() >= target.as_secs_f64() * share
+            });
+            if settled || only_move || target_met {
+                break;
+            }
+        }
+        self.publish();
+        result
+    }
+
+    /// Whether the search was stopped before it began (the flag raised before the call).
+    fn aborted(&mut self) -> bool {
+        if self.shared.abort.load(AtomicOrdering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn publish(&mut self) {
+        self.shared.nodes.fetch_add(self.unpublished, AtomicOrdering::Relaxed);
+        self.unpublished = 0;
+        if self.tbhits > 0 {
+            self.shared.tbhits.fetch_add(self.tbhits, AtomicOrdering::Relaxed);
+            self.tbhits = 0;
+        }
+    }
+
+    /// Whether the search must stop now.
+    #[inline]
+    fn check_abort(&mut self) -> bool {
+        if self.unpublished >= self.shared.check_every {
+            self.publish();
+            if self.shared.abort.load(AtomicOrdering::Relaxed) || self.shared.out_of_limits() {
+                self.shared.abort.store(true, AtomicOrdering::Relaxed);
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Whether the position at `ply` occurred earlier on the path or in the game, with the same
+    /// side to move (the scan is tns-board's, shared with the game's own repetition count).
+    #[inline]
+    fn is_repetition(&self, board: Board, ply: usize) -> bool {
+        let earlier = self.path[..ply].iter().rev().chain(self.shared.history.iter().rev());
+        repetition_candidates(board, earlier.copied()).any(|b| b == board)
+    }
+
+    /// The score of `board` at `ply` with `depth` plies to go, within (`alpha`, `beta`): the
+    /// checks that end a line, the table, the moves, and the table again.
+    fn negamax(&mut self, board: Board, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.unpublished += 1;
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check_abort() {
+            return 0;
+        }
+        self.path[ply] = board;
+        if let Some(score) = self.end_of_line(board, depth, ply) {
+            return score;
+        }
+        let probe = self.probe(board, depth, ply, alpha, beta);
+        if let Some(score) = probe.cut {
+            return score;
+        }
+        let Some((best, best_move)) = self.search_moves(board, depth, ply, alpha, beta, probe.mv)
+        else {
+            // No legal move: lost. (An aborted search's score is never used.)
+            return if self.aborted { 0 } else { loss_in(ply) };
+        };
+        if probe.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let entry = Entry {
+                score: to_table(best, ply),
+                depth: depth.min(255) as u8,
+                bound,
+                mv: best_move.map(|m| probe.sym.apply_move(m)),
+            };
+            self.shared.tt.store(probe.key, entry);
+        }
+        best
+    }
+
+    /// The score where the line ends here: five dead, a repetition, a position the evaluator
+    /// knows exactly, or the horizon (or no legal move there). `None` to search on.
+    #[inline]
+    fn end_of_line(&mut self, board: Board, depth: u32, ply: usize) -> Option<i32> {
+        if board.dead() >= KILLS_TO_WIN {
+            return Some(loss_in(ply));
+        }
+        if ply > 0 {
+            if self.is_repetition(board, ply) {
+                return Some(DRAW);
+            }
+            if let Some(exact) = self.shared.evaluator.exact(board) {
+                self.tbhits += 1;
+                return Some(from_table(exact, ply));
+            }
+        }
+        if depth == 0 || ply >= MAX_PLY - 1 {
+            if !board.has_moves() {
+                return Some(loss_in(ply));
+            }
+            return Some(self.shared.evaluator.evaluate(board).clamp(-EVAL_LIMIT, EVAL_LIMIT));
+        }
+        None
+    }
+
+    /// Looks `board` up in the transposition table (from depth 2: at depth 1 the table saves
+    /// less than the symmetry transform costs).
+    #[inline]
+    fn probe(&mut self, board: Board, depth: u32, ply: usize, alpha: i32, beta: i32) -> Probe {
+        let use_tt = depth >= 2 && self.shared.use_table;
+        if !use_tt {
+            return Probe { use_tt, key: 0, sym: Symmetry::IDENTITY, mv: None, cut: None };
+        }
+        let (canonical, sym) = board.canonical();
+        let key = canonical.key();
+        count!(self.stats, tt_probes);
+        let mut probe = Probe { use_tt, key, sym, mv: None, cut: None };
+        if let Some(entry) = self.shared.tt.probe(key) {
+            count!(self.stats, tt_hits);
+            probe.mv = entry.mv.map(|m| sym.inverse().apply_move(m));
+            let score = from_table(entry.score, ply);
+            if ply > 0 && u32::from(entry.depth) >= depth {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    count!(self.stats, tt_cutoffs);
+                    probe.cut = Some(score);
+                }
+            }
+        }
+        probe
+    }
+
+    /// Searches the moves of `board`, best first by the ordering, and returns the best score
+    /// and move; `None` when there is no legal move or the search was aborted.
+    #[inline]
+    fn search_moves(
+        &mut self,
+        board: Board,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        tt_move: Option<Move>,
+    ) -> Option<(i32, Option<Move>)> {
+        let mut moves = MoveList::new();
+        if !self.generate(board, ply, &mut moves) {
+            return None;
+        }
+        let side = board.side_to_move();
+        let mut scores = [0i32; MAX_MOVES];
+        self.ordering.score(side, &moves, tt_move, ply, &mut scores);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut scores, i);
+            let m = moves[i];
+            let score = -self.negamax(board.after_unchecked(m), depth - 1, ply + 1, -beta, -alpha);
+            if self.aborted {
+                return None;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        count!(self.stats, cutoffs);
+                        if i == 0 {
+                            count!(self.stats, first_move_cutoffs);
+                        }
+                        if !m.is_jump() {
+                            self.ordering.record_cutoff(side, m, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        Some((best, best_move))
+    }
+
+    /// The moves to search at `ply`: every legal move, or at the root those the evaluator
+    /// narrowed them to. False when there is no legal move.
+    #[inline]
+    fn generate(&self, board: Board, ply: usize, moves: &mut MoveList) -> bool {
+        board.generate_moves(moves);
+        if moves.is_empty() {
+            return false;
+        }
+        if ply == 0 {
+            moves.clone_from(&self.root);
+        }
+        true
+    }
+}
