@@ -14,6 +14,7 @@ mod placement;
 mod slice;
 mod tablebase;
 mod value;
+mod verify;
 mod whole_game;
 
 pub use build::SliceProgress;
