@@ -33,7 +33,57 @@ fn files(kills: u8, dir: &Path) -> Vec<(PathBuf, Option<u8>, u8)> {
     slices.chain(layers).filter(|(p, _, _)| p.exists()).collect()
 }
 
+/// Which part of the table a file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TablePart {
+    /// A movement-phase slice: every position with this many dead and no sheep in hand.
+    Slice {
+        /// Sheep dead.
+        dead: u8,
+    },
+    /// A placement layer: every position with this many sheep placed.
+    Layer {
+        /// Sheep placed.
+        placed: u8,
+    },
+}
+
+/// A table file found in a directory ([`Tablebase::files`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TableFile {
+    /// The file.
+    pub path: PathBuf,
+    /// What it holds.
+    pub part: TablePart,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
 impl Tablebase {
+    /// The table files for a game won by `kills` kills that are in `dir` (their names are this
+    /// crate's business): each movement slice, then each placement layer, with its size. Files
+    /// of other variants, and other files, are not counted. Nothing is read or checked.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Kills`] unless `kills` is 1 to 5; a file whose size cannot be read.
+    pub fn files(kills: u8, dir: &Path) -> Result<Vec<TableFile>, TablebaseError> {
+        crate::tablebase::check_kills(kills)?;
+        files(kills, dir)
+            .into_iter()
+            .map(|(path, placed, dead)| {
+                let bytes =
+                    std::fs::metadata(&path).map_err(|e| TablebaseError::file(&path, e))?.len();
+                let part = match placed {
+                    Some(placed) => TablePart::Layer { placed },
+                    None => TablePart::Slice { dead },
+                };
+                Ok(TableFile { path, part, bytes })
+            })
+            .collect()
+    }
+
     /// Reads every block of every table file in `dir` for a game won by `kills` kills and
     /// checks it: each block against its checksum and its length once decoded, each header
     /// against what the file must hold. Files not there are skipped (the list returned says

@@ -18,7 +18,7 @@ mod verify;
 mod whole_game;
 
 pub use build::SliceProgress;
-pub use dir::FileReport;
+pub use dir::{FileReport, TableFile, TablePart};
 pub use error::{BlockFault, TablebaseError, VerifyError};
 pub use eval::{WithTablebase, score_of};
 pub use layer::LayerStats;

@@ -150,6 +150,18 @@ fn files_resume_and_reject_damage() {
     let built = Tablebase::build(2, Some(&dir), |_| {}).unwrap();
     let loaded = Tablebase::load(2, &dir).unwrap();
     assert_eq!(built.stats(), loaded.stats());
+    // The files of the 2-kill table, and only they, whatever else is in the folder.
+    std::fs::write(dir.join("k3-d0.tnstb"), b"another variant's").unwrap();
+    let files = Tablebase::files(2, &dir).unwrap();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files.iter().all(|f| matches!(f.part, tns_tablebase::TablePart::Slice { .. })));
+    let bytes: u64 = files.iter().map(|f| f.bytes).sum();
+    let on_disk: u64 = ["k2-d0.tnstb", "k2-d1.tnstb"]
+        .iter()
+        .map(|n| std::fs::metadata(dir.join(n)).unwrap().len())
+        .sum();
+    assert_eq!(bytes, on_disk);
+    std::fs::remove_file(dir.join("k3-d0.tnstb")).unwrap();
     // A variant's table is no perfect player's: the error says so, not "between 1 and 5".
     let variant =
         tns_tablebase::WithTablebase::new(tns_search::Heuristic::default(), loaded.into());

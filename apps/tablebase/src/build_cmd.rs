@@ -1,0 +1,148 @@
+//! `build` and `compress`: the movement phase, the placement layers, and the old format converted.
+
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use tns_tablebase::{BuildEvent, PlacementEvent, SliceProgress, TablePart, Tablebase};
+
+use crate::cli::{Cli, secs};
+
+pub fn build(cli: &Cli) -> Result<Tablebase, String> {
+    let start = Instant::now();
+    // The bar counts slots (both sides of each slice), so a slice weighs what it holds; a
+    // slice already built counts at once.
+    let slots: Vec<(u8, usize)> = Tablebase::slice_slots(cli.kills).map_err(|e| e.to_string())?;
+    let weight =
+        |dead: u8| slots.iter().find(|&&(d, _)| d == dead).map_or(0, |&(_, s)| 2 * s as u64);
+    let bar = ProgressBar::new(slots.iter().map(|&(d, _)| weight(d)).sum());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {percent:>3}% [{elapsed_precise}<{eta_precise}] {msg}",
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let table = Tablebase::build(cli.kills, Some(&cli.dir), |event| match event {
+        BuildEvent::Loaded { dead } => {
+            bar.inc(weight(dead));
+            bar.suspend(|| say!("slice {dead} dead: already built, every block checked"));
+        }
+        BuildEvent::Damaged { dead } => {
+            bar.suspend(|| say!("slice {dead} dead: damaged; building it again"));
+        }
+        BuildEvent::Converted { dead } => {
+            bar.suspend(|| say!("slice {dead} dead: converted to the compressed format"));
+        }
+        BuildEvent::Started { dead, slots } => {
+            bar.set_message(format!("slice {dead} dead ({slots} slots a side): first pass"));
+        }
+        BuildEvent::Progress { dead, step: SliceProgress::Initialised } => {
+            bar.set_message(format!("slice {dead} dead: first pass done"));
+        }
+        BuildEvent::Progress { dead, step: SliceProgress::Distance(n) } => {
+            bar.set_message(format!("slice {dead} dead: distance {n} done"));
+        }
+        BuildEvent::Finished { dead, time } => {
+            bar.inc(weight(dead));
+            bar.suspend(|| say!("slice {dead} dead: built in {:.1} s", secs(time)));
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let size: u64 = Tablebase::files(cli.kills, &cli.dir)
+        .map_err(|e| e.to_string())?
+        .iter()
+        .filter(|f| matches!(f.part, TablePart::Slice { .. }))
+        .map(|f| f.bytes)
+        .sum();
+    say!(
+        "movement phase: {} slices in {} ({:.1} MB of slice files); this run took {:.1} s",
+        slots.len(),
+        cli.dir.display(),
+        size as f64 / 1e6,
+        secs(start.elapsed())
+    );
+    Ok(table)
+}
+
+pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), String> {
+    let start = Instant::now();
+    let bar = ProgressBar::new(1);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "layer {msg} {wide_bar} {percent:>3}% [{elapsed_precise}, about {eta} to go]",
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    let sizes = std::sync::Mutex::new(Vec::new());
+    table
+        .build_placement(&cli.dir, from, &|event| match event {
+            PlacementEvent::Found { placed } => {
+                bar.suspend(|| say!("layer {placed} placed: already built, every block checked"));
+            }
+            PlacementEvent::Converted { placed } => {
+                bar.suspend(|| say!("layer {placed} placed: converted to the compressed format"));
+            }
+            PlacementEvent::Damaged { placed, error } => {
+                bar.suspend(|| say!("layer {placed} placed: damaged ({error}); building it again"));
+            }
+            PlacementEvent::Started { placed, work } => {
+                bar.reset();
+                bar.set_length(work);
+                bar.set_message(format!("{placed:>2} placed"));
+            }
+            PlacementEvent::Progress { done, .. } => bar.set_position(done),
+            PlacementEvent::Finished { placed, time, path, bytes } => {
+                bar.suspend(|| {
+                    say!(
+                        "layer {placed} placed: built in {:.1} s, {} ({:.1} MB)",
+                        secs(time),
+                        path.display(),
+                        bytes as f64 / 1e6
+                    );
+                });
+                if let Ok(mut sizes) = sizes.lock() {
+                    sizes.push(bytes);
+                }
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let total: u64 = Tablebase::files(cli.kills, &cli.dir)
+        .map_err(|e| e.to_string())?
+        .iter()
+        .filter(|f| matches!(f.part, TablePart::Layer { .. }))
+        .map(|f| f.bytes)
+        .sum();
+    say!(
+        "placement layers {from} to 19 placed are in {} ({:.2} GB of layer files); this run took {:.1} s",
+        cli.dir.display(),
+        total as f64 / 1e9,
+        secs(start.elapsed())
+    );
+    Ok(())
+}
+
+pub fn compress(cli: &Cli) -> Result<(), String> {
+    let start = Instant::now();
+    let files = Tablebase::convert(cli.kills, &cli.dir, |f| {
+        let what = if f.converted { "converted" } else { "already compressed, checked" };
+        say!("{}: {what} ({:.1} MB)", f.path.display(), f.bytes as f64 / 1e6);
+    })
+    .map_err(|e| e.to_string())?;
+    if files.is_empty() {
+        return Err(format!("no table files in {} (tns-tablebase build)", cli.dir.display()));
+    }
+    let bytes: u64 = files.iter().map(|f| f.bytes).sum();
+    say!(
+        "{} files, {:.2} GB in all ({} converted, {:.1} s)",
+        files.len(),
+        bytes as f64 / 1e9,
+        files.iter().filter(|f| f.converted).count(),
+        secs(start.elapsed())
+    );
+    Ok(())
+}

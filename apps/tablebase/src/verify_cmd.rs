@@ -1,0 +1,78 @@
+//! `verify`: every value against its moves, or with `--checksums` every block.
+
+// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
+#![allow(clippy::cast_precision_loss)]
+
+use std::time::Instant;
+
+use tns_tablebase::Tablebase;
+
+use crate::cli::{Cli, load, secs};
+
+pub fn verify(
+    cli: &Cli,
+    placement_only: bool,
+    sample: Option<usize>,
+    layers: Option<(u8, u8)>,
+) -> Result<(), String> {
+    let table = load(cli)?;
+    if !placement_only {
+        let start = Instant::now();
+        table.verify().map_err(|e| format!("verification failed: {e}"))?;
+        say!(
+            "movement phase verified: every value agrees with its moves ({:.1} s)",
+            secs(start.elapsed())
+        );
+    }
+    match table.placement_from() {
+        None if placement_only => Err("no placement layer is built (build --placement)".into()),
+        None => Ok(()),
+        Some(from) if sample.is_some() => {
+            let start = Instant::now();
+            let n = sample.unwrap_or(0);
+            let checked = table
+                .verify_placement_sample(n, 1)
+                .map_err(|e| format!("verification failed: {e}"))?;
+            say!(
+                "placement phase sampled from {from} placed: {checked} positions agree with \
+                 their moves ({:.1} s)",
+                secs(start.elapsed())
+            );
+            Ok(())
+        }
+        Some(from) => {
+            let start = Instant::now();
+            let (from, to) = layers.unwrap_or((from, 19));
+            table
+                .verify_placement_layers(from..=to, |placed| {
+                    say!("layer {placed} placed verified ({:.1} s)", secs(start.elapsed()));
+                })
+                .map_err(|e| format!("verification failed: {e}"))?;
+            say!(
+                "placement layers {from} to {to} placed verified: every value agrees with its \
+                 moves ({:.1} s)",
+                secs(start.elapsed())
+            );
+            Ok(())
+        }
+    }
+}
+
+pub fn checksums(cli: &Cli) -> Result<(), String> {
+    let start = Instant::now();
+    let files = Tablebase::check_files(cli.kills, &cli.dir, |f| {
+        say!("{}: every block checked ({:.1} MB)", f.path.display(), f.bytes as f64 / 1e6);
+    })
+    .map_err(|e| e.to_string())?;
+    if files.is_empty() {
+        return Err(format!("no table files in {} (tns-tablebase build)", cli.dir.display()));
+    }
+    let bytes: u64 = files.iter().map(|f| f.bytes).sum();
+    say!(
+        "{} files, {:.2} GB: every block agrees with its checksum ({:.1} s)",
+        files.len(),
+        bytes as f64 / 1e9,
+        secs(start.elapsed())
+    );
+    Ok(())
+}
