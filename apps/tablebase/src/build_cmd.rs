@@ -52,12 +52,7 @@ pub fn build(cli: &Cli) -> Result<Tablebase, String> {
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    let size: u64 = Tablebase::files(cli.kills, &cli.dir)
-        .map_err(|e| e.to_string())?
-        .iter()
-        .filter(|f| matches!(f.part, TablePart::Slice { .. }))
-        .map(|f| f.bytes)
-        .sum();
+    let size = bytes_of(cli, |part| matches!(part, TablePart::Slice { .. }))?;
     say!(
         "movement phase: {} slices in {} ({:.1} MB of slice files); this run took {:.1} s",
         slots.len(),
@@ -111,12 +106,7 @@ pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(),
         })
         .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    let total: u64 = Tablebase::files(cli.kills, &cli.dir)
-        .map_err(|e| e.to_string())?
-        .iter()
-        .filter(|f| matches!(f.part, TablePart::Layer { .. }))
-        .map(|f| f.bytes)
-        .sum();
+    let total = bytes_of(cli, |part| matches!(part, TablePart::Layer { .. }))?;
     say!(
         "placement layers {from} to 19 placed are in {} ({:.2} GB of layer files); this run took {:.1} s",
         cli.dir.display(),
@@ -145,4 +135,10 @@ pub fn compress(cli: &Cli) -> Result<(), String> {
         secs(start.elapsed())
     );
     Ok(())
+}
+
+/// The bytes of the table's files in the options' directory whose part is `wanted`.
+fn bytes_of(cli: &Cli, wanted: impl Fn(TablePart) -> bool) -> Result<u64, String> {
+    let files = Tablebase::files(cli.kills, &cli.dir).map_err(|e| e.to_string())?;
+    Ok(files.iter().filter(|f| wanted(f.part)).map(|f| f.bytes).sum())
 }
