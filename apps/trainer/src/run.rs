@@ -204,8 +204,7 @@ pub fn learning_rate_at(s: &Settings, generation: u32) -> f32 {
     rate
 }
 
-/// Where a run starts: the network, the number of its generation, and the generation last
-/// tested in a match.
+/// Where a run starts: the network, and the number of its generation (0 for a new run).
 fn starting_point(s: &Settings, complete: Option<u32>) -> Result<(Network, u32), String> {
     if let Some(from) = &s.from {
         let net = Network::load(from).map_err(|e| e.to_string())?;
