@@ -537,3 +537,46 @@ fn the_readme_one_liner_shows_the_depth_it_asks_for() {
     assert!(lines.iter().any(|l| l.starts_with("info depth 6 ")), "{text}");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{text}");
 }
+
+#[test]
+fn threads_that_cannot_be_started_still_get_the_go_its_answer() {
+    // Run as another user with a limit of three processes: the search's helper threads cannot
+    // all be started. Needs root (to change user) and util-linux's setpriv and prlimit, as CI
+    // has; elsewhere the test says so and does nothing.
+    let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout == b"0\n");
+    let tools = ["setpriv", "prlimit"]
+        .iter()
+        .all(|t| Command::new(t).arg("--version").output().is_ok_and(|o| o.status.success()));
+    if !(root && tools) {
+        eprintln!("skipped: needs root, setpriv and prlimit");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("tns-nproc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("tns-engine");
+    std::fs::copy(env!("CARGO_BIN_EXE_tns-engine"), &exe).unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut child = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "prlimit", "--nproc=3"])
+        .arg(&exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(
+            b"setoption name Evaluator value heuristic\nsetoption name Threads value 8\n\
+              position startpos\ngo depth 5\nisready\n",
+        )
+        .unwrap();
+    drop(input);
+    let output = child.wait_with_output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("cannot start search thread"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("bestmove")).count(), 1, "{text}");
+    assert!(text.contains("readyok"), "{text}");
+}
