@@ -2,6 +2,7 @@
 //! `stop` during `go infinite`, and malformed input that must not crash or hang the engine.
 
 use std::io::{BufRead as _, BufReader, Write as _};
+use std::os::unix::fs::PermissionsExt as _;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -555,7 +556,6 @@ fn threads_that_cannot_be_started_still_get_the_go_its_answer() {
     std::fs::create_dir_all(&dir).unwrap();
     let exe = dir.join("tns-engine");
     std::fs::copy(env!("CARGO_BIN_EXE_tns-engine"), &exe).unwrap();
-    use std::os::unix::fs::PermissionsExt as _;
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
     let mut child = Command::new("setpriv")
