@@ -209,9 +209,11 @@ impl App {
                 PlayerKind::Computer(spec) => {
                     let budget = spec.budget(defaults);
                     match spec.evaluator(tablebase.as_ref()) {
-                        Ok(Some(evaluator)) => (Some(engine(evaluator)), budget.limits(), None),
+                        Ok(Some(evaluator)) => {
+                            (Some(engine(evaluator, &budget)), budget.limits(), None)
+                        }
                         Ok(None) => (None, budget.limits(), Some(RandomPlayer::new(seed()))),
-                        Err(_) => (Some(engine(evaluator(None))), budget.limits(), None),
+                        Err(_) => (Some(engine(evaluator(None), &budget)), budget.limits(), None),
                     }
                 }
             };
@@ -912,3 +914,27 @@ pub fn bar_position(score: i32, side_to_move: Side, width: u16) -> u16 {
 
 /// The default thinking time.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_specs_threads_and_table_reach_its_engine() {
+        let spec = PlayerKind::parse("heuristic:threads=2,tt=128").unwrap();
+        let app = App::new(Game::new(), PlayerKind::Human, spec, Limits::depth(2), None);
+        let engine = app.seats[1].engine.as_ref().unwrap();
+        assert_eq!(engine.threads(), 2);
+        assert_eq!(engine.table_bytes(), 128 << 20);
+        // Without its own, the game's: one thread, 32 MiB.
+        let plain = App::new(
+            Game::new(),
+            PlayerKind::Human,
+            PlayerKind::parse("heuristic").unwrap(),
+            Limits::depth(2),
+            None,
+        );
+        let engine = plain.seats[1].engine.as_ref().unwrap();
+        assert_eq!((engine.threads(), engine.table_bytes()), (1, ENGINE_TT_MB << 20));
+    }
+}

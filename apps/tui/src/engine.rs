@@ -18,16 +18,14 @@ pub type Engine = Search<Box<dyn Evaluator>>;
 /// The transposition table of a computer player, in MiB.
 pub const ENGINE_TT_MB: usize = 32;
 
-/// A new engine searching with `evaluator`.
+/// A new engine searching with `evaluator`, with the threads and table of `budget` (a spec's
+/// own `threads` and `tt`, or the game's defaults).
 ///
 /// # Panics
-/// Only on a machine without the memory for a 32 MiB table.
-pub fn engine(evaluator: Box<dyn Evaluator>) -> Box<Engine> {
-    // One thread and 32 MiB are within the bounds: only a machine out of memory fails.
-    Box::new(
-        Search::new(evaluator, SearchConfig::default().with_tt_mb(ENGINE_TT_MB))
-            .expect("a 32 MiB one-thread search"),
-    )
+/// Only on a machine without the memory for the table: a spec's limits are checked when it is
+/// parsed (at most 64 threads and 4096 MiB).
+pub fn engine(evaluator: Box<dyn Evaluator>, budget: &tns_match::Budget) -> Box<Engine> {
+    Box::new(Search::new(evaluator, budget.config()).expect("a table within the bounds"))
 }
 
 /// The strongest evaluator there is: with the tablebase, the heuristic behind the table (the

@@ -95,6 +95,11 @@ impl<E: Evaluator> Search<E> {
         &self.evaluator
     }
 
+    /// The transposition table's size in bytes (at most the MiB asked for).
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
     /// The number of threads.
     pub fn threads(&self) -> usize {
         1 + self.helper_orderings.len()
