@@ -31,10 +31,10 @@ struct Cli {
     tiger: Option<String>,
     /// Seconds a computer player may think per move [default: 2, or the saved game's limit
     /// with --load].
-    #[arg(short, long, conflicts_with = "depth")]
+    #[arg(short, long, conflicts_with = "depth", allow_negative_numbers = true, value_parser = tns_match::limit::seconds)]
     time: Option<f64>,
     /// Search depth (plies) for computer players, instead of a time limit.
-    #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(short, long, allow_negative_numbers = true, value_parser = tns_match::limit::depth)]
     depth: Option<u32>,
     /// Start from this position (position notation, e.g. "T3T/5/5/5/T3T s 20").
     #[arg(long, conflicts_with = "load")]
@@ -103,6 +103,12 @@ fn find_tablebase(
     given: Option<&std::path::Path>,
     needed: bool,
 ) -> Result<Option<Arc<Tablebase>>, String> {
+    // A folder named on the command line must be there: a typo is not "no table".
+    if let Some(dir) = given
+        && !dir.is_dir()
+    {
+        return Err(format!("--tablebase {}: no such folder", dir.display()));
+    }
     let dirs = tablebase_dirs(given);
     for dir in &dirs {
         match Tablebase::load(KILLS_TO_WIN, dir) {
@@ -128,6 +134,9 @@ fn setup(cli: &Cli) -> Result<App, String> {
             // A saved game is a few kilobytes: 64 MiB is far more than any.
             let text = tns_file::read_text(path, 64 << 20)
                 .map_err(|e| format!("--load {}: {e}", path.display()))?;
+            if text.trim().is_empty() {
+                return Err(format!("--load {}: the file is empty, no saved game", path.display()));
+            }
             Some(
                 text.parse::<GameRecord>()
                     .map_err(|e| format!("--load {}: {e}", path.display()))?,
@@ -149,13 +158,7 @@ fn setup(cli: &Cli) -> Result<App, String> {
     };
     let sheep = seat(&cli.sheep, "Sheep", "--sheep")?;
     let tiger = seat(&cli.tiger, "Tiger", "--tiger")?;
-    let time = match cli.time {
-        Some(t) if !(t.is_finite() && t > 0.0 && t <= 86_400.0) => {
-            return Err(format!("--time must be a number of seconds above 0, not {t}"));
-        }
-        Some(t) => Duration::from_secs_f64(t),
-        None => DEFAULT_TIME,
-    };
+    let time = cli.time.map_or(DEFAULT_TIME, Duration::from_secs_f64);
     let saved_limits = record.as_ref().and_then(|r| {
         ["SheepLimits", "TigerLimits"].iter().find_map(|t| r.tag(t).and_then(limits_of_tag))
     });

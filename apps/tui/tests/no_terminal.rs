@@ -66,3 +66,33 @@ fn the_perfect_player_says_where_it_looked_for_the_table() {
     }
     std::fs::remove_dir_all(&home).unwrap();
 }
+
+/// The game's stderr for these arguments, started without a terminal (so a run that gets past
+/// its checks says it needs one).
+fn stderr_of(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tigers-and-sheep"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("it runs");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn bad_options_say_what_is_wrong() {
+    let said = stderr_of(&["--time", "-1"]);
+    assert!(said.contains("time must be a number of seconds above 0"), "{said}");
+    let said = stderr_of(&["--time", "100000"]);
+    assert!(said.contains("at most 86400"), "{said}");
+    // The same bound as a spec's depth=.
+    let said = stderr_of(&["--depth", "121"]);
+    assert!(said.contains("from 1 to 120"), "{said}");
+    assert!(stderr_of(&["--depth", "110"]).contains("the game needs a terminal"));
+    let said = stderr_of(&["--tablebase", "/nonexistent/tns"]);
+    assert!(said.contains("--tablebase /nonexistent/tns: no such folder"), "{said}");
+    let empty = std::env::temp_dir().join(format!("tns-empty-{}.txt", std::process::id()));
+    std::fs::write(&empty, "").unwrap();
+    let said = stderr_of(&["--load", empty.to_str().unwrap()]);
+    std::fs::remove_file(&empty).unwrap();
+    assert!(said.contains("the file is empty"), "{said}");
+}
