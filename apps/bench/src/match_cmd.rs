@@ -335,17 +335,19 @@ impl Progress<'_> {
     fn record(&mut self, game: &GameReport, sheep: &str, tiger: &str) {
         let Some(path) = &self.args.records else { return };
         let mut record = game.played.record(sheep, tiger);
-        let roster = [
+        let opening = if self.config.book.is_empty() { self.config.openings } else { 0 };
+        let round = (game.index + 1).to_string();
+        let tags = [
             ("Event", "tns-bench match".to_string()),
             ("Date", self.date.clone()),
-            ("Round", (game.index + 1).to_string()),
+            ("Round", round.clone()),
+            ("Game", round),
+            ("Opening", opening.to_string()),
         ];
-        for (i, (name, value)) in roster.into_iter().enumerate() {
-            record.tags.insert(i, (name.into(), value));
+        // Fixed, valid names: setting them cannot fail.
+        for (name, value) in tags {
+            let _ = record.set_tag(name, &value);
         }
-        record.tags.push(("Game".into(), (game.index + 1).to_string()));
-        let opening = if self.config.book.is_empty() { self.config.openings } else { 0 };
-        record.tags.push(("Opening".into(), opening.to_string()));
         let _ = writeln!(self.records, "{record}");
         if self.last_save.elapsed() >= SAVE_EVERY || self.save_failed {
             match tns_file::write_atomically(path, self.records.as_bytes()) {

@@ -744,12 +744,15 @@ impl App {
             self.player(Side::Tiger).name(),
         );
         let (date, time) = utc_now();
-        record.tags.push(("Date".into(), date));
-        record.tags.push(("Time".into(), time));
+        // PGN's Date is 2026.12.01; the tags' names are fixed and valid, so setting cannot fail.
+        let mut tags = vec![("Date", date.replace('-', ".")), ("Time", time)];
         for (side, tag) in [(Side::Sheep, "SheepLimits"), (Side::Tiger, "TigerLimits")] {
             if matches!(self.player(side), PlayerKind::Computer(spec) if spec.searches()) {
-                record.tags.push((tag.into(), self.limit_text(side)));
+                tags.push((tag, self.limit_text(side)));
             }
+        }
+        for (name, value) in tags {
+            let _ = record.set_tag(name, &value);
         }
         record
     }

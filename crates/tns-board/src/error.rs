@@ -25,6 +25,18 @@ pub enum ParsePointError {
     Index(u8),
 }
 
+/// Why a tag cannot be set on a record ([`GameRecord::set_tag`](crate::GameRecord::set_tag)).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum TagError {
+    /// An empty name, or one with characters other than ASCII letters, digits and `_`.
+    #[error("tag name {0:?}: letters, digits and _ only, and not empty")]
+    BadName(String),
+    /// A tag the record writes from its own fields.
+    #[error("the {0} tag is written from the record itself (its start, result or players)")]
+    Reserved(String),
+}
+
 /// Why a string is not a side (`sheep`, `tiger`, `s`, `t`).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("side {0:?}: expected sheep or tiger (or s, t)")]

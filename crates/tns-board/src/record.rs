@@ -34,7 +34,7 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
-use crate::error::{ParseRecordError, ReplayError};
+use crate::error::{ParseRecordError, ReplayError, TagError};
 use crate::{Board, Game, Move, Outcome, Side};
 
 /// The result a record states.
@@ -185,6 +185,51 @@ impl GameRecord {
             result: RecordResult::from_outcome(game.outcome()),
             tags: vec![("Sheep".into(), sheep.into()), ("Tiger".into(), tiger.into())],
         }
+    }
+
+    /// Sets the tag `name` to `value`, replacing a tag of that name. A record whose tags are
+    /// all set this way reads back from its text equal to itself (a property test holds it to
+    /// that): the roster's `Event`, `Site`, `Date` and `Round` go first in their order, as they
+    /// are written, and a roster tag set to what the writer writes without one (`?`, and
+    /// `????.??.??` for the date) is removed.
+    ///
+    /// ```
+    /// use tns_board::{Game, GameRecord};
+    ///
+    /// let mut record = GameRecord::from_game(&Game::new(), "human", "network");
+    /// record.set_tag("Termination", "resigned")?;
+    /// record.set_tag("Event", "club night")?;
+    /// assert_eq!(record.tags[0], ("Event".to_string(), "club night".to_string()));
+    /// assert!(record.set_tag("Result", "1-0").is_err());
+    /// assert!(record.set_tag("my tag", "x").is_err());
+    /// assert_eq!(record.to_string().parse::<GameRecord>()?, record);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`TagError::BadName`] for a name that is empty or holds anything but ASCII letters,
+    /// digits and `_`; [`TagError::Reserved`] for `Position`, `Result`, `White` and `Black`,
+    /// which are written from the record's start, result and `Sheep` and `Tiger` tags.
+    pub fn set_tag(&mut self, name: &str, value: &str) -> Result<(), TagError> {
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(TagError::BadName(name.chars().take(40).collect()));
+        }
+        if ["Position", "Result", "White", "Black"].contains(&name) {
+            return Err(TagError::Reserved(name.to_owned()));
+        }
+        self.tags.retain(|(n, _)| n != name);
+        let roster = ["Event", "Site", "Date", "Round"];
+        let default = ROSTER.iter().find(|(n, _)| *n == name).map(|(_, d)| *d);
+        match roster.iter().position(|r| *r == name) {
+            Some(_) if Some(value) == default => {}
+            Some(rank) => {
+                let before = |n: &str| roster[..rank].contains(&n);
+                let at = self.tags.iter().take_while(|(n, _)| before(n)).count();
+                self.tags.insert(at, (name.to_owned(), value.to_owned()));
+            }
+            None => self.tags.push((name.to_owned(), value.to_owned())),
+        }
+        Ok(())
     }
 
     /// The value of the first tag named `name`.

@@ -122,6 +122,7 @@ proptest! {
         choices in prop::collection::vec(any::<u8>(), 0..150),
         sheep in ".{0,12}",
         tiger in "[a-z \"\\\\]{0,12}",
+        tags in prop::collection::vec(("(Event|Site|Date|Round|Termination|[A-Za-z_][A-Za-z0-9_]{0,8})", "\\PC{0,10}"), 0..6),
     ) {
         let mut game = Game::new();
         for c in choices {
@@ -131,8 +132,13 @@ proptest! {
             }
             game.play(moves[c as usize % moves.len()]).unwrap();
         }
-        let record = GameRecord::from_game(&game, &sheep, &tiger);
+        let mut record = GameRecord::from_game(&game, &sheep, &tiger);
         prop_assert_eq!(record.result == RecordResult::Unfinished, game.outcome().is_none());
+        for (name, value) in &tags {
+            // Names the record writes itself are refused; every other is kept, in order.
+            let reserved = ["Position", "Result", "White", "Black"].contains(&name.as_str());
+            prop_assert_eq!(record.set_tag(name, value).is_err(), reserved);
+        }
         let parsed: GameRecord = record.to_string().parse().unwrap();
         prop_assert_eq!(&parsed, &record);
         prop_assert_eq!(parsed.replay().unwrap(), game);

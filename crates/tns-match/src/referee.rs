@@ -111,9 +111,10 @@ impl Played {
     pub fn record(&self, sheep: &str, tiger: &str) -> GameRecord {
         let mut record = GameRecord::from_game(&self.game, sheep, tiger);
         record.result = self.result;
-        record.tags.push(("Termination".into(), self.termination.to_string()));
+        // Names of our own, fixed and valid: setting them cannot fail.
+        let _ = record.set_tag("Termination", &self.termination.to_string());
         if let Some(tc) = self.time_control {
-            record.tags.push(("TimeControl".into(), tc.to_string()));
+            let _ = record.set_tag("TimeControl", &tc.to_string());
         }
         record
     }

@@ -1,11 +1,11 @@
 //! The settings of a searcher, and the parts of the search that can be switched off to be
 //! measured.
 
-/// Settings of a [`Search`], built from the default: `SearchConfig::default().with_threads(2)`.
+/// Settings of a [`Search`](crate::Search), built from the default: `SearchConfig::default().with_threads(2)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SearchConfig {
-    /// Threads searching together (lazy SMP), 1 to [`MAX_THREADS`].
+    /// Threads searching together (lazy SMP), 1 to [`MAX_THREADS`](crate::MAX_THREADS).
     pub threads: usize,
     /// Transposition table size in MiB, 1 to [`MAX_TT_MB`](crate::MAX_TT_MB).
     pub tt_mb: usize,

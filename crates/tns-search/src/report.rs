@@ -7,7 +7,7 @@ use tns_board::Move;
 use crate::stats::Stats;
 
 /// What the search reports after each completed iteration (one report a line with
-/// [`Search::set_multipv`]).
+/// [`Search::set_multipv`](crate::Search::set_multipv)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Report {
