@@ -118,6 +118,9 @@ pub struct App {
     pub selected: Option<Point>,
     /// Move text being typed.
     pub typed: String,
+    /// Whether `typed` is a whole move that was refused (shown until the next key, so that an
+    /// Enter after it does not act on the cursor instead).
+    typed_refused: bool,
     /// Whether the help overlay is open.
     pub show_help: bool,
     /// A one-line message for the status bar.
@@ -225,6 +228,7 @@ impl App {
             cursor: CENTRE,
             selected: None,
             typed: String::new(),
+            typed_refused: false,
             show_help: false,
             message: "Press ? for help".into(),
             hint: None,
@@ -475,6 +479,9 @@ impl App {
         if self.refuse_in_review() {
             return;
         }
+        if std::mem::take(&mut self.typed_refused) {
+            self.typed.clear();
+        }
         self.typed.push(c.to_ascii_lowercase());
         let board = self.board();
         let complete = match self.typed.len() {
@@ -483,13 +490,32 @@ impl App {
             _ => false,
         };
         if complete {
-            let text = std::mem::take(&mut self.typed);
+            let text = self.typed.clone();
+            let played = self.game.len();
             match text.parse::<Move>() {
                 Ok(m) => self.play(m),
                 Err(e) => self.message = e.to_string(),
             }
+            if self.game.len() > played {
+                self.typed.clear();
+            } else {
+                // Refused: the text stays on screen with the reason until the next key.
+                self.typed_refused = true;
+            }
         } else if self.typed.len() > 4 {
             self.typed.clear();
+        }
+    }
+
+    /// Enter or Space on the cursor's point, from the keyboard: with a move being typed, it
+    /// does not act on the cursor (the typed text is what the player is busy with).
+    pub fn activate_cursor(&mut self) {
+        if self.typed.is_empty() {
+            self.activate(self.cursor);
+        } else if self.typed_refused {
+            // The message already says why the typed move was refused.
+        } else {
+            self.message = format!("typing {}: finish the move, or Esc to drop it", self.typed);
         }
     }
 
@@ -669,6 +695,7 @@ impl App {
             self.message = "back to the game".into();
         } else if !self.typed.is_empty() {
             self.typed.clear();
+            self.typed_refused = false;
             self.message = "typing cleared".into();
         } else if self.selected.is_some() || self.hint.is_some() || self.hint_job.is_some() {
             self.selected = None;
@@ -683,6 +710,7 @@ impl App {
     /// Backspace: deletes the last typed character.
     pub fn backspace(&mut self) {
         self.typed.pop();
+        self.typed_refused = false;
     }
 
     /// Asks for the best move for the side to move, worked out on its own thread by the
@@ -714,7 +742,14 @@ impl App {
         self.hint_job = None;
         let Some(m) = found.filter(|_| !stale) else { return };
         self.hint = Some(m);
+        if !self.typed.is_empty() && !self.typed_refused {
+            // The player is typing a move: the hint is shown, but takes neither the typed
+            // text nor the cursor.
+            self.message = format!("hint: {m} (Tab plays it; finish typing yours, or Esc)");
+            return;
+        }
         self.typed.clear();
+        self.typed_refused = false;
         self.cursor = m.to();
         self.selected = m.from();
         self.message = format!("hint: {m} (Enter or Tab plays it, Esc drops it)");

@@ -41,8 +41,12 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
             }
             app.answer(true);
         }
-        Action::Activate(p) => app.activate(p),
-        Action::ActivateCursor => app.activate(app.cursor),
+        Action::Activate(p) => {
+            // A click is on a point: whatever was being typed is dropped.
+            app.typed.clear();
+            app.activate(p);
+        }
+        Action::ActivateCursor => app.activate_cursor(),
         Action::Cursor(dx, dy) => app.move_cursor(dx, dy),
         Action::Type(c) => app.type_char(c),
         Action::Browse(to) => app.browse(to),

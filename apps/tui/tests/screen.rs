@@ -425,6 +425,44 @@ fn press(app: &mut App, code: KeyCode) {
 }
 
 #[test]
+fn typing_while_the_hint_thinks_plays_the_typed_move() {
+    // H, then c and 3 typed while the hint is worked out: the c is not swallowed when the hint
+    // arrives, and c3 is played, not the hint.
+    let mut app = human_game();
+    app.move_cursor(1, 1);
+    let cursor = app.cursor;
+    press(&mut app, KeyCode::Char('H'));
+    press(&mut app, KeyCode::Char('c'));
+    app.wait_for_hint();
+    assert_eq!(app.typed, "c", "the hint took the typed text");
+    assert!(app.hint.is_some(), "the hint is shown");
+    assert_eq!(app.cursor, cursor, "nor the cursor");
+    press(&mut app, KeyCode::Char('3'));
+    assert_eq!(app.game.moves(), ["c3".parse().unwrap()]);
+    // An Enter after it acts on nothing typed: the tigers are to move, nobody is placed.
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.len(), 1);
+}
+
+#[test]
+fn enter_after_a_refused_typed_move_does_not_act_on_the_cursor() {
+    let mut app = human_game();
+    assert_eq!(app.cursor, "c3".parse().unwrap());
+    // a5 holds a tiger: refused, and said.
+    press(&mut app, KeyCode::Char('a'));
+    press(&mut app, KeyCode::Char('5'));
+    assert!(app.game.is_empty());
+    assert!(app.message.contains("a5"), "{}", app.message);
+    // Enter does not place a sheep on the cursor's point.
+    press(&mut app, KeyCode::Enter);
+    assert!(app.game.is_empty(), "Enter played {:?}", app.game.moves());
+    // The next key starts a new move, which plays.
+    press(&mut app, KeyCode::Char('b'));
+    press(&mut app, KeyCode::Char('2'));
+    assert_eq!(app.game.moves(), ["b2".parse().unwrap()]);
+}
+
+#[test]
 fn a_hint_puts_the_cursor_on_its_move_and_enter_plays_it() {
     // The sheep to move: the hint is a placement, and Enter places it.
     let mut app = human_game();
