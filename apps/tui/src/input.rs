@@ -71,6 +71,9 @@ pub enum Action {
 /// Where things are on screen, from the last draw, to map clicks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hitmap {
+    /// Whether the screen was too small to draw the game ("Enlarge the terminal"): then no key
+    /// plays, unseen, but quitting.
+    pub too_small: bool,
     /// The board's geometry, if it was drawn.
     pub board: Option<Geometry>,
     /// The move list, if it was drawn.
@@ -108,9 +111,24 @@ impl HistoryHit {
 
 /// The action for an event, if any.
 pub fn map_event(event: &Event, hit: &Hitmap, mode: Mode) -> Option<Action> {
+    if hit.too_small {
+        // Nothing can be seen: only the ways out work (q still asks before losing a game).
+        return match map_key_event(event, mode)? {
+            action @ (Action::Quit | Action::ForceQuit | Action::Answer(_)) => Some(action),
+            _ => None,
+        };
+    }
     match event {
         Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, mode),
         Event::Mouse(mouse) if mode == Mode::Play => map_mouse(*mouse, hit),
+        _ => None,
+    }
+}
+
+/// The action of a key event (not a release), if any.
+fn map_key_event(event: &Event, mode: Mode) -> Option<Action> {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, mode),
         _ => None,
     }
 }

@@ -62,7 +62,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let text = format!("Enlarge the terminal to at least {}x{}", MIN_SIZE.0, MIN_SIZE.1);
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-        return Hitmap::default();
+        return Hitmap { too_small: true, ..Hitmap::default() };
     }
     let compact = area.height < ROOMY.1 || area.width < ROOMY.0;
     let [top, status] =

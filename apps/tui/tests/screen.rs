@@ -753,3 +753,29 @@ fn a_key_saves_the_shown_position_as_a_picture() {
     assert!(app.game.len() == 2, "saving a picture changes nothing");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn below_the_minimum_size_no_key_plays_unseen() {
+    let mut app = human_game();
+    let (_, hit) = draw(&app, 30, 10);
+    assert!(hit.too_small);
+    let dir = std::env::temp_dir();
+    for code in [KeyCode::Char('c'), KeyCode::Char('3'), KeyCode::Enter, KeyCode::Char('H')] {
+        if let Some(action) = map_event(&key(code), &hit, app.mode()) {
+            apply(&mut app, action, &dir);
+        }
+    }
+    assert!(app.game.is_empty(), "played unseen: {:?}", app.game.moves());
+    // q still works, and so does the answer to its question.
+    let quit = map_event(&key(KeyCode::Char('q')), &hit, app.mode());
+    assert_eq!(quit, Some(Action::Quit));
+    // At a size that shows the game, keys play again.
+    let (_, hit) = draw(&app, 80, 24);
+    assert!(!hit.too_small);
+    for code in [KeyCode::Char('c'), KeyCode::Char('3')] {
+        if let Some(action) = map_event(&key(code), &hit, app.mode()) {
+            apply(&mut app, action, &dir);
+        }
+    }
+    assert_eq!(app.game.len(), 1);
+}
