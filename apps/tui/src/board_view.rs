@@ -96,6 +96,10 @@ pub struct BoardView {
     pub targets: Bitboard,
     /// The last move's points, dimly highlighted.
     pub last: Bitboard,
+    /// No colours (NO_COLOR): the marks are shapes and text attributes instead. Destinations
+    /// are `+`, the selected piece is bold and underlined, the last move's points italic and in
+    /// round brackets.
+    pub plain: bool,
 }
 
 fn put(buf: &mut Buffer, x: u16, y: u16, s: &str, style: Style) {
@@ -160,18 +164,30 @@ impl Widget for BoardView {
             if self.cursor == Some(p) {
                 style = style.add_modifier(Modifier::REVERSED);
             }
+            let plain_target = self.plain && self.targets.contains(p);
             let letter = match self.board.piece_at(p) {
                 Some(Side::Tiger) => "T",
                 Some(Side::Sheep) => "S",
+                None if plain_target => "+",
                 None => "·",
             };
+            let last = self.plain && self.last.contains(p);
+            if self.plain && self.selected == Some(p) {
+                style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
+            }
+            if last {
+                style = style.add_modifier(Modifier::ITALIC);
+            }
+            let (open, close) = if last { ("(", ")") } else { ("[", "]") };
+            let (top, bottom) =
+                if last { ("╭─╮", "╰─╯") } else { ("┌─┐", "└─┘") };
             match g.scale {
                 1 => put(buf, x, y, letter, style),
-                2 => put(buf, x - 1, y, &format!("[{letter}]"), style),
+                2 => put(buf, x - 1, y, &format!("{open}{letter}{close}"), style),
                 _ => {
-                    put(buf, x - 1, y - 1, "┌─┐", style);
+                    put(buf, x - 1, y - 1, top, style);
                     put(buf, x - 1, y, &format!("│{letter}│"), style);
-                    put(buf, x - 1, y + 1, "└─┘", style);
+                    put(buf, x - 1, y + 1, bottom, style);
                 }
             }
         }

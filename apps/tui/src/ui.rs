@@ -96,6 +96,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
             selected: app.selected.or(app.hint.and_then(Move::from)).filter(|_| live),
             targets: if live { app.targets() | hinted } else { Bitboard::EMPTY },
             last,
+            plain: app.no_color,
         };
         frame.render_widget(view, inner);
     } else {

@@ -43,6 +43,7 @@ fn render_board(scale: u16) -> (Buffer, Geometry) {
         selected: None,
         targets: Bitboard::EMPTY,
         last: Bitboard::EMPTY,
+        plain: false,
     };
     ratatui::widgets::Widget::render(view, area, &mut buf);
     (buf, geometry)
@@ -729,6 +730,33 @@ fn no_color_draws_without_colours() {
     let (buf, _) = draw(&app, 100, 32);
     assert!(!coloured(&buf));
     assert!(screen_text(&buf).contains("Moves"));
+}
+
+#[test]
+fn no_color_marks_the_selection_its_destinations_and_the_last_move_by_shape() {
+    let mut app = human_game();
+    app.play("c3".parse().unwrap());
+    app.no_color = true;
+    // The tigers to move: select the tiger on a5, whose destinations are a4, b5 and b4.
+    app.activate(p("a5"));
+    assert_eq!(app.selected, Some(p("a5")));
+    let (buf, hit) = draw(&app, 100, 32);
+    let g = hit.board.unwrap();
+    let at = |q: &str| {
+        let (x, y) = g.cell(p(q));
+        buf[(x, y)].clone()
+    };
+    for target in ["a4", "b5", "b4"] {
+        assert_eq!(at(target).symbol(), "+", "{target} is a destination");
+    }
+    assert_eq!(at("d4").symbol(), "·", "d4 is not");
+    let selected = at("a5");
+    assert!(selected.modifier.contains(ratatui::style::Modifier::UNDERLINED));
+    // The last move, c3, is italic and in round brackets (at this size, boxed round).
+    let last = at("c3");
+    assert!(last.modifier.contains(ratatui::style::Modifier::ITALIC), "{last:?}");
+    let text = screen_text(&buf);
+    assert!(text.contains('╭') || text.contains("(S)"), "{text}");
 }
 
 #[test]
