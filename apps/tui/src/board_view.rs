@@ -96,7 +96,7 @@ pub struct BoardView {
     pub targets: Bitboard,
     /// The last move's points, dimly highlighted.
     pub last: Bitboard,
-    /// No colours (NO_COLOR): the marks are shapes and text attributes instead. Destinations
+    /// No colours (`NO_COLOR`): the marks are shapes and text attributes instead. Destinations
     /// are `+`, the selected piece is bold and underlined, the last move's points italic and in
     /// round brackets.
     pub plain: bool,
