@@ -223,14 +223,29 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     if let Some(verdict) = app.verdict() {
         lines.push(Line::from(format!("Tablebase: {verdict}")));
     }
-    lines.push(Line::styled(app.message.clone(), Style::default().fg(Color::Cyan)));
     let title = format!(" {}: {} ", side.plural(), app.player(side).name());
-    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: true });
+    let inner = if compact {
+        now
+    } else {
+        let block = Block::bordered().title(title);
+        let inner = block.inner(now);
+        frame.render_widget(block, now);
+        inner
+    };
+    // The message (an error, a hint, "saved", a question) comes first: it gets the rows it
+    // needs, wrapped at words, and what the search says gets what is left.
+    let message_rows = wrapped_rows(&app.message, inner.width).min(inner.height);
+    let [body, message] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(message_rows)]).areas(inner);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
+    let message_style = Style::default().fg(Color::Cyan);
+    frame.render_widget(
+        Paragraph::new(Line::styled(app.message.clone(), message_style)).wrap(Wrap { trim: true }),
+        message,
+    );
     if compact {
-        frame.render_widget(paragraph, now);
         return;
     }
-    frame.render_widget(paragraph.block(Block::bordered().title(title)), now);
 
     let other = side.other();
     let text = match &app.last_turn[usize::from(other == Side::Tiger)] {
@@ -246,6 +261,27 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     };
     let title = format!(" Last turn: {} ", other.plural());
     frame.render_widget(Paragraph::new(text).block(Block::bordered().title(title)), last);
+}
+
+/// The rows `text` takes wrapped at words in `width` columns (a word longer than the width
+/// takes rows of its own, cut as the paragraph cuts it).
+pub fn wrapped_rows(text: &str, width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let mut rows = 0usize;
+    let mut used = 0usize;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        if used > 0 && used + 1 + len <= width {
+            used += 1 + len;
+            continue;
+        }
+        if used > 0 || rows == 0 {
+            rows += 1;
+        }
+        rows += (len.max(1) - 1) / width;
+        used = (len.max(1) - 1) % width + 1;
+    }
+    u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
 /// The first moves of a principal variation.

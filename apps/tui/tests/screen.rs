@@ -807,3 +807,41 @@ fn below_the_minimum_size_no_key_plays_unseen() {
     }
     assert_eq!(app.game.len(), 1);
 }
+
+#[test]
+fn the_message_is_whole_at_every_size_even_while_the_computer_thinks() {
+    use tigers_and_sheep::ui::wrapped_rows;
+    assert_eq!(wrapped_rows("", 10), 0);
+    assert_eq!(wrapped_rows("one two", 7), 1);
+    assert_eq!(wrapped_rows("one two", 6), 2);
+    assert_eq!(wrapped_rows("abcdefghij", 5), 2);
+    assert_eq!(wrapped_rows("abcdefghij k", 5), 3);
+    // A computer to move and thinking, and a long message with a path in it: at every size
+    // from the minimum up, every word of the message is on the screen.
+    let mut app =
+        App::new(Game::new(), PlayerKind::heuristic(), PlayerKind::Human, Limits::depth(30), None);
+    app.tick();
+    let messages = [
+        "saved /root/.local/share/tigers-and-sheep/games/game-2026-12-01-1.txt".to_string(),
+        "Quit without saving? y: quit, n: stay, s: save and quit".to_string(),
+    ];
+    for message in &messages {
+        app.message.clone_from(message);
+        for w in 40..=120 {
+            for h in 15..=40 {
+                let (buf, _) = draw(&app, w, h);
+                let text: String =
+                    screen_text(&buf).split_whitespace().collect::<Vec<_>>().join(" ");
+                for word in message.split_whitespace() {
+                    // A word wider than the panel is cut into pieces: look for its start.
+                    let start: String = word.chars().take(20).collect();
+                    assert!(
+                        text.contains(&start),
+                        "{w}x{h}: {word:?} missing from\n{}",
+                        screen_text(&buf)
+                    );
+                }
+            }
+        }
+    }
+}
