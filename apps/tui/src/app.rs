@@ -138,6 +138,8 @@ pub struct App {
     pub clipboard: Option<String>,
     /// Draw without colours (the `NO_COLOR` convention).
     pub no_color: bool,
+    /// Where the game was last saved, for the line the program prints when it ends.
+    pub saved_to: Option<std::path::PathBuf>,
     /// The search in progress, if a computer is thinking.
     pub thinking: Option<Thinking>,
     /// The computer's last search failed (a damaged table): it does not search again until
@@ -237,6 +239,7 @@ impl App {
             dirty: false,
             clipboard: None,
             no_color: false,
+            saved_to: None,
             thinking: None,
             failed: false,
             last_turn: [None, None],
@@ -805,6 +808,7 @@ impl App {
         {
             Ok(()) => {
                 self.dirty = false;
+                self.saved_to = Some(path.clone());
                 format!("saved {}", path.display())
             }
             Err(e) => format!("could not save {}: {e}", path.display()),

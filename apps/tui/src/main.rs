@@ -221,6 +221,10 @@ fn main() -> ExitCode {
     if let Some(outcome) = app.game.outcome() {
         println!("{outcome}");
     }
+    // The whole path, once the screen is gone (the status line may have had to wrap it).
+    if let Some(path) = &app.saved_to {
+        println!("saved {}", path.display());
+    }
     ExitCode::SUCCESS
 }
 

@@ -555,6 +555,8 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     assert!(app.quit);
     let saved: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
     assert_eq!(saved.len(), 1);
+    // The whole path is kept for the line printed on exit.
+    assert_eq!(app.saved_to.as_deref(), Some(saved[0].path().as_path()));
     std::fs::remove_dir_all(&dir).unwrap();
 
     // Ctrl+C quits at once, saved or not.
