@@ -145,8 +145,9 @@ pub struct App {
     /// The computer's last search failed (a damaged table): it does not search again until
     /// the game changes (take back, new game).
     pub failed: bool,
-    /// What each side's last computer turn found.
-    pub last_turn: [Option<TurnInfo>; 2],
+    /// What the computer's searches found, by the ply of the move they chose: kept when moves
+    /// are taken back, so a redo shows them again, and shown only while that move stands.
+    turns: std::collections::BTreeMap<usize, TurnInfo>,
     /// Set when the user asks to quit.
     pub quit: bool,
     /// The tablebase, when one is loaded: the perfect player's, and the source
@@ -242,7 +243,7 @@ impl App {
             saved_to: None,
             thinking: None,
             failed: false,
-            last_turn: [None, None],
+            turns: std::collections::BTreeMap::new(),
             quit: false,
             tablebase,
             review: None,
@@ -338,12 +339,13 @@ impl App {
                         && self.game.play(m).is_ok()
                     {
                         self.played(m);
-                        self.last_turn[seat_index(side)] = Some(TurnInfo {
+                        let info = TurnInfo {
                             mv: m,
                             depth: result.depth,
                             score: score_text(result.score, side),
                             pv: result.pv.clone(),
-                        });
+                        };
+                        self.turns.insert(ply, info);
                         self.after_move();
                     }
                 }
@@ -359,8 +361,8 @@ impl App {
             if let Some(m) = random.choose(&self.game, &AtomicBool::new(false))
                 && self.game.play(m).is_ok()
             {
+                self.turns.remove(&(self.game.len() - 1));
                 self.played(m);
-                self.last_turn[seat_index(side)] = None;
                 self.after_move();
             }
         } else if let Some(engine) = seat.engine.take() {
@@ -536,7 +538,6 @@ impl App {
         self.hint = None;
         self.hint_job = None;
         self.typed.clear();
-        self.last_turn = [None, None];
         self.message = format!("back to before move {}", index + 1);
     }
 
@@ -861,6 +862,15 @@ impl App {
             t.stop();
         }
         self.quit = true;
+    }
+
+    /// The last move `side` made in the game, and what the computer's search found for it if
+    /// a computer made it (its depth, score and line).
+    pub fn last_turn(&self, side: Side) -> Option<(Move, Option<&TurnInfo>)> {
+        let positions = self.game.positions();
+        let ply = (0..self.game.len()).rev().find(|&i| positions[i].side_to_move() == side)?;
+        let mv = self.game.moves()[ply];
+        Some((mv, self.turns.get(&ply).filter(|t| t.mv == mv)))
     }
 
     /// How long a side's computer player may think, for the status line and saved games.

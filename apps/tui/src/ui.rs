@@ -186,9 +186,14 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let mut lines = Vec::new();
     if let Some(ply) = app.review {
         let shown = app.shown_board();
+        // Counted as the move list counts: by turns, a sheep move and a tigers' move each.
+        let offset = usize::from(app.game.start().side_to_move() == Side::Tiger);
+        let turn = |plies: usize| (plies + offset).div_ceil(2);
         lines.push(Line::styled(
             format!(
-                "Looking at move {ply} of {}: {} to move, in hand {}, dead {}",
+                "Looking at move {} of {} (ply {ply} of {}): {} to move, in hand {}, dead {}",
+                turn(ply),
+                turn(app.game.len()),
                 app.game.len(),
                 shown.side_to_move().plural(),
                 shown.in_hand(),
@@ -248,16 +253,14 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     }
 
     let other = side.other();
-    let text = match &app.last_turn[usize::from(other == Side::Tiger)] {
-        Some(t) => vec![
+    let text = match app.last_turn(other) {
+        Some((_, Some(t))) => vec![
             Line::from(format!("played {} (depth {})", move_text(t.mv), t.depth)),
             Line::from(t.score.clone()),
             Line::from(format!("expected {}", pv_text(&t.pv))),
         ],
-        None => match app.game.moves().last() {
-            Some(&m) => vec![Line::from(format!("played {}", move_text(m)))],
-            None => vec![Line::from("—")],
-        },
+        Some((m, None)) => vec![Line::from(format!("played {}", move_text(m)))],
+        None => vec![Line::from("—")],
     };
     let title = format!(" Last turn: {} ", other.plural());
     frame.render_widget(Paragraph::new(text).block(Block::bordered().title(title)), last);

@@ -219,7 +219,7 @@ fn review_looks_back_without_changing_the_game() {
     assert_eq!(app.shown_last_move(), Some("a5b4".parse().unwrap()));
     let (buf, hit) = draw(&app, 100, 32);
     let text = screen_text(&buf);
-    assert!(text.contains("Looking at move 2 of 4"), "{text}");
+    assert!(text.contains("Looking at move 1 of 2 (ply 2 of 4)"), "{text}");
     let g = hit.board.unwrap();
     let (x, y) = g.cell(p("b4"));
     assert_eq!(
@@ -846,4 +846,47 @@ fn the_message_is_whole_at_every_size_even_while_the_computer_thinks() {
             }
         }
     }
+}
+
+#[test]
+fn the_last_turn_panel_follows_take_backs_and_redos() {
+    // The computer plays the tigers at depth 2: its turns carry a depth and a score.
+    let mut app =
+        App::new(Game::new(), PlayerKind::Human, PlayerKind::heuristic(), Limits::depth(2), None);
+    let reply = |app: &mut App| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let len = app.game.len();
+        while app.game.len() == len && Instant::now() < deadline {
+            app.tick();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    };
+    for m in ["c3", "b2"] {
+        app.play(m.parse().unwrap());
+        reply(&mut app);
+    }
+    assert_eq!(app.game.len(), 4);
+    let (second, info) = app.last_turn(tns_board::Side::Tiger).unwrap();
+    assert_eq!(Some(second), app.game.moves().last().copied());
+    assert_eq!(info.map(|t| t.depth), Some(2));
+    // Undo (the human's move and the reply): the panel shows the first reply, with its depth.
+    app.undo();
+    assert_eq!(app.game.len(), 2);
+    let (first, info) = app.last_turn(tns_board::Side::Tiger).unwrap();
+    assert_eq!(Some(first), app.game.moves().last().copied());
+    assert_eq!(info.map(|t| (t.mv, t.depth)), Some((first, 2)), "the depth stays");
+    // Redo both: the second reply is back, with what its search found.
+    app.redo();
+    app.redo();
+    assert_eq!(app.game.len(), 4);
+    let (again, info) = app.last_turn(tns_board::Side::Tiger).unwrap();
+    assert_eq!((again, info.map(|t| t.mv)), (second, Some(second)));
+    // Never a move that is not the game's: a panel is only the last move's of its side.
+    let shown = draw(&app, 100, 32).0;
+    let text = screen_text(&shown);
+    assert!(
+        text.contains(&format!("played {second}"))
+            || text.contains(&format!("played {}", tigers_and_sheep::ui::move_text(second))),
+        "{text}"
+    );
 }
