@@ -262,10 +262,17 @@ struct Progress<'a> {
     last_save: Instant,
     save_failed: bool,
     date: String,
+    /// Games that finished after the SPRT decided (under way when it did), left out.
+    after_decision: u32,
 }
 
 impl Progress<'_> {
     fn game(&mut self, game: &GameReport) {
+        if self.verdict != SprtDecision::Continue {
+            // Decided on whole pairs: a game that was under way then is not counted.
+            self.after_decision += 1;
+            return;
+        }
         self.standings.add(game);
         let [name_a, name_b] = &self.names;
         let (sheep, tiger) = match game.a_side {
@@ -402,6 +409,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         last_save: Instant::now(),
         save_failed: false,
         date: today(),
+        after_decision: 0,
     };
     let started = Instant::now();
     let finished = tns_match::run_match(&config, &stop, |game| progress.game(game));
@@ -431,6 +439,12 @@ fn summary(progress: &Progress, elapsed: Duration) {
     print_report(standings, name_a, name_b, elapsed);
     if let Some(sprt) = &progress.sprt {
         print_sprt(sprt, progress.verdict, standings, config.colours);
+        if progress.after_decision > 0 {
+            say!(
+                "{} game(s) under way when the test decided finished after it: not counted",
+                progress.after_decision
+            );
+        }
     }
     print_statistics(standings, name_a, name_b);
     print_timing(&progress.timing, [name_a, name_b], config.time_control.is_some());
