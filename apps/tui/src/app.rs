@@ -123,6 +123,8 @@ pub struct App {
     typed_refused: bool,
     /// Whether the help overlay is open.
     pub show_help: bool,
+    /// Rows the help is scrolled by, where it does not fit the screen.
+    pub help_scroll: u16,
     /// A one-line message for the status bar.
     pub message: String,
     /// The engine's suggestion, after `H`: the cursor (and the selection, for a step or a
@@ -233,6 +235,7 @@ impl App {
             typed: String::new(),
             typed_refused: false,
             show_help: false,
+            help_scroll: 0,
             message: "Press ? for help".into(),
             hint: None,
             hint_job: None,

@@ -62,6 +62,8 @@ pub enum Action {
     Save,
     /// Open or close the help.
     ToggleHelp,
+    /// Scroll the help by this many rows (when it does not fit the screen).
+    ScrollHelp(i8),
     /// Show the position string and copy it to the clipboard.
     CopyPosition,
     /// Save the shown position as an SVG picture.
@@ -141,6 +143,8 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Help => {
             return Some(match key.code {
                 KeyCode::Char('q') => Action::Quit,
+                KeyCode::Down | KeyCode::Char('j') => Action::ScrollHelp(1),
+                KeyCode::Up | KeyCode::Char('k') => Action::ScrollHelp(-1),
                 _ => Action::ToggleHelp,
             });
         }

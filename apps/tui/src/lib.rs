@@ -23,6 +23,10 @@ struct WorkspaceReadme;
 /// Applies one action to the app.
 pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
     if app.show_help && !matches!(action, Action::Quit | Action::ForceQuit) {
+        if let Action::ScrollHelp(rows) = action {
+            app.help_scroll = app.help_scroll.saturating_add_signed(i16::from(rows));
+            return;
+        }
         app.show_help = false;
         return;
     }
@@ -56,7 +60,11 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::NewGame => app.request_new_game(),
         Action::Hint => app.hint(),
         Action::Save => app.save(save_dir),
-        Action::ToggleHelp => app.show_help = !app.show_help,
+        Action::ToggleHelp => {
+            app.show_help = !app.show_help;
+            app.help_scroll = 0;
+        }
+        Action::ScrollHelp(_) => {}
         Action::CopyPosition => app.copy_position(),
         Action::SavePicture => app.save_picture(save_dir),
     }

@@ -108,7 +108,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     }
     draw_status(frame, app, status, compact);
     if app.show_help {
-        draw_help(frame, area);
+        draw_help(frame, area, app.help_scroll);
     }
     if app.no_color {
         // Keep the bold and reversed text, drop every colour.
@@ -266,25 +266,37 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     frame.render_widget(Paragraph::new(text).block(Block::bordered().title(title)), last);
 }
 
-/// The rows `text` takes wrapped at words in `width` columns (a word longer than the width
-/// takes rows of its own, cut as the paragraph cuts it).
-pub fn wrapped_rows(text: &str, width: u16) -> u16 {
+/// `text` wrapped at words into lines of at most `width` columns; a word longer than the width
+/// is cut into pieces of it.
+pub fn wrap_words(text: &str, width: u16) -> Vec<String> {
     let width = usize::from(width.max(1));
-    let mut rows = 0usize;
-    let mut used = 0usize;
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
     for word in text.split_whitespace() {
-        let len = word.chars().count();
-        if used > 0 && used + 1 + len <= width {
-            used += 1 + len;
+        let mut word: Vec<char> = word.chars().collect();
+        let used = line.chars().count();
+        if used > 0 && used + 1 + word.len() <= width {
+            line.push(' ');
+            line.extend(&word);
             continue;
         }
-        if used > 0 || rows == 0 {
-            rows += 1;
+        if used > 0 {
+            lines.push(std::mem::take(&mut line));
         }
-        rows += (len.max(1) - 1) / width;
-        used = (len.max(1) - 1) % width + 1;
+        while word.len() > width {
+            lines.push(word.drain(..width).collect());
+        }
+        line = word.into_iter().collect();
     }
-    u16::try_from(rows).unwrap_or(u16::MAX)
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The rows `text` takes wrapped at words in `width` columns ([`wrap_words`]).
+pub fn wrapped_rows(text: &str, width: u16) -> u16 {
+    u16::try_from(wrap_words(text, width).len()).unwrap_or(u16::MAX)
 }
 
 /// The first moves of a principal variation.
@@ -318,29 +330,43 @@ fn to_move_line(app: &App) -> Line<'static> {
     ))
 }
 
-fn draw_help(frame: &mut Frame, area: Rect) {
+fn draw_help(frame: &mut Frame, area: Rect, scroll: u16) {
     let key_width = KEYS.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let what_width = KEYS.iter().map(|(_, w)| w.chars().count()).max().unwrap_or(0);
     let width = ((key_width + 2 + what_width + 2) as u16).min(area.width);
-    let height = (KEYS.len() as u16 + 2).min(area.height);
+    // Where a key and its words do not fit on a line, the words go under the key, wrapped at
+    // words; where the keys do not all fit, ↑ and ↓ scroll them, and the title says so.
+    let inner_width = width.saturating_sub(2);
+    let key_style = Style::default().fg(Color::Yellow);
+    let mut lines: Vec<Line> = Vec::new();
+    for (k, what) in KEYS {
+        if usize::from(inner_width) >= key_width + 2 + what.chars().count() {
+            lines.push(Line::from(vec![
+                Span::styled(format!("{k:>key_width$}  "), key_style),
+                Span::raw(*what),
+            ]));
+        } else {
+            lines.push(Line::styled(*k, key_style));
+            for part in wrap_words(what, inner_width.saturating_sub(2)) {
+                lines.push(Line::from(format!("  {part}")));
+            }
+        }
+    }
+    let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let height = rows.saturating_add(2).min(area.height);
     let popup = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
         width,
         height,
     );
-    let lines: Vec<Line> = KEYS
-        .iter()
-        .map(|(k, what)| {
-            Line::from(vec![
-                Span::styled(format!("{k:>key_width$}  "), Style::default().fg(Color::Yellow)),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
+    let fits = rows + 2 <= height;
+    let scroll = if fits { 0 } else { scroll.min(rows + 2 - height) };
+    let title =
+        if fits { " Keys (any key closes) " } else { " Keys (↑ ↓ more, other keys close) " };
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" Keys (any key closes) ")),
+        Paragraph::new(lines).scroll((scroll, 0)).block(Block::bordered().title(title)),
         popup,
     );
 }

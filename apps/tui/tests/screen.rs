@@ -890,3 +890,26 @@ fn the_last_turn_panel_follows_take_backs_and_redos() {
         "{text}"
     );
 }
+
+#[test]
+fn the_help_scrolls_where_it_does_not_fit() {
+    let mut app = human_game();
+    press(&mut app, KeyCode::Char('?'));
+    assert!(app.show_help);
+    let text = screen_text(&draw(&app, 40, 15).0);
+    assert!(text.contains("more"), "the title says there is more:\n{text}");
+    assert!(!text.contains("quit at once"), "{text}");
+    // ↓ until the last key shows; the help stays open while it scrolls.
+    for _ in 0..40 {
+        press(&mut app, KeyCode::Down);
+    }
+    assert!(app.show_help);
+    let text = screen_text(&draw(&app, 40, 15).0);
+    assert!(text.contains("quit at once"), "the last key is reachable:\n{text}");
+    // Any other key closes it; a large screen shows it whole, without scrolling.
+    press(&mut app, KeyCode::Char('x'));
+    assert!(!app.show_help);
+    press(&mut app, KeyCode::Char('?'));
+    let text = screen_text(&draw(&app, 120, 40).0);
+    assert!(text.contains("any key closes") && text.contains("quit at once"), "{text}");
+}
