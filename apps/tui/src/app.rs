@@ -631,9 +631,20 @@ impl App {
         self.review = Some(target);
         self.selected = None;
         self.typed.clear();
+        // Counted as the move list counts: by turns, a sheep move and a tigers' move each.
         self.message = format!(
-            "move {target} of {len}: ← → step, End: back to the game, t: take the game back to here"
+            "move {} of {} (ply {target} of {len}): ← → step, End: back to the game, t: take \
+             the game back to here",
+            self.turns_in(target),
+            self.turns_in(len)
         );
+    }
+
+    /// The turns (a sheep move and a tigers' move each, as the move list numbers them) that
+    /// the first `plies` plies of the game make.
+    pub fn turns_in(&self, plies: usize) -> usize {
+        let offset = usize::from(self.game.start().side_to_move() == Side::Tiger);
+        (plies + offset).div_ceil(2)
     }
 
     /// Takes the game back to the position shown in review (an explicit choice, never a side

@@ -184,17 +184,11 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let board = app.board();
     let side = board.side_to_move();
     let mut lines = Vec::new();
-    if let Some(ply) = app.review {
+    if app.review.is_some() {
         let shown = app.shown_board();
-        // Counted as the move list counts: by turns, a sheep move and a tigers' move each.
-        let offset = usize::from(app.game.start().side_to_move() == Side::Tiger);
-        let turn = |plies: usize| (plies + offset).div_ceil(2);
         lines.push(Line::styled(
             format!(
-                "Looking at move {} of {} (ply {ply} of {}): {} to move, in hand {}, dead {}",
-                turn(ply),
-                turn(app.game.len()),
-                app.game.len(),
+                "Looking back: {} to move, in hand {}, dead {}",
                 shown.side_to_move().plural(),
                 shown.in_hand(),
                 shown.dead()

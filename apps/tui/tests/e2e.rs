@@ -47,7 +47,7 @@ fn play_a_move_and_quit_in_tmux() {
     // ← shows the start again (c3 empty, 20 in hand), and the game is unchanged: End returns
     // to it with c3 still played.
     tmux(&["send-keys", "-t", &session, "Left", "Left"]);
-    let screen = wait_for(&session, "Looking at move 0 of 1 (ply 0 of 2)", Duration::from_secs(5));
+    let screen = wait_for(&session, "Looking back: Sheep to move", Duration::from_secs(5));
     assert!(screen.contains("in hand 20"), "the start is shown:\n{screen}");
     tmux(&["send-keys", "-t", &session, "End"]);
     let screen = wait_for(&session, "back to the game", Duration::from_secs(5));

@@ -219,7 +219,8 @@ fn review_looks_back_without_changing_the_game() {
     assert_eq!(app.shown_last_move(), Some("a5b4".parse().unwrap()));
     let (buf, hit) = draw(&app, 100, 32);
     let text = screen_text(&buf);
-    assert!(text.contains("Looking at move 1 of 2 (ply 2 of 4)"), "{text}");
+    assert!(text.contains("Looking back: Sheep to move, in hand 19"), "{text}");
+    assert!(app.message.starts_with("move 1 of 2 (ply 2 of 4)"), "{}", app.message);
     let g = hit.board.unwrap();
     let (x, y) = g.cell(p("b4"));
     assert_eq!(
