@@ -73,10 +73,15 @@ const QUOTE: usize = 40;
 
 /// The first few characters of `text`, for an error line (with `...` when cut).
 pub fn quote(text: &str) -> String {
-    if text.chars().count() <= QUOTE {
+    quote_to(text, QUOTE)
+}
+
+/// `text` cut to `max` characters, with `...` when cut.
+pub fn quote_to(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
         text.to_string()
     } else {
-        format!("{}...", text.chars().take(QUOTE).collect::<String>())
+        format!("{}...", text.chars().take(max).collect::<String>())
     }
 }
 

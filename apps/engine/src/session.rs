@@ -13,7 +13,7 @@ use tns_match::{Budget, PlayerError, PlayerSpec, limit};
 use tns_search::{Clock, Evaluator, Limits, MAX_THREADS, MAX_TT_MB, Report, Search, plies_to_end};
 use tns_tablebase::Tablebase;
 
-use crate::command::{Clocks, Command, CommandError, Go, parse, quote};
+use crate::command::{Clocks, Command, CommandError, Go, parse, quote, quote_to};
 
 /// Where the engine's lines go: standard output in the program, a buffer in tests.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -440,14 +440,5 @@ impl Session {
         } else {
             self.stop_search();
         }
-    }
-}
-
-/// `text` cut to `max` characters, with `...` when cut.
-fn quote_to(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        format!("{}...", text.chars().take(max).collect::<String>())
     }
 }
