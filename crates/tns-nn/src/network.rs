@@ -78,6 +78,41 @@ fn axpy(out: &mut [f32], a: f32, x: &[f32]) {
     }
 }
 
+/// Outputs a layer computes at once, its sums kept in registers.
+const CHUNK: usize = 32;
+
+/// One dense layer on sparse inputs: `out = bias + Σ x · weights[i]` over the `(i, x)` of
+/// `active`, in their order (so the sums are the same, to the bit, as one row after another).
+/// `weights` holds the layer's rows, input by input, each `out.len()` long.
+///
+/// The outputs are taken `CHUNK` at a time, so that their sums stay in registers while the
+/// rows stream past instead of being loaded and stored for every input.
+#[inline]
+fn dense_layer(out: &mut [f32], bias: &[f32], weights: &[f32], active: &[(u8, f32)]) {
+    let outputs = out.len();
+    let mut j = 0;
+    while j + CHUNK <= outputs {
+        let mut sums = [0.0f32; CHUNK];
+        sums.copy_from_slice(&bias[j..j + CHUNK]);
+        for &(i, x) in active {
+            let at = usize::from(i) * outputs + j;
+            let row = &weights[at..at + CHUNK];
+            for (s, &w) in sums.iter_mut().zip(row) {
+                *s += x * w;
+            }
+        }
+        out[j..j + CHUNK].copy_from_slice(&sums);
+        j += CHUNK;
+    }
+    if j < outputs {
+        out[j..].copy_from_slice(&bias[j..]);
+        for &(i, x) in active {
+            let at = usize::from(i) * outputs;
+            axpy(&mut out[j..], x, &weights[at + j..at + outputs]);
+        }
+    }
+}
+
 impl Network {
     /// A network on the [`Inputs::Pieces`] inputs with hidden layers of the given sizes, its
     /// weights drawn from `seed` (He initialisation for the ReLU layers, small weights into the
@@ -158,29 +193,37 @@ impl Network {
     #[inline]
     pub fn forward(&self, board: Board) -> f32 {
         let features = Features::of(board, self.inputs);
-        let mut a = [0.0f32; MAX_WIDTH];
-        let mut b = [0.0f32; MAX_WIDTH];
-        let mut layers = offsets(&self.sizes);
-        // The first layer adds the rows of the inputs that are on.
-        let Some((_, outputs, weights, biases)) = layers.next() else { return 0.0 };
-        let row = |i: usize| &self.params[weights + i * outputs..weights + (i + 1) * outputs];
-        a[..outputs].copy_from_slice(&self.params[biases..biases + outputs]);
+        // The inputs that are on, with their values: the ones, then the sheep in hand.
+        let mut active = [(0u8, 0.0f32); MAX_WIDTH];
+        let mut len = 0;
         for &i in &features.ones[..features.len] {
-            axpy(&mut a[..outputs], 1.0, row(usize::from(i)));
+            active[len] = (i, 1.0);
+            len += 1;
         }
-        axpy(&mut a[..outputs], features.in_hand, row(IN_HAND));
-        for (inputs, outputs, weights, biases) in layers {
-            for v in &mut a[..inputs] {
-                *v = v.max(0.0);
+        #[expect(clippy::cast_possible_truncation, reason = "an input's index, under 87")]
+        let in_hand = IN_HAND as u8;
+        active[len] = (in_hand, features.in_hand);
+        len += 1;
+        let mut a = [0.0f32; MAX_WIDTH];
+        let mut layers = offsets(&self.sizes).peekable();
+        while let Some((_, outputs, weights, biases)) = layers.next() {
+            dense_layer(
+                &mut a[..outputs],
+                &self.params[biases..biases + outputs],
+                &self.params[weights..biases],
+                &active[..len],
+            );
+            if layers.peek().is_none() {
+                break;
             }
-            b[..outputs].copy_from_slice(&self.params[biases..biases + outputs]);
-            for i in 0..inputs {
-                if a[i] != 0.0 {
-                    let r = &self.params[weights + i * outputs..weights + (i + 1) * outputs];
-                    axpy(&mut b[..outputs], a[i], r);
-                }
+            // ReLU, keeping only the inputs of the next layer that are on.
+            len = 0;
+            for (i, &v) in a[..outputs].iter().enumerate() {
+                #[expect(clippy::cast_possible_truncation, reason = "under MAX_WIDTH, 256")]
+                let i = i as u8;
+                active[len] = (i, v);
+                len += usize::from(v > 0.0);
             }
-            std::mem::swap(&mut a, &mut b);
         }
         // The last layer has one output (`check_sizes`), now first in `a`.
         a[0].tanh()

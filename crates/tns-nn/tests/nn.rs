@@ -188,9 +188,15 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn sparse_forward_equals_dense_training_pass(seed in 1u64..10_000, threats in any::<bool>()) {
+    fn sparse_forward_equals_dense_training_pass(
+        seed in 1u64..10_000,
+        threats in any::<bool>(),
+        // Widths below, at and between the forward pass's chunks of 32 outputs.
+        first in 1usize..=100,
+        second in 1usize..=70,
+    ) {
         let inputs = if threats { Inputs::Threats } else { Inputs::Pieces };
-        let net = Network::with_inputs(inputs, &[20, 7], seed).unwrap();
+        let net = Network::with_inputs(inputs, &[first, second], seed).unwrap();
         let batch: Vec<Sample> = positions(4, seed)
             .into_iter()
             .map(|board| Sample { board, target: 0.0 })
