@@ -37,6 +37,12 @@ struct Cli {
     /// trapped tigers: 87 inputs).
     #[arg(long, default_value = "threats")]
     inputs: tns_nn::Inputs,
+    /// How a new network's layers after the first are chosen: `one` (a single set) or `phase`
+    /// (eight sets, by the side to move and the phase: sheep in hand 11-20, 1-10, none with 0-1
+    /// dead, none with 2 or more), each position judged by its own; the evaluation costs the
+    /// same.
+    #[arg(long, default_value = "one")]
+    buckets: tns_nn::Buckets,
     /// Self-play search depth in plies.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
     depth: u32,
@@ -115,34 +121,37 @@ fn games_count(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
+/// What is wrong with the options, if anything, in the words the user gets.
+fn check(cli: &Cli) -> Result<(), &'static str> {
     if !(0.0..=1.0).contains(&cli.epsilon) || !(0.0..=1.0).contains(&cli.lambda) {
-        eprintln!("tns-train: --epsilon and --lambda must lie between 0 and 1");
-        return ExitCode::FAILURE;
+        return Err("--epsilon and --lambda must lie between 0 and 1");
     }
     let final_learning_rate = cli.final_learning_rate.unwrap_or(cli.learning_rate);
     let rates = [cli.learning_rate, final_learning_rate];
     if !rates.iter().all(|r| r.is_finite() && *r > 0.0) || cli.batch == 0 {
-        eprintln!(
-            "tns-train: --learning-rate and --final-learning-rate must be positive and --batch at least 1"
+        return Err(
+            "--learning-rate and --final-learning-rate must be positive and --batch at least 1",
         );
-        return ExitCode::FAILURE;
     }
     if !(0.0..=0.9).contains(&cli.draw_margin) {
-        eprintln!("tns-train: --draw-margin must lie between 0 and 0.9");
-        return ExitCode::FAILURE;
+        return Err("--draw-margin must lie between 0 and 0.9");
     }
     if cli.match_every > 0 && cli.match_games == 0 {
-        eprintln!(
-            "tns-train: --match-games 0 plays no match: give at least 2, or --match-every 0 for none"
-        );
-        return ExitCode::FAILURE;
+        return Err("--match-games 0 plays no match: give at least 2, or --match-every 0 for none");
     }
     if cli.batch > 1_000_000 || cli.window > 1000 {
-        eprintln!("tns-train: --batch is at most 1000000 and --window at most 1000");
+        return Err("--batch is at most 1000000 and --window at most 1000");
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Err(why) = check(&cli) {
+        eprintln!("tns-train: {why}");
         return ExitCode::FAILURE;
     }
+    let final_learning_rate = cli.final_learning_rate.unwrap_or(cli.learning_rate);
     let teacher = match &cli.teacher {
         None => None,
         Some(dir) => match Tablebase::load(tns_board::KILLS_TO_WIN, dir) {
@@ -170,6 +179,7 @@ fn main() -> ExitCode {
         from: cli.from,
         hidden: cli.hidden,
         inputs: cli.inputs,
+        buckets: cli.buckets,
         depth: cli.depth,
         epsilon: cli.epsilon,
         lambda: cli.lambda,

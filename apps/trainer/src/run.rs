@@ -12,7 +12,7 @@ use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
 use tns_board::Board;
 use tns_match::{Budget, MatchConfig, PlayerKind, PlayerSpec, run_match};
-use tns_nn::{Adam, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
+use tns_nn::{Adam, Buckets, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
 use tns_search::Heuristic;
 use tns_tablebase::Tablebase;
 
@@ -39,6 +39,8 @@ pub struct Settings {
     pub hidden: Vec<usize>,
     /// The input set of a new network.
     pub inputs: Inputs,
+    /// How a new network's layers after the first are chosen for a position.
+    pub buckets: Buckets,
     /// Self-play search depth.
     pub depth: u32,
     /// Probability of a random move in self-play.
@@ -214,7 +216,8 @@ fn starting_point(s: &Settings, complete: Option<u32>) -> Result<(Network, u32),
         let net = Network::load(&generation_path(&s.out, n)).map_err(|e| e.to_string())?;
         return Ok((net, n));
     }
-    let net = Network::with_inputs(s.inputs, &s.hidden, s.seed).map_err(|e| e.to_string())?;
+    let net =
+        Network::with_buckets(s.inputs, s.buckets, &s.hidden, s.seed).map_err(|e| e.to_string())?;
     Ok((net, 0))
 }
 
@@ -369,6 +372,13 @@ fn resume(
                 "note: --inputs {} does not apply to a resumed run: its network has {}",
                 s.inputs,
                 net.inputs()
+            ));
+        }
+        if net.buckets() != s.buckets {
+            log(&format!(
+                "note: --buckets {} does not apply to a resumed run: its network has {}",
+                s.buckets,
+                net.buckets()
             ));
         }
     }

@@ -41,6 +41,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         from: None,
         hidden: vec![16],
         inputs: tns_nn::Inputs::Threats,
+        buckets: tns_nn::Buckets::One,
         depth: 1,
         epsilon: 0.1,
         lambda: 0.7,

@@ -16,6 +16,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         from: None,
         hidden: vec![8],
         inputs: tns_nn::Inputs::Pieces,
+        buckets: tns_nn::Buckets::One,
         depth: 1,
         epsilon: 0.1,
         lambda: 0.7,

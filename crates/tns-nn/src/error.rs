@@ -21,6 +21,9 @@ pub enum NetworkError {
         /// The file's first layer size.
         first: usize,
     },
+    /// A weights file names buckets this version does not know.
+    #[error("buckets {0} are unknown to this version")]
+    Buckets(u32),
     /// The parameters do not fit the layer sizes.
     #[error("{found} parameters, but the layer sizes need {expected}")]
     ParameterCount {

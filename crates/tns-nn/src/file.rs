@@ -3,16 +3,18 @@
 //! | bytes | field |
 //! |------:|-------|
 //! | 8 | magic `TNS-NN\r\n` |
-//! | 4 | format version (2), little-endian |
+//! | 4 | format version (3), little-endian |
 //! | 4 | the input set's id (1 pieces, 2 threats) |
+//! | 4 | the buckets' id (1 one, 2 phase: [`Buckets`]) |
 //! | 4 | number of layer sizes `n` (inputs, hidden layers, output) |
 //! | 4 × n | the sizes |
 //! | 4 × parameters | the parameters as little-endian `f32`, in [`Network::params`] order |
 //! | 8 | checksum of everything before it ([`tns_file::checksum`]) |
 //!
 //! The magic, version and checksum are the frame every format here shares ([`tns_file`]).
-//! Version 1 files, from before there was a choice of inputs, have no input set id (they are
-//! all pieces): they still load.
+//! Older files still load: version 2, from before buckets, has no buckets' id (its networks
+//! have one), and version 1, from before there was a choice of inputs, no input set id either
+//! (they are all pieces).
 
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
@@ -23,11 +25,13 @@ use std::path::Path;
 use tns_file::{FileError, Format, HEADER, TRAILER};
 
 use crate::network::{check_sizes, parameter_count};
-use crate::{Inputs, Network, NetworkError};
+use crate::{Buckets, Inputs, Network, NetworkError};
 
 /// The weights file's container.
-const FORMAT: Format = Format { magic: *b"TNS-NN\r\n", version: 2, name: "weights file" };
-/// The first version, with no input set id.
+const FORMAT: Format = Format { magic: *b"TNS-NN\r\n", version: 3, name: "weights file" };
+/// The second version, with no buckets' id.
+const FORMAT_V2: Format = Format { version: 2, ..FORMAT };
+/// The first version, with no input set id either.
 const FORMAT_V1: Format = Format { version: 1, ..FORMAT };
 /// The version of the weights format this crate writes and reads.
 pub const WEIGHTS_VERSION: u32 = FORMAT.version;
@@ -41,6 +45,7 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = FORMAT.start();
         out.extend_from_slice(&self.inputs().id().to_le_bytes());
+        out.extend_from_slice(&self.buckets().id().to_le_bytes());
         out.extend_from_slice(&(self.sizes().len() as u32).to_le_bytes());
         for &s in self.sizes() {
             out.extend_from_slice(&(s as u32).to_le_bytes());
@@ -61,16 +66,21 @@ impl Network {
             found: bytes.len() as u64,
             expected: expected as u64,
         };
-        // Version 1 has no input set id: the layer sizes start right after the version.
-        let (format, rest, id) = match FORMAT.header(bytes) {
-            Ok(rest) => (FORMAT, &rest[4.min(rest.len())..], u32_at(rest, 0)),
-            Err(FileError::Version { found: 1, .. }) => {
-                (FORMAT_V1, FORMAT_V1.header(bytes)?, Some(Inputs::Pieces.id()))
-            }
+        // The ids before the layer sizes: version 3 has both, 2 the input set's, 1 neither.
+        let (format, ids) = match FORMAT.header(bytes) {
+            Ok(_) => (FORMAT, 2),
+            Err(FileError::Version { found: 2, .. }) => (FORMAT_V2, 1),
+            Err(FileError::Version { found: 1, .. }) => (FORMAT_V1, 0),
             Err(e) => return Err(e.into()),
         };
-        let skip = HEADER + if format.version == 1 { 0 } else { 4 };
-        let id = id.ok_or_else(|| short(skip + 4))?;
+        let all = format.header(bytes)?;
+        let skip = HEADER + 4 * ids;
+        let id = if ids >= 1 { u32_at(all, 0) } else { Some(Inputs::Pieces.id()) };
+        let id = id.ok_or_else(|| short(HEADER + 4))?;
+        let buckets_id = if ids >= 2 { u32_at(all, 4) } else { Some(Buckets::One.id()) };
+        let buckets_id = buckets_id.ok_or_else(|| short(HEADER + 8))?;
+        let buckets = Buckets::from_id(buckets_id).ok_or(NetworkError::Buckets(buckets_id))?;
+        let rest = all.get(4 * ids..).unwrap_or_default();
         let count = u32_at(rest, 0).ok_or_else(|| short(skip + 4))? as usize;
         if !(2..=10).contains(&count) {
             return Err(NetworkError::Sizes(vec![count]));
@@ -84,13 +94,13 @@ impl Network {
             return Err(NetworkError::Inputs { id, first: sizes[0] });
         }
         let params_at = skip - HEADER + 4 + 4 * count;
-        let n = parameter_count(&sizes);
+        let n = parameter_count(&sizes, buckets);
         let body = format.check(bytes, (HEADER + params_at + 4 * n + TRAILER) as u64)?;
         let params = body[params_at..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Network::from_params(sizes, params)
+        Network::from_bucket_params(sizes, buckets, params)
     }
 
     /// Saves the network, whole or not at all (a temporary file, then a rename). A network

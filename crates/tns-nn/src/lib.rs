@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod adam;
+mod buckets;
 mod error;
 mod eval;
 mod file;
@@ -9,6 +10,7 @@ mod network;
 mod train;
 
 pub use adam::Adam;
+pub use buckets::Buckets;
 pub use error::NetworkError;
 pub use eval::{NeuralEvaluator, SCORE_SCALE};
 pub use file::WEIGHTS_VERSION;

@@ -8,6 +8,7 @@ use rand::{RngExt as _, SeedableRng as _};
 use tns_board::Board;
 
 use crate::NetworkError;
+use crate::buckets::Buckets;
 use crate::input::{Features, IN_HAND, Inputs, MAX_INPUTS};
 
 /// The widest layer a network may have, so the forward pass can keep its activations on the
@@ -20,7 +21,9 @@ pub const MAX_WIDTH: usize = 256;
 ///
 /// The parameters are one flat vector, layer after layer, each layer's weights stored input by
 /// input (`w[i][j]` joins input `i` to output `j`) and then its biases, so the forward pass
-/// adds whole rows for the inputs that are on and skips the rest.
+/// adds whole rows for the inputs that are on and skips the rest. With [`Buckets`] other than
+/// [`Buckets::One`], the first layer is followed by one copy of the later layers a bucket, in
+/// the order of the buckets.
 ///
 /// ```
 /// use tns_board::Board;
@@ -35,14 +38,28 @@ pub const MAX_WIDTH: usize = 256;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     inputs: Inputs,
+    buckets: Buckets,
     sizes: Vec<usize>,
     params: Vec<f32>,
 }
 
-/// Where layer `l`'s weights and biases start in the flat parameters.
-fn offsets(sizes: &[usize]) -> impl Iterator<Item = (usize, usize, usize, usize)> + '_ {
+/// The parameters of the layers joining these sizes, one copy.
+fn layers_count(sizes: &[usize]) -> usize {
+    sizes.windows(2).map(|w| w[0] * w[1] + w[1]).sum()
+}
+
+/// Where each layer's weights and biases start in the flat parameters, for the later layers
+/// those of `bucket`: `(inputs, outputs, weights, biases)` a layer.
+fn offsets(
+    sizes: &[usize],
+    bucket: usize,
+) -> impl Iterator<Item = (usize, usize, usize, usize)> + '_ {
+    let later = layers_count(&sizes[1.min(sizes.len())..]);
     let mut at = 0;
-    sizes.windows(2).map(move |w| {
+    sizes.windows(2).enumerate().map(move |(l, w)| {
+        if l == 1 {
+            at += bucket * later;
+        }
         let (inputs, outputs) = (w[0], w[1]);
         let weights = at;
         let biases = at + inputs * outputs;
@@ -51,9 +68,10 @@ fn offsets(sizes: &[usize]) -> impl Iterator<Item = (usize, usize, usize, usize)
     })
 }
 
-/// The number of parameters of a network with these layer sizes.
-pub(crate) fn parameter_count(sizes: &[usize]) -> usize {
-    sizes.windows(2).map(|w| w[0] * w[1] + w[1]).sum()
+/// The number of parameters of a network with these layer sizes and buckets.
+pub(crate) fn parameter_count(sizes: &[usize], buckets: Buckets) -> usize {
+    let first = layers_count(&sizes[..2.min(sizes.len())]);
+    first + buckets.count() * layers_count(&sizes[1.min(sizes.len())..])
 }
 
 /// Checks layer sizes: an input set's count first, 1 last, every size 1 to `MAX_WIDTH`, at most
@@ -134,20 +152,50 @@ impl Network {
         hidden: &[usize],
         seed: u64,
     ) -> Result<Network, NetworkError> {
+        Network::with_buckets(inputs, Buckets::One, hidden, seed)
+    }
+
+    /// [`Network::with_inputs`] with a copy of the layers after the first for each of the
+    /// `buckets`, each drawn as a new network's would be.
+    ///
+    /// ```
+    /// use tns_nn::{Buckets, Inputs, Network};
+    ///
+    /// let one = Network::with_inputs(Inputs::Threats, &[32, 8], 1)?;
+    /// let eight = Network::with_buckets(Inputs::Threats, Buckets::Phase, &[32, 8], 1)?;
+    /// // The first layer (87 by 32) once, the rest (32 by 8, 8 by 1) eight times.
+    /// assert_eq!(one.params().len(), 87 * 32 + 32 + 32 * 8 + 8 + 8 + 1);
+    /// assert_eq!(eight.params().len(), 87 * 32 + 32 + 8 * (32 * 8 + 8 + 8 + 1));
+    /// # Ok::<(), tns_nn::NetworkError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Network::new`].
+    pub fn with_buckets(
+        inputs: Inputs,
+        buckets: Buckets,
+        hidden: &[usize],
+        seed: u64,
+    ) -> Result<Network, NetworkError> {
         let mut sizes = vec![inputs.count()];
         sizes.extend_from_slice(hidden);
         sizes.push(1);
         let inputs = check_sizes(&sizes)?;
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut params = vec![0.0; parameter_count(&sizes)];
+        let mut params = vec![0.0; parameter_count(&sizes, buckets)];
         let last = sizes.len() - 2;
-        for (l, (inputs, outputs, weights, _)) in offsets(&sizes).enumerate() {
-            let bound = if l == last { 0.1 } else { (6.0 / inputs as f32).sqrt() };
-            for w in &mut params[weights..weights + inputs * outputs] {
-                *w = rng.random_range(-bound..bound);
+        for bucket in 0..buckets.count() {
+            for (l, (inputs, outputs, weights, _)) in offsets(&sizes, bucket).enumerate() {
+                if l == 0 && bucket > 0 {
+                    continue;
+                }
+                let bound = if l == last { 0.1 } else { (6.0 / inputs as f32).sqrt() };
+                for w in &mut params[weights..weights + inputs * outputs] {
+                    *w = rng.random_range(-bound..bound);
+                }
             }
         }
-        Ok(Network { inputs, sizes, params })
+        Ok(Network { inputs, buckets, sizes, params })
     }
 
     /// A network from its layer sizes and flat parameters (as [`Network::params`] gives them);
@@ -158,15 +206,33 @@ impl Network {
     /// [`NetworkError::ParameterCount`] when `params` has the wrong length, and
     /// [`NetworkError::NotFinite`] for a NaN or infinite parameter.
     pub fn from_params(sizes: Vec<usize>, params: Vec<f32>) -> Result<Network, NetworkError> {
+        Network::from_bucket_params(sizes, Buckets::One, params)
+    }
+
+    /// [`Network::from_params`] for a network with `buckets`, its parameters laid out as
+    /// [`Network::params`] describes.
+    ///
+    /// # Errors
+    /// As [`Network::from_params`].
+    pub fn from_bucket_params(
+        sizes: Vec<usize>,
+        buckets: Buckets,
+        params: Vec<f32>,
+    ) -> Result<Network, NetworkError> {
         let inputs = check_sizes(&sizes)?;
-        let expected = parameter_count(&sizes);
+        let expected = parameter_count(&sizes, buckets);
         if params.len() != expected {
             return Err(NetworkError::ParameterCount { expected, found: params.len() });
         }
         if let Some(index) = params.iter().position(|p| !p.is_finite()) {
             return Err(NetworkError::NotFinite { index });
         }
-        Ok(Network { inputs, sizes, params })
+        Ok(Network { inputs, buckets, sizes, params })
+    }
+
+    /// How the layers after the first are chosen for a position.
+    pub fn buckets(&self) -> Buckets {
+        self.buckets
     }
 
     /// The input set.
@@ -205,7 +271,7 @@ impl Network {
         active[len] = (in_hand, features.in_hand);
         len += 1;
         let mut a = [0.0f32; MAX_WIDTH];
-        let mut layers = offsets(&self.sizes).peekable();
+        let mut layers = offsets(&self.sizes, self.buckets.of(board)).peekable();
         while let Some((_, outputs, weights, biases)) = layers.next() {
             dense_layer(
                 &mut a[..outputs],
@@ -229,13 +295,19 @@ impl Network {
         a[0].tanh()
     }
 
-    /// The forward pass on dense inputs, keeping every layer's output (after its activation)
-    /// for the backward pass: `acts[0]` is the input, the last is the tanh output.
-    pub(crate) fn forward_keep(&self, x: &[f32; MAX_INPUTS], acts: &mut Vec<Vec<f32>>) {
+    /// The forward pass on dense inputs through `bucket`'s layers, keeping every layer's output
+    /// (after its activation) for the backward pass: `acts[0]` is the input, the last is the
+    /// tanh output.
+    pub(crate) fn forward_keep(
+        &self,
+        x: &[f32; MAX_INPUTS],
+        bucket: usize,
+        acts: &mut Vec<Vec<f32>>,
+    ) {
         acts.clear();
         acts.push(x[..self.inputs.count()].to_vec());
         let last = self.sizes.len() - 2;
-        for (l, (inputs, outputs, weights, biases)) in offsets(&self.sizes).enumerate() {
+        for (l, (inputs, outputs, weights, biases)) in offsets(&self.sizes, bucket).enumerate() {
             let mut out = self.params[biases..biases + outputs].to_vec();
             let input = &acts[l];
             for (i, &xi) in input.iter().enumerate().take(inputs) {
@@ -255,10 +327,12 @@ impl Network {
     }
 
     /// Adds the gradient of `(y - target)² * scale` with respect to every parameter to `grad`,
-    /// where `y` is the output `forward_keep` left in `acts`. Returns `(y - target)²`.
+    /// where `y` is the output `forward_keep` left in `acts` through `bucket`'s layers. Returns
+    /// `(y - target)²`.
     pub(crate) fn backward(
         &self,
         acts: &[Vec<f32>],
+        bucket: usize,
         target: f32,
         scale: f32,
         grad: &mut [f32],
@@ -267,7 +341,7 @@ impl Network {
         let error = y - target;
         // d(loss)/d(pre-activation) at the output: 2 (y - t) (1 - y²).
         let mut delta = vec![2.0 * error * (1.0 - y * y) * scale];
-        let layers: Vec<_> = offsets(&self.sizes).collect();
+        let layers: Vec<_> = offsets(&self.sizes, bucket).collect();
         for (l, &(inputs, outputs, weights, biases)) in layers.iter().enumerate().rev() {
             let input = &acts[l];
             for (j, &d) in delta.iter().enumerate() {

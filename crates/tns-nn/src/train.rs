@@ -52,8 +52,10 @@ pub fn gradient(net: &Network, batch: &[Sample]) -> (Vec<f32>, f32) {
             let mut acts = Vec::new();
             let mut loss = 0.0;
             for s in chunk {
-                net.forward_keep(&Features::of(s.board, net.inputs()).dense(), &mut acts);
-                loss += net.backward(&acts, s.target, scale, &mut grad);
+                let bucket = net.buckets().of(s.board);
+                let x = Features::of(s.board, net.inputs()).dense();
+                net.forward_keep(&x, bucket, &mut acts);
+                loss += net.backward(&acts, bucket, s.target, scale, &mut grad);
             }
             (grad, loss)
         })

@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use tns_board::{Board, Side};
 use tns_file::FileError;
-use tns_nn::{Adam, Inputs, Network, NetworkError, Sample, gradient, loss, train_epoch};
+use tns_nn::{Adam, Buckets, Inputs, Network, NetworkError, Sample, gradient, loss, train_epoch};
 
 /// Positions from seeded random play.
 fn positions(n: usize, seed: u64) -> Vec<Board> {
@@ -45,12 +45,14 @@ fn samples(n: usize, seed: u64) -> Vec<Sample> {
 #[test]
 fn gradient_matches_finite_differences() {
     for inputs in Inputs::ALL {
-        gradient_matches_finite_differences_on(inputs);
+        for buckets in Buckets::ALL {
+            gradient_matches_finite_differences_on(inputs, buckets);
+        }
     }
 }
 
-fn gradient_matches_finite_differences_on(inputs: Inputs) {
-    let net = Network::with_inputs(inputs, &[8, 6], 5).unwrap();
+fn gradient_matches_finite_differences_on(inputs: Inputs, buckets: Buckets) {
+    let net = Network::with_buckets(inputs, buckets, &[8, 6], 5).unwrap();
     let batch = samples(12, 9);
     let (grad, _) = gradient(&net, &batch);
     let mut checked = 0;
@@ -143,26 +145,39 @@ fn save_load_round_trip_and_every_error() {
     let mut flipped = bytes.clone();
     flipped[40] ^= 1;
     assert!(matches!(err(&flipped), NetworkError::File(FileError::Checksum)));
+    // Version 3: magic, version, the input set's id (12), the buckets' id (16), the number of
+    // sizes (20), the sizes (24).
     let mut sizes = bytes.clone();
-    sizes[20] = 51;
+    sizes[24] = 51;
     assert!(matches!(err(&sizes), NetworkError::Sizes(_)));
+    for id in [0u8, 3, 9] {
+        let mut other = bytes.clone();
+        other[16] = id;
+        assert!(matches!(err(&other), NetworkError::Buckets(b) if b == u32::from(id)), "{id}");
+    }
     // An input set id that is unknown, or not the one the first layer size says.
     for id in [0u8, 2, 9] {
         let mut other = bytes.clone();
         other[12] = id;
         assert!(matches!(err(&other), NetworkError::Inputs { first: 52, .. }), "{id}");
     }
-    // A version 1 file (no input set id: the pieces) still loads, to the same network.
-    let mut v1 = bytes[..bytes.len() - 8].to_vec();
-    v1.drain(12..16);
-    v1[8] = 1;
-    let sum = tns_file::checksum(&v1);
-    v1.extend_from_slice(&sum.to_le_bytes());
-    assert_eq!(Network::from_bytes(&v1).unwrap(), net);
-    // Version 3 is from a newer trainer: refused by name.
+    // A version 2 file (no buckets' id: one) and a version 1 file (no input set id either: the
+    // pieces) still load, to the same network.
+    for (version, ids) in [(2, 16..20), (1, 12..20)] {
+        let mut old = bytes[..bytes.len() - 8].to_vec();
+        old.drain(ids);
+        old[8] = version;
+        let sum = tns_file::checksum(&old);
+        old.extend_from_slice(&sum.to_le_bytes());
+        assert_eq!(Network::from_bytes(&old).unwrap(), net, "version {version}");
+        for len in 0..old.len() {
+            assert!(Network::from_bytes(&old[..len]).is_err(), "version {version}, {len}");
+        }
+    }
+    // Version 4 is from a newer trainer: refused by name.
     assert!(matches!(
-        err(&version_of(&bytes, 3)),
-        NetworkError::File(FileError::Version { found: 3, expected: 2 })
+        err(&version_of(&bytes, 4)),
+        NetworkError::File(FileError::Version { found: 4, expected: 3 })
     ));
     // A NaN with a valid checksum is still refused.
     let mut nan = net.clone();
@@ -191,12 +206,14 @@ proptest! {
     fn sparse_forward_equals_dense_training_pass(
         seed in 1u64..10_000,
         threats in any::<bool>(),
+        phase in any::<bool>(),
         // Widths below, at and between the forward pass's chunks of 32 outputs.
         first in 1usize..=100,
         second in 1usize..=70,
     ) {
         let inputs = if threats { Inputs::Threats } else { Inputs::Pieces };
-        let net = Network::with_inputs(inputs, &[first, second], seed).unwrap();
+        let buckets = if phase { Buckets::Phase } else { Buckets::One };
+        let net = Network::with_buckets(inputs, buckets, &[first, second], seed).unwrap();
         let batch: Vec<Sample> = positions(4, seed)
             .into_iter()
             .map(|board| Sample { board, target: 0.0 })
@@ -206,4 +223,31 @@ proptest! {
         let sparse: f32 = batch.iter().map(|s| net.forward(s.board).powi(2)).sum::<f32>() / 4.0;
         prop_assert!((dense - sparse).abs() < 1e-5, "{dense} vs {sparse}");
     }
+}
+
+#[test]
+fn each_bucket_judges_its_own_positions_and_round_trips() {
+    let net = Network::with_buckets(Inputs::Threats, Buckets::Phase, &[24, 8], 3).unwrap();
+    assert_eq!(net.buckets(), Buckets::Phase);
+    assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+    // The layers after the first are 24 * 8 + 8 + 8 + 1 parameters a bucket, after the first
+    // layer's 87 * 24 + 24. Change bucket 1's (tigers to move, 11 or more sheep in hand)
+    // output bias: its positions change, the others' do not.
+    let first = 87 * 24 + 24;
+    let later = 24 * 8 + 8 + 8 + 1;
+    let mut changed = net.clone();
+    changed.params_mut()[first + later + later - 1] += 0.5;
+    for board in positions(200, 5) {
+        let moved = (changed.forward(board) - net.forward(board)).abs() > 1e-6;
+        assert_eq!(moved, Buckets::Phase.of(board) == 1, "{board}");
+    }
+    // Training fits positions of every bucket.
+    let data = samples(200, 4);
+    let mut fitted = net.clone();
+    let mut adam = Adam::new(fitted.params().len(), 0.01);
+    let before = loss(&fitted, &data);
+    for _ in 0..30 {
+        train_epoch(&mut fitted, &mut adam, &data, 50);
+    }
+    assert!(loss(&fitted, &data) < before * 0.5, "{before} -> {}", loss(&fitted, &data));
 }
