@@ -19,7 +19,7 @@ use tns_tablebase::Tablebase;
 use std::sync::mpsc::TryRecvError;
 
 use crate::engine::{
-    ENGINE_TT_MB, Engine, HintAnswer, Poll, Thinking, engine, evaluator, start_hint,
+    ENGINE_TT_MB, Engine, Hint, HintAnswer, Poll, Thinking, engine, evaluator, start_hint,
 };
 use crate::input::Mode;
 
@@ -221,7 +221,7 @@ impl App {
                             (Some(engine(evaluator, &budget)), budget.limits(), None)
                         }
                         Ok(None) => (None, budget.limits(), Some(RandomPlayer::new(seed()))),
-                        Err(_) => (Some(engine(evaluator(None), &budget)), budget.limits(), None),
+                        Err(_) => (Some(engine(evaluator(None).0, &budget)), budget.limits(), None),
                     }
                 }
             };
@@ -758,19 +758,20 @@ impl App {
         };
         let stale = *ply != self.game.len();
         self.hint_job = None;
-        let Some(m) = found.filter(|_| !stale) else { return };
+        let Some(Hint { mv: m, by }) = found.filter(|_| !stale) else { return };
         self.hint = Some(m);
         if !self.typed.is_empty() && !self.typed_refused {
             // The player is typing a move: the hint is shown, but takes neither the typed
             // text nor the cursor.
-            self.message = format!("hint: {m} (Tab plays it; finish typing yours, or Esc)");
+            self.message =
+                format!("hint from {by}: {m} (Tab plays it; finish typing yours, or Esc)");
             return;
         }
         self.typed.clear();
         self.typed_refused = false;
         self.cursor = m.to();
         self.selected = m.from();
-        self.message = format!("hint: {m} (Enter or Tab plays it, Esc drops it)");
+        self.message = format!("hint from {by}: {m} (Enter or Tab plays it, Esc drops it)");
     }
 
     /// Waits for a hint being worked out (for tests and scripts; the game loop polls instead).

@@ -28,22 +28,32 @@ pub fn engine(evaluator: Box<dyn Evaluator>, budget: &tns_match::Budget) -> Box<
     Box::new(Search::new(evaluator, budget.config()).expect("a table within the bounds"))
 }
 
-/// The strongest evaluator there is: with the tablebase, the heuristic behind the table (the
-/// perfect player: exact in every position with no sheep in hand, and in the placement phase,
-/// where its layers are built, searching only the moves that keep the position's value);
-/// without it, the shipped network, the strongest player at equal time.
-pub fn evaluator(table: Option<Arc<Tablebase>>) -> Box<dyn Evaluator> {
+/// The strongest evaluator there is, and the name the game gives it: with the tablebase, the
+/// heuristic behind the table (the perfect player: exact in every position with no sheep in
+/// hand, and in the placement phase, where its layers are built, searching only the moves that
+/// keep the position's value); without it, the shipped network, the strongest player at equal
+/// time.
+pub fn evaluator(table: Option<Arc<Tablebase>>) -> (Box<dyn Evaluator>, &'static str) {
     match table.map(|t| WithTablebase::new(Heuristic::default(), t)) {
-        Some(Ok(perfect)) => Box::new(perfect),
+        Some(Ok(perfect)) => (Box::new(perfect), "the table"),
         _ => match tns_match::shipped_network() {
-            Ok(net) => Box::new(NeuralEvaluator::new(net)),
-            Err(_) => Box::new(Heuristic::default()),
+            Ok(net) => (Box::new(NeuralEvaluator::new(net)), "the network"),
+            Err(_) => (Box::new(Heuristic::default()), "the heuristic"),
         },
     }
 }
 
-/// Where a hint's answer comes: the move, or why the search failed.
-pub type HintAnswer = Receiver<Result<Option<Move>, String>>;
+/// A hint: the move, and which player found it (`the table`, `the network`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The move.
+    pub mv: Move,
+    /// Who found it, as [`evaluator`] names it.
+    pub by: &'static str,
+}
+
+/// Where a hint's answer comes: the hint, or why the search failed.
+pub type HintAnswer = Receiver<Result<Option<Hint>, String>>;
 
 /// What a search thread sends back.
 #[derive(Debug)]
@@ -147,17 +157,20 @@ impl Drop for Thinking {
 /// Works out a hint on its own thread: a short search (at most 300 ms) by the strongest player
 /// there is, the perfect one when a table is given (exact where it holds the position, and in
 /// the placement phase choosing only among the moves that keep the value). The answer comes on
-/// the returned channel: the move, or why the search failed (a damaged table).
+/// the returned channel: the move and who found it, or why the search failed (a damaged
+/// table).
 pub fn start_hint(board: Board, history: Vec<Board>, table: Option<Arc<Tablebase>>) -> HintAnswer {
     let (tx, rx) = channel();
     let failed = tx.clone();
     let spawned = std::thread::Builder::new().name("hint".into()).spawn(move || {
         let config = SearchConfig::default().with_tt_mb(8);
-        let found = Search::new(evaluator(table), config).and_then(|mut s| {
+        let (evaluator, by) = evaluator(table);
+        let found = Search::new(evaluator, config).and_then(|mut s| {
             let limits = Limits::depth(20).with_time(std::time::Duration::from_millis(300));
             s.search(board, &history, limits, &AtomicBool::new(false), |_| {})
         });
-        let _ = tx.send(found.map(|r| r.best_move).map_err(|e| e.to_string()));
+        let hint = found.map(|r| r.best_move.map(|mv| Hint { mv, by }));
+        let _ = tx.send(hint.map_err(|e| e.to_string()));
     });
     if let Err(e) = spawned {
         let _ = failed.send(Err(format!("cannot start the hint's thread: {e}")));
