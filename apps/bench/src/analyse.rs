@@ -7,8 +7,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use tns_board::{Board, Game, KILLS_TO_WIN, Move};
-use tns_search::{Evaluator, Heuristic, Limits, Search, SearchConfig, describe};
-use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
+use tns_match::{Budget, PlayerSpec};
+use tns_search::describe;
+use tns_tablebase::{Tablebase, TablebaseError};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -31,9 +32,14 @@ pub struct Args {
     #[arg(long, default_value = "")]
     history: String,
     /// The tablebase's directory: when a table is there, its exact verdicts on the position and
-    /// each move are printed first, and the search plays perfectly where the table reaches.
+    /// each move are printed first.
     #[arg(long, default_value = "tablebase")]
     tablebase: PathBuf,
+    /// The player whose search is shown, as a match names players (`heuristic:depth=8`, a
+    /// weights file, `perfect`) [default: the strongest there is: perfect with the table,
+    /// else the network].
+    #[arg(long)]
+    player: Option<PlayerSpec>,
 }
 
 /// The table in `dir`, if one is built there; a table that is there but damaged is an error.
@@ -64,7 +70,6 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(outcome) = game.outcome() {
         return Err(format!("the game is over: {outcome}"));
     }
-    let config = SearchConfig::default().with_threads(args.threads).with_tt_mb(args.tt_mb);
     let table = load_table(&args.tablebase)?;
     let side = board.side_to_move();
     if let Some(table) = &table {
@@ -80,20 +85,19 @@ pub fn run(args: &Args) -> Result<(), String> {
             Err(e) => return Err(e.to_string()),
         }
     }
-    let evaluator: Box<dyn Evaluator> = match table {
-        Some(t) => {
-            Box::new(WithTablebase::new(Heuristic::default(), t).map_err(|e| e.to_string())?)
-        }
-        None => Box::new(Heuristic::default()),
+    let spec = args.player.clone().unwrap_or_else(|| PlayerSpec::strongest(table.as_ref()));
+    let defaults = Budget {
+        time: time.map(|t| t.as_secs_f64()),
+        depth: args.depth,
+        threads: args.threads,
+        tt_mb: args.tt_mb,
     };
-    let mut search = Search::new(evaluator, config).map_err(|e| e.to_string())?;
-    let mut limits = Limits::none();
-    if let Some(depth) = args.depth {
-        limits = limits.with_depth(depth);
-    }
-    if let Some(time) = time {
-        limits = limits.with_time(time);
-    }
+    let mut search = spec
+        .searcher(defaults, table.as_ref())
+        .map_err(|e| format!("--player {spec}: {e}"))?
+        .ok_or_else(|| format!("--player {spec} does not search: choose one that does"))?;
+    let limits = spec.budget(defaults).limits();
+    say!("player {spec}");
     let result = search
         .search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
             let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();

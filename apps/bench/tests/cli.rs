@@ -85,6 +85,19 @@ fn bad_arguments_fail_with_a_message() {
         (&["search", "0"], "0"),
         (&["search", "2", "--evaluator", "random"], "no evaluator"),
         (&["analyse", "T3T/5/5/5 s 20"], "bad position"),
+        (&["analyse", "T3T/5/5/5/T3T s 20", "--player", "random"], "does not search"),
+        (
+            &[
+                "analyse",
+                "T3T/5/5/5/T3T s 20",
+                "--player",
+                "perfect",
+                "--tablebase",
+                "/nonexistent",
+            ],
+            "needs the tablebase",
+        ),
+        (&["analyse", "T3T/5/5/5/T3T s 20", "--player", "heuristic:tt=99999"], "table"),
     ] {
         let out = bench(args);
         assert!(!out.status.success(), "{args:?} succeeded");
@@ -443,4 +456,25 @@ for line in sys.stdin:
         text.lines().find(|l| l.starts_with("time late:")).unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("3 moves") && line.ends_with("3 past their time"), "{line}");
     assert!(text.contains("forfeits: none"), "{text}");
+}
+
+#[test]
+fn analyse_searches_as_the_player_it_is_given() {
+    // Without a table the strongest player is the network; a spec's own limits are its own.
+    let run = |extra: &[&str]| {
+        let mut args = vec!["analyse", "T3T/5/5/5/T3T s 20", "--tablebase", "/nonexistent"];
+        args.extend_from_slice(extra);
+        let out = bench(&args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    let default = run(&["--depth", "3"]);
+    assert!(default.starts_with("player network\n"), "{default}");
+    assert!(default.contains("\ndepth 3 "), "{default}");
+    let own = run(&["--depth", "3", "--player", "heuristic:depth=5"]);
+    assert!(own.starts_with("player heuristic:depth=5\n"), "{own}");
+    assert!(own.contains("\ndepth 5 ") && !own.contains("\ndepth 6 "), "{own}");
+    // The network and the heuristic judge the start differently: the spec reaches the search.
+    let last = |text: &str| text.lines().last().unwrap_or_default().to_owned();
+    assert_ne!(last(&default), last(&run(&["--depth", "3", "--player", "heuristic"])));
 }

@@ -11,17 +11,19 @@ use crate::probe_cmd::describe;
 pub fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), String> {
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
-    use tns_search::{Heuristic, Limits, Search, SearchConfig};
+    use tns_match::{Budget, PlayerSpec};
+    use tns_search::Limits;
 
     let board: Board = position.parse().map_err(|e| format!("bad position {position:?}: {e}"))?;
     if cli.kills != tns_board::KILLS_TO_WIN {
         return Err("the perfect player plays the real game: leave out --kills".into());
     }
     let table = Arc::new(load(cli)?);
-    let evaluator = tns_tablebase::WithTablebase::new(Heuristic::default(), Arc::clone(&table))
-        .map_err(|e| e.to_string())?;
-    let mut search = Search::new(evaluator, SearchConfig::default().with_tt_mb(16))
-        .map_err(|e| e.to_string())?;
+    let defaults = Budget { time: None, depth: None, threads: 1, tt_mb: 16 };
+    let mut search = PlayerSpec::perfect()
+        .searcher(defaults, Some(&table))
+        .map_err(|e| e.to_string())?
+        .ok_or("the perfect player searches")?;
     let mut game = tns_board::Game::from_position(board);
     say!("{:>4} {:<28} {:>6} {:>5}  {:<6} verdict", "ply", "position", "moves", "keep", "move");
     while game.outcome().is_none() && game.len() < plies {

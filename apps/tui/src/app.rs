@@ -18,9 +18,7 @@ use tns_tablebase::Tablebase;
 
 use std::sync::mpsc::TryRecvError;
 
-use crate::engine::{
-    ENGINE_TT_MB, Engine, Hint, HintAnswer, Poll, Thinking, engine, evaluator, start_hint,
-};
+use crate::engine::{ENGINE_TT_MB, Engine, Hint, HintAnswer, Poll, Thinking, engine, start_hint};
 use crate::input::Mode;
 
 /// Who plays a side.
@@ -216,12 +214,12 @@ impl App {
                 PlayerKind::Human => (None, limits.clone(), None),
                 PlayerKind::Computer(spec) => {
                     let budget = spec.budget(defaults);
-                    match spec.evaluator(tablebase.as_ref()) {
-                        Ok(Some(evaluator)) => {
-                            (Some(engine(evaluator, &budget)), budget.limits(), None)
-                        }
+                    match spec.searcher(defaults, tablebase.as_ref()) {
+                        Ok(Some(search)) => (Some(Box::new(search)), budget.limits(), None),
                         Ok(None) => (None, budget.limits(), Some(RandomPlayer::new(seed()))),
-                        Err(_) => (Some(engine(evaluator(None).0, &budget)), budget.limits(), None),
+                        // A perfect player without the table (the game has said so) plays as
+                        // the strongest player without one.
+                        Err(_) => (Some(engine(budget)), budget.limits(), None),
                     }
                 }
             };

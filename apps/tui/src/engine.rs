@@ -6,40 +6,33 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::thread::JoinHandle;
 
 use tns_board::{Board, Move};
-use tns_nn::NeuralEvaluator;
-use tns_search::{
-    Evaluator, Heuristic, Limits, Report, Search, SearchConfig, SearchError, SearchResult,
-};
-use tns_tablebase::{Tablebase, WithTablebase};
+use tns_match::{Budget, PlayerKind, PlayerSpec, Searcher};
+use tns_search::{Limits, Report, SearchError, SearchResult};
+use tns_tablebase::Tablebase;
 
 /// The searcher a computer player keeps between moves. Players differ only in the evaluator.
-pub type Engine = Search<Box<dyn Evaluator>>;
+pub type Engine = Searcher;
 
 /// The transposition table of a computer player, in MiB.
 pub const ENGINE_TT_MB: usize = 32;
 
-/// A new engine searching with `evaluator`, with the threads and table of `budget` (a spec's
-/// own `threads` and `tt`, or the game's defaults).
+/// The strongest player without a table, with the threads and table of `budget` (a spec's own
+/// `threads` and `tt`, or the game's defaults).
 ///
 /// # Panics
 /// Only on a machine without the memory for the table: a spec's limits are checked when it is
 /// parsed (at most 64 threads and 4096 MiB).
-pub fn engine(evaluator: Box<dyn Evaluator>, budget: &tns_match::Budget) -> Box<Engine> {
-    Box::new(Search::new(evaluator, budget.config()).expect("a table within the bounds"))
+pub fn engine(budget: Budget) -> Box<Engine> {
+    let search = PlayerSpec::strongest(None).searcher(budget, None);
+    Box::new(search.ok().flatten().expect("a table within the bounds"))
 }
 
-/// The strongest evaluator there is, and the name the game gives it: with the tablebase, the
-/// heuristic behind the table (the perfect player: exact in every position with no sheep in
-/// hand, and in the placement phase, where its layers are built, searching only the moves that
-/// keep the position's value); without it, the shipped network, the strongest player at equal
-/// time.
-pub fn evaluator(table: Option<Arc<Tablebase>>) -> (Box<dyn Evaluator>, &'static str) {
-    match table.map(|t| WithTablebase::new(Heuristic::default(), t)) {
-        Some(Ok(perfect)) => (Box::new(perfect), "the table"),
-        _ => match tns_match::shipped_network() {
-            Ok(net) => (Box::new(NeuralEvaluator::new(net)), "the network"),
-            Err(_) => (Box::new(Heuristic::default()), "the heuristic"),
-        },
+/// The name the game gives the player a spec builds, in "hint from the network".
+pub fn who(spec: &PlayerSpec) -> &'static str {
+    match spec.kind {
+        PlayerKind::Perfect(_) => "the table",
+        PlayerKind::Neural(_) => "the network",
+        _ => "the heuristic",
     }
 }
 
@@ -48,7 +41,7 @@ pub fn evaluator(table: Option<Arc<Tablebase>>) -> (Box<dyn Evaluator>, &'static
 pub struct Hint {
     /// The move.
     pub mv: Move,
-    /// Who found it, as [`evaluator`] names it.
+    /// Who found it, as [`who`] names it.
     pub by: &'static str,
 }
 
@@ -163,14 +156,18 @@ pub fn start_hint(board: Board, history: Vec<Board>, table: Option<Arc<Tablebase
     let (tx, rx) = channel();
     let failed = tx.clone();
     let spawned = std::thread::Builder::new().name("hint".into()).spawn(move || {
-        let config = SearchConfig::default().with_tt_mb(8);
-        let (evaluator, by) = evaluator(table);
-        let found = Search::new(evaluator, config).and_then(|mut s| {
-            let limits = Limits::depth(20).with_time(std::time::Duration::from_millis(300));
-            s.search(board, &history, limits, &AtomicBool::new(false), |_| {})
-        });
-        let hint = found.map(|r| r.best_move.map(|mv| Hint { mv, by }));
-        let _ = tx.send(hint.map_err(|e| e.to_string()));
+        let spec = PlayerSpec::strongest(table.as_ref());
+        let by = who(&spec);
+        let budget = Budget { time: Some(0.3), depth: Some(20), threads: 1, tt_mb: 8 };
+        let hint = match spec.searcher(budget, table.as_ref()) {
+            Ok(Some(mut search)) => search
+                .search(board, &history, budget.limits(), &AtomicBool::new(false), |_| {})
+                .map(|r| r.best_move.map(|mv| Hint { mv, by }))
+                .map_err(|e| e.to_string()),
+            Ok(None) => Ok(None),
+            Err(e) => Err(e.to_string()),
+        };
+        let _ = tx.send(hint);
     });
     if let Err(e) = spawned {
         let _ = failed.send(Err(format!("cannot start the hint's thread: {e}")));

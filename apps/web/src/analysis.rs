@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tns_board::{Board, Game, KILLS_TO_WIN, Side};
-use tns_search::{Evaluator, Limits, Search, SearchConfig, plies_to_end};
-use tns_tablebase::{Tablebase, TablebaseError, Value, Verdict, Wdl, WithTablebase};
+use tns_match::{Budget, PlayerSpec, Searcher};
+use tns_search::{Limits, plies_to_end};
+use tns_tablebase::{Tablebase, TablebaseError, Value, Verdict, Wdl};
 
 use crate::error::ApiError;
 
@@ -262,8 +263,7 @@ impl Analyst {
         let side = board.side_to_move();
         let failed =
             |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
-        let mut search =
-            Search::new(evaluator(), SearchConfig::default().with_tt_mb(8)).map_err(failed)?;
+        let mut search = searcher(&PlayerSpec::strongest(None), 8, None)?;
         let limits = |time| Limits::depth(30).with_time(time);
         let score = search
             .search(board, game.previous(), limits(self.budget.position), stop, |_| {})
@@ -311,15 +311,11 @@ impl Analyst {
         let mut game = game.clone();
         let start = Instant::now();
         let table = self.table.as_ref().filter(|_| self.holds(game.board()));
-        let (evaluator, source): (Box<dyn Evaluator>, _) = match table {
-            Some(t) => match WithTablebase::new(tns_search::Heuristic::default(), Arc::clone(t)) {
-                Ok(e) => (Box::new(e), "table"),
-                Err(e) => return Err(table_error(&e)),
-            },
-            None => (evaluator(), "search"),
+        let (spec, source) = match table {
+            Some(_) => (PlayerSpec::perfect(), "table"),
+            None => (PlayerSpec::strongest(None), "search"),
         };
-        let mut search = Search::new(evaluator, SearchConfig::default().with_tt_mb(16))
-            .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
+        let mut search = searcher(&spec, 16, table)?;
         let mut line = Vec::new();
         while game.outcome().is_none() && line.len() < plies && start.elapsed() < time {
             let board = game.board();
@@ -348,10 +344,17 @@ impl Analyst {
     }
 }
 
-/// The evaluator searches use without a table: the shipped network, else the heuristic.
-fn evaluator() -> Box<dyn Evaluator> {
-    match tns_match::shipped_network() {
-        Ok(net) => Box::new(tns_nn::NeuralEvaluator::new(net)),
-        Err(_) => Box::new(tns_search::Heuristic::default()),
+/// The search of `spec` with a table of `tt_mb` MiB on one thread, as every program builds a
+/// player's ([`PlayerSpec::searcher`]).
+fn searcher(
+    spec: &PlayerSpec,
+    tt_mb: usize,
+    table: Option<&Arc<Tablebase>>,
+) -> Result<Searcher, ApiError> {
+    let defaults = Budget { time: None, depth: None, threads: 1, tt_mb };
+    match spec.searcher(defaults, table) {
+        Ok(Some(search)) => Ok(search),
+        Ok(None) => Err(ApiError::internal(format!("{spec} does not search"))),
+        Err(e) => Err(ApiError::internal(format!("the search failed: {e}"))),
     }
 }

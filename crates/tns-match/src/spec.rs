@@ -12,8 +12,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tns_board::KILLS_TO_WIN;
 use tns_nn::{Network, NeuralEvaluator};
-use tns_search::{Evaluator, Heuristic, Weights};
+use tns_search::{Evaluator, Heuristic, Search, Weights};
 use tns_tablebase::{Tablebase, WithTablebase};
 
 use crate::error::PlayerError;
@@ -204,6 +205,11 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
+/// A search ready to play as a player: its evaluator, threads and table. Programs that run
+/// the search themselves (to show its lines, to stop it) get one from
+/// [`PlayerSpec::searcher`].
+pub type Searcher = Search<Box<dyn Evaluator>>;
+
 /// The shipped network (`weights/latest.bin`), built into the library: the `network` player
 /// needs no file at run time.
 const SHIPPED_NETWORK: &[u8] = include_bytes!("../network.bin");
@@ -236,6 +242,64 @@ impl PlayerSpec {
     /// limits a program gives it.
     pub fn heuristic() -> PlayerSpec {
         PlayerSpec::new("heuristic", PlayerKind::Heuristic(Weights::DEFAULT))
+    }
+
+    /// `perfect`: the search behind the tablebase, with the heuristic's default weights where
+    /// the table does not hold a position.
+    pub fn perfect() -> PlayerSpec {
+        PlayerSpec::new("perfect", PlayerKind::Perfect(Weights::DEFAULT))
+    }
+
+    /// The strongest player there is: `perfect` with a table of the real game, else the
+    /// shipped network (the heuristic only if the network built in will not load).
+    ///
+    /// ```
+    /// use tns_match::{PlayerKind, PlayerSpec};
+    ///
+    /// let best = PlayerSpec::strongest(None);
+    /// assert_eq!(best.name, "network");
+    /// assert!(matches!(best.kind, PlayerKind::Neural(_)));
+    /// ```
+    pub fn strongest(tablebase: Option<&Arc<Tablebase>>) -> PlayerSpec {
+        if tablebase.is_some_and(|t| t.kills() == KILLS_TO_WIN) {
+            return PlayerSpec::perfect();
+        }
+        PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic())
+    }
+
+    /// The search this player plays with, with `defaults` for the threads and table it does
+    /// not set, or `None` for a player that does not search (`random`). The one place a
+    /// program makes a searcher from a spec: the game, the engine, `analyse`, `line` and the
+    /// web server alike, so that every option of a spec works in each.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use tns_board::Board;
+    /// use tns_match::{Budget, PlayerSpec};
+    /// use tns_search::Limits;
+    ///
+    /// let spec: PlayerSpec = "heuristic:threads=2,tt=8".parse()?;
+    /// let defaults = Budget { time: None, depth: Some(4), threads: 1, tt_mb: 16 };
+    /// let mut search = spec.searcher(defaults, None)?.expect("the heuristic searches");
+    /// assert_eq!(search.threads(), 2);
+    /// assert_eq!(search.table_bytes() >> 20, 8);
+    /// let result = search.go(Board::START, Limits::depth(3))?;
+    /// assert!(result.best_move.is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`PlayerSpec::evaluator`], and [`PlayerError::Search`] when the search cannot be
+    /// made (its table's memory).
+    pub fn searcher(
+        &self,
+        defaults: Budget,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> Result<Option<Searcher>, PlayerError> {
+        let Some(evaluator) = self.evaluator(tablebase)? else { return Ok(None) };
+        Search::new(evaluator, self.budget(defaults).config())
+            .map(Some)
+            .map_err(|e| PlayerError::Search(e.to_string()))
     }
 
     /// This player's budget: its own settings, and `defaults` for the rest. A player that sets
