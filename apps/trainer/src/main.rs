@@ -33,8 +33,9 @@ struct Cli {
     #[arg(long, value_delimiter = ',', default_value = "64,32")]
     hidden: Vec<usize>,
     /// What a new network sees: `pieces` (the 52 inputs of the pieces, the sheep in hand and
-    /// the side to move) or `threats` (those, the dead, the sheep open to a jump and the
-    /// trapped tigers: 87 inputs).
+    /// the side to move), `threats` (those, the dead, the sheep open to a jump and the
+    /// trapped tigers: 87 inputs) or `mobility` (those and the number of the tigers' moves:
+    /// 103).
     #[arg(long, default_value = "threats")]
     inputs: tns_nn::Inputs,
     /// How a new network's layers after the first are chosen: `one` (a single set) or `phase`

@@ -57,6 +57,19 @@ proptest! {
     }
 
     #[test]
+    fn tiger_moves_counts_the_tigers_move_list(board in reachable()) {
+        // Whoever is to move, the count is the length of the tigers' list in the same place
+        // (while the game goes on: a won game has no moves to list).
+        prop_assume!(board.dead() < tns_board::KILLS_TO_WIN);
+        let tigers = if board.side_to_move() == tns_board::Side::Tiger {
+            board
+        } else {
+            board.with_side_flipped()
+        };
+        prop_assert_eq!(board.tiger_moves() as usize, tigers.legal_moves().len());
+    }
+
+    #[test]
     fn jumps_come_first(board in reachable()) {
         let moves = board.legal_moves();
         let first_step = moves.iter().position(|m| !m.is_jump()).unwrap_or(moves.len());

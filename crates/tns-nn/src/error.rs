@@ -6,10 +6,10 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum NetworkError {
-    /// Layer sizes that are not an input set's inputs (52 or 87), up to 8 hidden layers of 1
+    /// Layer sizes that are not an input set's inputs (52, 87 or 103), up to 8 hidden layers of 1
     /// to 256, and 1 output.
     #[error(
-        "bad layer sizes {0:?}: expected 52 or 87 inputs, 1 to 8 hidden layers of 1 to 256, 1 output"
+        "bad layer sizes {0:?}: expected 52, 87 or 103 inputs, 1 to 8 hidden layers of 1 to 256, 1 output"
     )]
     Sizes(Vec<usize>),
     /// A weights file names an input set this version does not know, or one whose input count

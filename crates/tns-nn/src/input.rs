@@ -7,6 +7,9 @@
 //!   the sheep a tiger could jump right now whoever is to move (one input per point, 25), and
 //!   the tigers with no step or jump (one of 5 inputs, 0 to 4 trapped). Those are what decide
 //!   most games, and a small network finds them hard to add up from the pieces alone.
+//! - [`Inputs::Mobility`], 103 inputs: the 87, then how many steps and jumps the tigers have
+//!   whoever is to move (one of 16 inputs, 0 to 14 and 15 or more). The sheep win only by
+//!   leaving the tigers no move, and a network sees how near that is far better counted for it.
 
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
@@ -22,11 +25,13 @@ pub const INPUTS: usize = 52;
 pub(crate) const IN_HAND: usize = 50;
 /// The input that is 1 when the tigers are to move.
 pub(crate) const TIGER_TO_MOVE: usize = 51;
+/// The inputs of [`Inputs::Threats`].
+const THREATS: usize = 87;
 /// The most inputs any set has.
-pub(crate) const MAX_INPUTS: usize = 87;
+pub(crate) const MAX_INPUTS: usize = 103;
 /// The most inputs that can be on at once: 25 points hold a piece, and 1 each for the side, the
-/// dead count and the trapped count, and at most 20 capturable sheep.
-const MAX_ONES: usize = 48;
+/// dead count, the trapped count and the tigers' moves, and at most 20 capturable sheep.
+const MAX_ONES: usize = 49;
 
 /// The input sets a network can be built on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,17 +41,20 @@ pub enum Inputs {
     /// The pieces and the rest of [`Inputs::Pieces`], with the dead, the sheep open to a jump
     /// and the trapped tigers: 87 inputs.
     Threats,
+    /// [`Inputs::Threats`] and the number of moves the tigers have: 103 inputs.
+    Mobility,
 }
 
 impl Inputs {
     /// Every input set, in the order of their ids.
-    pub const ALL: [Inputs; 2] = [Inputs::Pieces, Inputs::Threats];
+    pub const ALL: [Inputs; 3] = [Inputs::Pieces, Inputs::Threats, Inputs::Mobility];
 
     /// How many inputs the set has.
     pub const fn count(self) -> usize {
         match self {
             Inputs::Pieces => INPUTS,
-            Inputs::Threats => MAX_INPUTS,
+            Inputs::Threats => THREATS,
+            Inputs::Mobility => MAX_INPUTS,
         }
     }
 
@@ -55,6 +63,7 @@ impl Inputs {
         match self {
             Inputs::Pieces => 1,
             Inputs::Threats => 2,
+            Inputs::Mobility => 3,
         }
     }
 
@@ -73,6 +82,7 @@ impl Inputs {
         match self {
             Inputs::Pieces => "pieces",
             Inputs::Threats => "threats",
+            Inputs::Mobility => "mobility",
         }
     }
 }
@@ -90,7 +100,7 @@ impl std::str::FromStr for Inputs {
         Inputs::ALL
             .into_iter()
             .find(|i| i.name() == s)
-            .ok_or_else(|| format!("unknown input set {s:?}: expected pieces or threats"))
+            .ok_or_else(|| format!("unknown input set {s:?}: expected pieces, threats or mobility"))
     }
 }
 
@@ -125,13 +135,16 @@ impl Features {
         if board.side_to_move() == Side::Tiger {
             f.push(TIGER_TO_MOVE);
         }
-        if inputs == Inputs::Threats {
+        if inputs != Inputs::Pieces {
             f.push(52 + usize::from(board.dead().min(4)));
             for p in board.capturable_sheep() {
                 f.push(57 + p.index());
             }
             let trapped = 4 - board.mobile_tigers().len().min(4);
             f.push(82 + trapped as usize);
+        }
+        if inputs == Inputs::Mobility {
+            f.push(THREATS + board.tiger_moves().min(15) as usize);
         }
         f
     }
@@ -188,6 +201,21 @@ mod tests {
         assert_eq!(on.iter().filter(|&&i| (52..57).contains(&i)).count(), 1);
         assert_eq!(on.iter().filter(|&&i| i >= 82).count(), 1);
         assert!(on.iter().all(|&i| usize::from(i) < Inputs::Threats.count()));
+    }
+
+    #[test]
+    fn mobility_counts_the_tigers_moves() {
+        // The start: the threats' inputs, then 12 tiger moves.
+        let f = Features::of(Board::START, Inputs::Mobility);
+        assert_eq!(&f.ones[..f.len], &[0, 4, 20, 24, 52, 82, 87 + 12]);
+        // Walled in but for one step: one move, whoever is to move.
+        let b: Board = "TSSST/SSSSS/SS1SS/SSSSS/TSSST s 0".parse().unwrap();
+        for board in [b, b.with_side_flipped()] {
+            let f = Features::of(board, Inputs::Mobility);
+            let last = f.ones[f.len - 1];
+            assert_eq!(usize::from(last), 87 + board.tiger_moves() as usize);
+            assert!(usize::from(last) < Inputs::Mobility.count());
+        }
     }
 
     #[test]

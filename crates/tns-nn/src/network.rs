@@ -199,7 +199,8 @@ impl Network {
     }
 
     /// A network from its layer sizes and flat parameters (as [`Network::params`] gives them);
-    /// the first size names the input set (52 [`Inputs::Pieces`], 87 [`Inputs::Threats`]).
+    /// the first size names the input set (52 [`Inputs::Pieces`], 87 [`Inputs::Threats`], 103
+    /// [`Inputs::Mobility`]).
     ///
     /// # Errors
     /// [`NetworkError::Sizes`] for sizes [`Network::new`] would refuse,

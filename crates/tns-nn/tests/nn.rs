@@ -205,13 +205,13 @@ proptest! {
     #[test]
     fn sparse_forward_equals_dense_training_pass(
         seed in 1u64..10_000,
-        threats in any::<bool>(),
+        inputs in 0usize..3,
         phase in any::<bool>(),
         // Widths below, at and between the forward pass's chunks of 32 outputs.
         first in 1usize..=100,
         second in 1usize..=70,
     ) {
-        let inputs = if threats { Inputs::Threats } else { Inputs::Pieces };
+        let inputs = Inputs::ALL[inputs];
         let buckets = if phase { Buckets::Phase } else { Buckets::One };
         let net = Network::with_buckets(inputs, buckets, &[first, second], seed).unwrap();
         let batch: Vec<Sample> = positions(4, seed)
