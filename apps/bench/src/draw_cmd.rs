@@ -39,7 +39,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         for &m in &args.moves {
             board.check_move(m).map_err(|e| format!("--moves {m}: {e}"))?;
         }
-        position(board, &Picture { last_move: args.last, arrows: args.moves.clone(), labels: true })
+        position(
+            board,
+            &Picture { last_move: args.last, arrows: args.moves.clone(), ..Picture::default() },
+        )
     } else {
         let path = args.record.as_ref().ok_or("name a position or a --record file")?;
         let text = tns_file::read_text(path, crate::RECORDS_LIMIT)

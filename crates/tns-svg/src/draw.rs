@@ -17,20 +17,34 @@ pub struct Picture {
     pub arrows: Vec<Move>,
     /// Whether to write the files and ranks around the board.
     pub labels: bool,
+    /// Whether to write under the board who is to move, the sheep in hand and the dead (a
+    /// single position's picture; a strip captions its boards by move instead).
+    pub status: bool,
 }
 
 impl Default for Picture {
     fn default() -> Picture {
-        Picture { last_move: None, arrows: Vec::new(), labels: true }
+        Picture { last_move: None, arrows: Vec::new(), labels: true, status: true }
     }
 }
 
 /// Pixels between neighbouring points.
 const STEP: f64 = 80.0;
-/// Room around the points, for the labels.
-const MARGIN: f64 = 50.0;
+/// Room around the points, for the labels: wide enough that the ring of a move on the edge
+/// (`RING` and half its stroke beyond the point) ends before a label begins.
+const MARGIN: f64 = 64.0;
 /// The side of one board picture.
 const SIZE: f64 = 2.0 * MARGIN + 4.0 * STEP;
+/// The radius of the ring round a last move's points, and its stroke.
+const RING: f64 = 31.0;
+const RING_STROKE: f64 = 5.0;
+/// Where the labels are: the ranks' centre from the left edge, the files' baseline from the
+/// bottom, and their font size.
+const RANK_X: f64 = 18.0;
+const FILE_BASELINE: f64 = 14.0;
+const LABEL_SIZE: f64 = 16.0;
+/// The height of the status line under a position's picture.
+const STATUS: f64 = 36.0;
 
 /// The game's colours.
 pub(crate) const BACKGROUND: &str = "#f3e6c8";
@@ -81,9 +95,8 @@ fn board_group(out: &mut String, board: Board, picture: &Picture, dx: f64, dy: f
             let rank = char::from(b'5' - i);
             let _ = writeln!(
                 out,
-                r#"<text x="{x}" y="{}" font-size="16" fill="{LINES}" text-anchor="middle">{file}</text><text x="{}" y="{}" font-size="16" fill="{LINES}" text-anchor="middle">{rank}</text>"#,
-                SIZE - 14.0,
-                18.0,
+                r#"<text x="{x}" y="{}" font-size="{LABEL_SIZE}" fill="{LINES}" text-anchor="middle">{file}</text><text x="{RANK_X}" y="{}" font-size="{LABEL_SIZE}" fill="{LINES}" text-anchor="middle">{rank}</text>"#,
+                SIZE - FILE_BASELINE,
                 x + 5.0
             );
         }
@@ -93,7 +106,7 @@ fn board_group(out: &mut String, board: Board, picture: &Picture, dx: f64, dy: f
             let (x, y) = centre(p);
             let _ = writeln!(
                 out,
-                r#"<circle class="last" cx="{x}" cy="{y}" r="31" fill="none" stroke="{LAST}" stroke-width="5"/>"#
+                r#"<circle class="last" cx="{x}" cy="{y}" r="{RING}" fill="none" stroke="{LAST}" stroke-width="{RING_STROKE}"/>"#
             );
         }
     }
@@ -136,11 +149,37 @@ fn board_group(out: &mut String, board: Board, picture: &Picture, dx: f64, dy: f
     out.push_str("</g>\n");
 }
 
-/// A position as a standalone SVG picture.
+/// Who is to move, the sheep in hand and the dead, in words: `Tigers to move, 12 sheep in
+/// hand, 2 dead`.
+pub fn status(board: Board) -> String {
+    let side = match board.side_to_move() {
+        Side::Tiger => "Tigers",
+        Side::Sheep => "Sheep",
+    };
+    let hand = match board.in_hand() {
+        0 => "no sheep in hand".to_string(),
+        1 => "1 sheep in hand".to_string(),
+        n => format!("{n} sheep in hand"),
+    };
+    format!("{side} to move, {hand}, {} dead", board.dead())
+}
+
+/// A position as a standalone SVG picture, with [`status`] written under it when the picture
+/// asks for it.
 pub fn position(board: Board, picture: &Picture) -> String {
     let mut out = String::new();
-    open(&mut out, SIZE, SIZE);
+    let band = if picture.status { STATUS } else { 0.0 };
+    open(&mut out, SIZE, SIZE + band);
     board_group(&mut out, board, picture, 0.0, 0.0, "");
+    if picture.status {
+        let _ = writeln!(
+            out,
+            r#"<rect y="{SIZE}" width="{SIZE}" height="{STATUS}" fill="{BACKGROUND}"/><text class="status" x="{}" y="{}" font-size="18" fill="{LINES}" text-anchor="middle">{}</text>"#,
+            SIZE / 2.0,
+            SIZE + STATUS / 2.0 + 6.0,
+            status(board)
+        );
+    }
     out.push_str("</svg>\n");
     out
 }
@@ -158,7 +197,7 @@ pub fn strip(game: &Game, columns: usize) -> String {
     open(&mut out, width, height);
     for (i, &board) in positions.iter().enumerate() {
         let last_move = i.checked_sub(1).map(|j| game.moves()[j]);
-        let picture = Picture { last_move, arrows: Vec::new(), labels: false };
+        let picture = Picture { last_move, arrows: Vec::new(), labels: false, status: false };
         let (dx, dy) = ((i % columns) as f64 * SIZE, (i / columns) as f64 * (SIZE + caption));
         board_group(&mut out, board, &picture, dx, dy + caption, "");
         let text = last_move.map_or_else(|| "start".to_string(), |m| format!("{i}. {m}"));
@@ -185,7 +224,7 @@ pub fn animated(game: &Game, seconds_per_ply: f64) -> String {
     open(&mut out, SIZE, SIZE);
     for (i, &board) in positions.iter().enumerate() {
         let last_move = i.checked_sub(1).map(|j| game.moves()[j]);
-        let picture = Picture { last_move, arrows: Vec::new(), labels: true };
+        let picture = Picture { last_move, arrows: Vec::new(), labels: true, status: false };
         // Hidden but for its own slice of the loop; the last frame is visible without animation.
         let base = if i + 1 == n { "visible" } else { "hidden" };
         let (from, to) = (i as f64 / n as f64, (i + 1) as f64 / n as f64);
@@ -201,4 +240,34 @@ pub fn animated(game: &Game, seconds_per_ply: f64) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ring_on_the_edge_ends_before_the_labels() {
+        // A label's text reaches at most its font size from where it is anchored; a ring, its
+        // radius and half its stroke from its point.
+        let ring_reach = RING + RING_STROKE / 2.0;
+        // The ranks, centred at RANK_X, against a ring on the left-hand file.
+        assert!(RANK_X + LABEL_SIZE / 2.0 < MARGIN - ring_reach, "rank label under a ring");
+        // The files, above their baseline, against a ring on the bottom rank.
+        let bottom_point = MARGIN + 4.0 * STEP;
+        let file_top = SIZE - FILE_BASELINE - LABEL_SIZE;
+        assert!(bottom_point + ring_reach < file_top, "file label under a ring");
+    }
+
+    #[test]
+    fn the_status_says_who_moves_and_what_is_left() {
+        let b: Board = "T3T/1S3/2S2/5/T3T t 18".parse().unwrap();
+        assert_eq!(status(b), "Tigers to move, 18 sheep in hand, 0 dead");
+        let b: Board = "TSSST/SSSSS/SS1SS/SSS2/TSSST s 0".parse().unwrap();
+        assert_eq!(status(b), "Sheep to move, no sheep in hand, 2 dead");
+        let svg = position(b, &Picture::default());
+        assert!(svg.contains(">Sheep to move, no sheep in hand, 2 dead</text>"), "{svg}");
+        let bare = position(b, &Picture { status: false, ..Picture::default() });
+        assert!(!bare.contains("class=\"status\""));
+    }
 }

@@ -2,4 +2,4 @@
 
 mod draw;
 
-pub use draw::{Picture, animated, position, strip};
+pub use draw::{Picture, animated, position, status, strip};

@@ -16,13 +16,18 @@ fn render(svg: &str) -> Pixmap {
 
 /// The colour at the centre of point `p` of the board drawn at (`dx`, `dy`).
 fn colour_at(pixmap: &Pixmap, p: Point, dx: u32, dy: u32) -> (u8, u8, u8) {
-    let x = dx + 50 + 80 * u32::from(p.x());
-    let y = dy + 50 + 80 * u32::from(p.y());
+    let x = dx + M + 80 * u32::from(p.x());
+    let y = dy + M + 80 * u32::from(p.y());
     // Sample a little off the centre, clear of the lines through it (along the rows, the
     // columns and the diagonals) and of an empty point's dot, but inside a piece.
     let c = pixmap.pixel(x + 9, y + 4).unwrap();
     (c.red(), c.green(), c.blue())
 }
+
+/// The margin round the points.
+const M: u32 = 64;
+/// The side of one board.
+const SIZE: u32 = 2 * M + 4 * 80;
 
 const TIGER: (u8, u8, u8) = (0xe0, 0x7b, 0x00);
 const SHEEP: (u8, u8, u8) = (0xff, 0xff, 0xff);
@@ -53,15 +58,15 @@ fn arrows_and_the_last_move_are_drawn() {
     let marked = Picture {
         last_move: Some("c3".parse().unwrap()),
         arrows: vec!["e1d2".parse().unwrap()],
-        labels: true,
+        ..Picture::default()
     };
     let drawn = render(&position(board, &marked));
     // Halfway along e1-d2 the arrow's blue covers the board.
-    let (x, y) = ((50 + 80 * 4 + 50 + 80 * 3) / 2, (50 + 80 * 4 + 50 + 80 * 3) / 2);
+    let (x, y) = ((M + 80 * 4 + M + 80 * 3) / 2, (M + 80 * 4 + M + 80 * 3) / 2);
     let (before, after) = (plain.pixel(x, y).unwrap(), drawn.pixel(x, y).unwrap());
     assert!(after.blue() > after.red() && before.blue() < before.red(), "{after:?} {before:?}");
     // The ring of the last move, 31 px from c3's centre.
-    let ring = drawn.pixel(50 + 160 + 31, 50 + 160).unwrap();
+    let ring = drawn.pixel(M + 160 + 31, M + 160).unwrap();
     assert!(ring.green() > ring.red(), "{ring:?}");
 }
 
@@ -76,7 +81,7 @@ fn a_strip_shows_every_position_and_an_animation_ends_on_the_last() {
     // Four positions, two a row: the start has c3 empty; the second picture has a sheep there
     // and a tiger on b4; the fourth has a sheep on b5.
     let caption = 24;
-    let (w, h) = (420, 420 + caption);
+    let (w, h) = (SIZE, SIZE + caption);
     assert_eq!((pixmap.width(), pixmap.height()), (2 * w, 2 * h));
     assert_eq!(colour_at(&pixmap, p("c3"), 0, caption), BACKGROUND);
     assert_eq!(colour_at(&pixmap, p("c3"), w, caption), SHEEP);
@@ -90,4 +95,17 @@ fn a_strip_shows_every_position_and_an_animation_ends_on_the_last() {
     let still = render(&svg);
     assert_eq!(colour_at(&still, p("b5"), 0, 0), SHEEP);
     assert_eq!(colour_at(&still, p("a5"), 0, 0), BACKGROUND, "the tiger left a5");
+}
+
+#[test]
+fn a_position_has_a_status_band_under_the_board() {
+    // The status line is a band below the board, in the board's colour: the picture is taller
+    // by it (its words are checked in the SVG itself: the renderer here has no fonts).
+    let board: Board = "T3T/1S3/2S2/5/T3T t 18".parse().unwrap();
+    let with = render(&position(board, &Picture::default()));
+    let without = render(&position(board, &Picture { status: false, ..Picture::default() }));
+    assert_eq!((without.width(), without.height()), (SIZE, SIZE));
+    assert_eq!((with.width(), with.height()), (SIZE, SIZE + 36));
+    let c = with.pixel(5, SIZE + 30).unwrap();
+    assert_eq!((c.red(), c.green(), c.blue()), BACKGROUND);
 }
