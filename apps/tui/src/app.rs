@@ -138,6 +138,8 @@ pub struct App {
     pub clipboard: Option<String>,
     /// Draw without colours (the `NO_COLOR` convention).
     pub no_color: bool,
+    /// The threat view: the sheep a tiger could jump are marked.
+    pub show_threats: bool,
     /// Where the game was last saved, for the line the program prints when it ends.
     pub saved_to: Option<std::path::PathBuf>,
     /// The search in progress, if a computer is thinking.
@@ -241,6 +243,7 @@ impl App {
             dirty: false,
             clipboard: None,
             no_color: false,
+            show_threats: false,
             saved_to: None,
             thinking: None,
             failed: false,
@@ -729,6 +732,17 @@ impl App {
         self.typed_refused = false;
     }
 
+    /// Marks the sheep a tiger could jump, or stops marking them, and says which.
+    pub fn toggle_threats(&mut self) {
+        self.show_threats = !self.show_threats;
+        self.message = if self.show_threats {
+            let open = self.shown_board().capturable_sheep().len();
+            format!("threat view on: {open} sheep open to a jump (v hides them)")
+        } else {
+            "threat view off".into()
+        };
+    }
+
     /// Asks for the best move for the side to move, worked out on its own thread by the
     /// strongest player there is: the table where it holds the position, else the search.
     pub fn hint(&mut self) {
@@ -839,7 +853,7 @@ impl App {
         let picture = tns_svg::Picture {
             last_move: self.shown_last_move(),
             arrows: self.hint.filter(|_| self.review.is_none()).into_iter().collect(),
-            labels: true,
+            ..tns_svg::Picture::default()
         };
         let svg = tns_svg::position(self.shown_board(), &picture);
         let (date, time) = utc_now();

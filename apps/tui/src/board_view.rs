@@ -96,9 +96,14 @@ pub struct BoardView {
     pub targets: Bitboard,
     /// The last move's points, dimly highlighted.
     pub last: Bitboard,
+    /// The point of the sheep the last move took, if it was a jump: an `x` on it, in red.
+    pub captured: Option<Point>,
+    /// Sheep to mark as open to a jump (the threat view): in red, and with `!` beside them
+    /// where there is room.
+    pub threatened: Bitboard,
     /// No colours (`NO_COLOR`): the marks are shapes and text attributes instead. Destinations
     /// are `+`, the selected piece is bold and underlined, the last move's points italic and in
-    /// round brackets.
+    /// round brackets, a threatened sheep between `!`s (or underlined at the smallest scale).
     pub plain: bool,
 }
 
@@ -155,6 +160,14 @@ impl Widget for BoardView {
             if self.last.contains(p) {
                 style = style.bg(Color::Rgb(40, 40, 70));
             }
+            let threatened = self.threatened.contains(p);
+            if threatened {
+                style = style.fg(Color::LightRed);
+            }
+            let captured = self.captured == Some(p) && self.board.piece_at(p).is_none();
+            if captured {
+                style = style.fg(Color::Red).add_modifier(Modifier::BOLD);
+            }
             if self.targets.contains(p) {
                 style = style.bg(Color::Green).fg(Color::Black);
             }
@@ -169,6 +182,7 @@ impl Widget for BoardView {
                 Some(Side::Tiger) => "T",
                 Some(Side::Sheep) => "S",
                 None if plain_target => "+",
+                None if captured => "x",
                 None => "·",
             };
             let last = self.plain && self.last.contains(p);
@@ -178,15 +192,23 @@ impl Widget for BoardView {
             if last {
                 style = style.add_modifier(Modifier::ITALIC);
             }
-            let (open, close) = if last { ("(", ")") } else { ("[", "]") };
+            if self.plain && threatened && g.scale == 1 {
+                style = style.add_modifier(Modifier::UNDERLINED);
+            }
+            let (open, close) = match (last, threatened) {
+                (_, true) => ("!", "!"),
+                (true, false) => ("(", ")"),
+                (false, false) => ("[", "]"),
+            };
             let (top, bottom) =
                 if last { ("╭─╮", "╰─╯") } else { ("┌─┐", "└─┘") };
             match g.scale {
                 1 => put(buf, x, y, letter, style),
                 2 => put(buf, x - 1, y, &format!("{open}{letter}{close}"), style),
                 _ => {
+                    let (left, right) = if threatened { ("!", "!") } else { ("│", "│") };
                     put(buf, x - 1, y - 1, top, style);
-                    put(buf, x - 1, y, &format!("│{letter}│"), style);
+                    put(buf, x - 1, y, &format!("{left}{letter}{right}"), style);
                     put(buf, x - 1, y + 1, bottom, style);
                 }
             }

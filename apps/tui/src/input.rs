@@ -58,6 +58,8 @@ pub enum Action {
     NewGame,
     /// Show the engine's suggestion.
     Hint,
+    /// Mark, or stop marking, the sheep a tiger could jump.
+    ToggleThreats,
     /// Save the game record.
     Save,
     /// Open or close the help.
@@ -185,6 +187,7 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Char('s') => Action::Save,
         KeyCode::Char('y') => Action::CopyPosition,
         KeyCode::Char('P') => Action::SavePicture,
+        KeyCode::Char('v') => Action::ToggleThreats,
         KeyCode::Char(c @ ('a'..='e' | 'A'..='E' | '1'..='5')) => Action::Type(c),
         _ => return None,
     })

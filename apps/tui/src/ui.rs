@@ -51,6 +51,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("s", "save the game (in the games folder)"),
     ("y", "show and copy the position string"),
     ("P", "save the position as an SVG picture"),
+    ("v", "threat view: mark the sheep a tiger could jump"),
     ("?", "this help"),
     ("q", "quit (asks if not saved)"),
     ("Ctrl+C", "quit at once"),
@@ -96,6 +97,12 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
             selected: app.selected.or(app.hint.and_then(Move::from)).filter(|_| live),
             targets: if live { app.targets() | hinted } else { Bitboard::EMPTY },
             last,
+            captured: app.shown_last_move().and_then(Move::captured),
+            threatened: if app.show_threats {
+                app.shown_board().capturable_sheep()
+            } else {
+                Bitboard::EMPTY
+            },
             plain: app.no_color,
         };
         frame.render_widget(view, inner);

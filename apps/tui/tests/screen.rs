@@ -43,6 +43,8 @@ fn render_board(scale: u16) -> (Buffer, Geometry) {
         selected: None,
         targets: Bitboard::EMPTY,
         last: Bitboard::EMPTY,
+        captured: None,
+        threatened: Bitboard::EMPTY,
         plain: false,
     };
     ratatui::widgets::Widget::render(view, area, &mut buf);
@@ -926,4 +928,57 @@ fn the_help_scrolls_where_it_does_not_fit() {
     press(&mut app, KeyCode::Char('?'));
     let text = screen_text(&draw(&app, 120, 40).0);
     assert!(text.contains("any key closes") && text.contains("quit at once"), "{text}");
+}
+
+/// A game from `position` between two humans, with `moves` played.
+fn game_from(position: &str, moves: &[&str]) -> App {
+    let game = Game::from_position(position.parse().unwrap());
+    let mut app = App::new(game, PlayerKind::Human, PlayerKind::Human, Limits::depth(2), None);
+    for m in moves {
+        app.play(m.parse().unwrap());
+    }
+    app
+}
+
+#[test]
+fn the_point_of_a_capture_is_marked_on_the_next_screen() {
+    // The tiger on a5 jumps the sheep on b4 to c3: b4 shows an x, with and without colours.
+    for plain in [false, true] {
+        let mut app = game_from("T3T/1S3/5/5/T3T t 19", &["a5c3"]);
+        app.no_color = plain;
+        let (buf, hit) = draw(&app, 100, 30);
+        let g = hit.board.expect("a board");
+        let (x, y) = g.cell(p("b4"));
+        assert_eq!(buf[(x, y)].symbol(), "x", "plain {plain}\n{}", screen_text(&buf));
+        // Nowhere else: the other empty points keep their dot.
+        let (ex, ey) = g.cell(p("d4"));
+        assert_eq!(buf[(ex, ey)].symbol(), "·");
+        // The next move clears it.
+        app.play("d2".parse().unwrap());
+        let (buf, _) = draw(&app, 100, 30);
+        assert_eq!(buf[(x, y)].symbol(), "·", "plain {plain}");
+    }
+}
+
+#[test]
+fn the_threat_view_marks_the_sheep_open_to_a_jump() {
+    // A sheep on b4 with c3 empty behind it: the tiger on a5 could jump it; the one on c1, next
+    // to no tiger, is safe. v marks b4 and not c1, and v again takes the marks away.
+    let mut app = game_from("T3T/1S3/5/5/T1S1T s 18", &[]);
+    assert_eq!(app.board().capturable_sheep(), Bitboard::from_point(p("b4")));
+    let marked = |app: &App, point: &str| {
+        let (buf, hit) = draw(app, 100, 30);
+        let g = hit.board.expect("a board");
+        assert!(g.scale >= 2, "room for the marks");
+        let (x, y) = g.cell(p(point));
+        buf[(x - 1, y)].symbol() == "!" && buf[(x + 1, y)].symbol() == "!"
+    };
+    assert!(!marked(&app, "b4"));
+    press(&mut app, KeyCode::Char('v'));
+    assert!(app.message.contains("1 sheep open to a jump"), "{}", app.message);
+    assert!(marked(&app, "b4") && !marked(&app, "c1"));
+    app.no_color = true;
+    assert!(marked(&app, "b4"), "the marks are shapes, not only colours");
+    press(&mut app, KeyCode::Char('v'));
+    assert!(!marked(&app, "b4"));
 }
