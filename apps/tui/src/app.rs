@@ -136,6 +136,11 @@ pub struct App {
     pub dirty: bool,
     /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
     pub clipboard: Option<String>,
+    /// Where the game in progress is written after every change, so that Ctrl+C, a closed
+    /// terminal or a crash loses nothing (`--resume` takes it up); `None` writes nothing.
+    pub autosave: Option<std::path::PathBuf>,
+    /// The moves and start of the game as last written there.
+    autosaved: Option<(Board, Vec<Move>)>,
     /// Draw without colours (the `NO_COLOR` convention).
     pub no_color: bool,
     /// The threat view: the sheep a tiger could jump are marked.
@@ -242,6 +247,8 @@ impl App {
             confirm: None,
             dirty: false,
             clipboard: None,
+            autosave: None,
+            autosaved: None,
             no_color: false,
             show_threats: false,
             saved_to: None,
@@ -821,6 +828,24 @@ impl App {
             let _ = record.set_tag(name, &value);
         }
         record
+    }
+
+    /// Writes the game to the autosave file if it changed since it was last written (whole or
+    /// not at all: a temporary file, then a rename). A failure is said once, then tried again
+    /// at the next change.
+    pub fn autosave_now(&mut self) {
+        let Some(path) = &self.autosave else { return };
+        let now = (self.game.start(), self.game.moves().to_vec());
+        if self.autosaved.as_ref() == Some(&now) {
+            return;
+        }
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if let Err(e) = tns_file::write_atomically(path, self.record().to_string().as_bytes()) {
+            self.message = format!("could not autosave {}: {e}", path.display());
+        }
+        self.autosaved = Some(now);
     }
 
     /// Saves the game record in `dir` (made if need be) under a dated name, written whole or

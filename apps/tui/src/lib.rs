@@ -109,6 +109,7 @@ pub fn run(
             out.flush()?;
         }
         app.tick();
+        app.autosave_now();
         // Short polls keep the screen live while a computer thinks, and quitting quick.
         if event::poll(Duration::from_millis(50))? {
             let ev = event::read()?;
@@ -117,5 +118,6 @@ pub fn run(
             }
         }
     }
+    app.autosave_now();
     Ok(())
 }

@@ -41,8 +41,12 @@ struct Cli {
     position: Option<String>,
     /// Resume a saved game record, with its players and limits (options given here override
     /// them).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     load: Option<PathBuf>,
+    /// Take up the last game where it was left (Ctrl+C, a closed terminal, a crash): the game
+    /// writes it after every move to autosave.txt in the games folder.
+    #[arg(long, conflicts_with = "position")]
+    resume: bool,
     /// Where `s` saves games [default: a games folder in the user's data directory, such as
     /// ~/.local/share/tigers-and-sheep/games on Linux].
     #[arg(long, value_name = "DIR")]
@@ -128,18 +132,33 @@ fn find_tablebase(
     ))
 }
 
-fn setup(cli: &Cli) -> Result<App, String> {
-    let record = match &cli.load {
+/// The file the game in progress is written to after every move, in the games folder.
+const AUTOSAVE: &str = "autosave.txt";
+
+fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
+    let resume = save_dir.join(AUTOSAVE);
+    if cli.resume && !resume.exists() {
+        return Err(format!(
+            "--resume: no game to resume in {} (the game writes {AUTOSAVE} there after every move)",
+            save_dir.display()
+        ));
+    }
+    let load = if cli.resume { Some(&resume) } else { cli.load.as_ref() };
+    let option = if cli.resume { "--resume" } else { "--load" };
+    let record = match load {
         Some(path) => {
             // A saved game is a few kilobytes: 64 MiB is far more than any.
             let text = tns_file::read_text(path, 64 << 20)
-                .map_err(|e| format!("--load {}: {e}", path.display()))?;
+                .map_err(|e| format!("{option} {}: {e}", path.display()))?;
             if text.trim().is_empty() {
-                return Err(format!("--load {}: the file is empty, no saved game", path.display()));
+                return Err(format!(
+                    "{option} {}: the file is empty, no saved game",
+                    path.display()
+                ));
             }
             Some(
                 text.parse::<GameRecord>()
-                    .map_err(|e| format!("--load {}: {e}", path.display()))?,
+                    .map_err(|e| format!("{option} {}: {e}", path.display()))?,
             )
         }
         None => None,
@@ -168,7 +187,7 @@ fn setup(cli: &Cli) -> Result<App, String> {
         _ => Limits::time(time),
     };
     let game = if let Some(record) = &record {
-        record.replay().map_err(|e| format!("--load: {e}"))?
+        record.replay().map_err(|e| format!("{option}: {e}"))?
     } else if let Some(text) = &cli.position {
         let board: Board = text.parse().map_err(|e| format!("--position {text:?}: {e}"))?;
         Game::from_position(board)
@@ -182,10 +201,12 @@ fn setup(cli: &Cli) -> Result<App, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let mut app = match setup(&cli) {
+    let save_dir = cli.save_dir.clone().unwrap_or_else(default_save_dir);
+    let mut app = match setup(&cli, &save_dir) {
         Ok(mut app) => {
             // https://no-color.org: a set, non-empty NO_COLOR means no colours.
             app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            app.autosave = Some(save_dir.join(AUTOSAVE));
             app
         }
         Err(e) => {
@@ -210,7 +231,6 @@ fn main() -> ExitCode {
         }
     };
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let save_dir = cli.save_dir.clone().unwrap_or_else(default_save_dir);
     let result = tigers_and_sheep::run(&mut terminal, &mut app, &save_dir);
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();

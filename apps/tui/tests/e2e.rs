@@ -28,8 +28,12 @@ fn wait_for(session: &str, what: &str, timeout: Duration) -> String {
 fn play_a_move_and_quit_in_tmux() {
     let bin = env!("CARGO_BIN_EXE_tigers-and-sheep");
     let session = format!("tns-e2e-{}", std::process::id());
-    let command =
-        format!("{bin} --sheep human --tiger heuristic --time 0.2; echo EXITED-$?; sleep 30");
+    // Its own games folder: the game autosaves there after every move.
+    let dir = std::env::temp_dir().join(format!("tns-e2e-games-{}", std::process::id()));
+    let command = format!(
+        "{bin} --sheep human --tiger heuristic --time 0.2 --save-dir {}; echo EXITED-$?; sleep 30",
+        dir.display()
+    );
     tmux(&["kill-session", "-t", &session]);
     let status = Command::new("tmux")
         .args(["new-session", "-d", "-x", "100", "-y", "32", "-s", &session, &command])
@@ -56,7 +60,7 @@ fn play_a_move_and_quit_in_tmux() {
     // A hint, taken with Enter: the sheep's second move is played.
     tmux(&["send-keys", "-t", &session, "H"]);
     let screen = wait_for(&session, "Enter or Tab plays it", Duration::from_secs(10));
-    assert!(screen.contains("hint: "), "{screen}");
+    assert!(screen.contains("hint from the network: "), "{screen}");
     tmux(&["send-keys", "-t", &session, "Enter"]);
     let screen = wait_for(&session, "in hand 18", Duration::from_secs(10));
     assert!(screen.contains("2. "), "the hint was played:\n{screen}");
@@ -87,4 +91,42 @@ fn play_a_move_and_quit_in_tmux() {
     assert!(screen.contains("EXITED-0"), "quit cleanly:\n{screen}");
     assert!(!screen.contains("Moves"), "the game's screen is gone:\n{screen}");
     assert_eq!(alternate.trim(), "0", "the alternate screen was left");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn ctrl_c_then_resume_brings_the_game_back() {
+    let bin = env!("CARGO_BIN_EXE_tigers-and-sheep");
+    let session = format!("tns-e2e-resume-{}", std::process::id());
+    let dir = std::env::temp_dir().join(format!("tns-e2e-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let start = |extra: &str| {
+        tmux(&["kill-session", "-t", &session]);
+        let command =
+            format!("{bin} --save-dir {} {extra}; echo EXITED-$?; sleep 30", dir.display());
+        let status = Command::new("tmux")
+            .args(["new-session", "-d", "-x", "100", "-y", "32", "-s", &session, &command])
+            .status()
+            .expect("tmux starts");
+        assert!(status.success());
+    };
+    // Two humans: c3, then a5b4 typed; Ctrl+C quits at once, nothing saved by hand.
+    start("--sheep human --tiger human");
+    wait_for(&session, "Your move", Duration::from_secs(10));
+    tmux(&["send-keys", "-t", &session, "c", "3"]);
+    wait_for(&session, "1. c3", Duration::from_secs(5));
+    tmux(&["send-keys", "-t", &session, "a", "5", "b", "4"]);
+    let screen = wait_for(&session, "a5b4", Duration::from_secs(5));
+    assert!(screen.contains("1. c3    a5b4"), "{screen}");
+    tmux(&["send-keys", "-t", &session, "C-c"]);
+    let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
+    assert!(screen.contains("EXITED-0"), "{screen}");
+    // --resume: the same position, the same players.
+    start("--resume");
+    let screen = wait_for(&session, "Your move", Duration::from_secs(10));
+    tmux(&["kill-session", "-t", &session]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(screen.contains("1. c3    a5b4"), "the moves came back:\n{screen}");
+    assert!(screen.contains("Sheep to move (human)") && screen.contains("in hand 19"), "{screen}");
 }

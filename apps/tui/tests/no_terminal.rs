@@ -96,3 +96,24 @@ fn bad_options_say_what_is_wrong() {
     std::fs::remove_file(&empty).unwrap();
     assert!(said.contains("the file is empty"), "{said}");
 }
+
+#[test]
+fn resume_takes_up_the_autosaved_game_or_says_there_is_none() {
+    let dir = std::env::temp_dir().join(format!("tns-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    let said = stderr_of(&["--resume", "--save-dir", dir_arg]);
+    assert!(said.contains("--resume: no game to resume in"), "{said}");
+    assert!(said.contains("autosave.txt"), "{said}");
+    // An autosaved game whose tiger is a player that cannot play: resuming reads it (and names
+    // the player), so it is the autosave that was read.
+    std::fs::copy(saved_game(), dir.join("autosave.txt")).unwrap();
+    let said = stderr_of(&["--resume", "--save-dir", dir_arg]);
+    assert!(said.contains("the saved game's Tiger player \"no/such/weights.bin\""), "{said}");
+    let said = stderr_of(&["--resume", "--save-dir", dir_arg, "--tiger", "heuristic"]);
+    assert!(said.contains("the game needs a terminal"), "{said}");
+    let said = stderr_of(&["--resume", "--load", "x.txt"]);
+    assert!(said.contains("cannot be used with"), "{said}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -982,3 +982,32 @@ fn the_threat_view_marks_the_sheep_open_to_a_jump() {
     press(&mut app, KeyCode::Char('v'));
     assert!(!marked(&app, "b4"));
 }
+
+#[test]
+fn the_game_in_progress_is_autosaved_after_every_change() {
+    let dir = std::env::temp_dir().join(format!("tns-autosave-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("autosave.txt");
+    let mut app = human_game();
+    app.autosave_now();
+    assert!(!path.exists(), "no autosave file unless one is asked for");
+    app.autosave = Some(path.clone());
+    let saved = |path: &Path| {
+        let record: tns_board::GameRecord = std::fs::read_to_string(path).unwrap().parse().unwrap();
+        record.replay().unwrap().moves().iter().map(ToString::to_string).collect::<Vec<_>>()
+    };
+    for m in ["c3", "a5b4"] {
+        app.play(m.parse().unwrap());
+        app.autosave_now();
+    }
+    assert_eq!(saved(&path), ["c3", "a5b4"]);
+    // A take-back is a change too: the file follows it.
+    press(&mut app, KeyCode::Char('u'));
+    app.autosave_now();
+    assert_eq!(saved(&path), ["c3"], "u took back the last move");
+    // No change, no write: a file put in its place stays.
+    std::fs::write(&path, "not rewritten").unwrap();
+    app.autosave_now();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "not rewritten");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
