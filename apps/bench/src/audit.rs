@@ -2,7 +2,7 @@
 //! player's game-theoretic result (a win given up for a draw or a loss, a draw for a loss).
 
 // Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![allow(clippy::cast_precision_loss)]
+#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -4,7 +4,12 @@
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
 // counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
 // signed values that are never negative here.
-#![allow(clippy::cast_possible_truncation, clippy::cast_precision_loss, clippy::cast_sign_loss)]
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss,
+    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). counts far below 2^52 turned into f64 (for rates, statistics, coordinates). signed values that are never negative here."
+)]
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

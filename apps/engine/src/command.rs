@@ -1,9 +1,5 @@
 //! The protocol's commands, parsed from one line each.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![allow(clippy::cast_possible_truncation)]
-
 use std::time::Duration;
 
 use tns_board::{Board, MAX_MOVES, Move, MoveList};

@@ -1,8 +1,5 @@
 //! `line`: a perfect line from a position, as the perfect player plays it.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![allow(clippy::cast_precision_loss)]
-
 use tns_board::Board;
 
 use crate::cli::{Cli, load};

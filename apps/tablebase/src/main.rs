@@ -1,9 +1,6 @@
 //! `tns-tablebase`: build the tablebase (the movement phase, then the placement phase), probe
 //! it, count it and verify it.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![allow(clippy::cast_precision_loss)]
-
 use std::process::ExitCode;
 
 use clap::Parser as _;

@@ -1,8 +1,5 @@
 //! `probe`: a position's verdict and each move's.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![allow(clippy::cast_precision_loss)]
-
 use tns_board::{Board, Side, TOTAL_SHEEP};
 use tns_tablebase::{Tablebase, Verdict};
 

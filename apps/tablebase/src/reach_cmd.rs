@@ -1,8 +1,5 @@
 //! `reach`: the positions the game reaches ply by ply from the start, by value.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![allow(clippy::cast_precision_loss)]
-
 use tns_board::Board;
 use tns_tablebase::Wdl;
 

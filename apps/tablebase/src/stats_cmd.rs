@@ -1,8 +1,5 @@
 //! `stats`: the table's counts, slice by slice and layer by layer.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![allow(clippy::cast_precision_loss)]
-
 use tns_board::Side;
 use tns_tablebase::LayerStats;
 

@@ -3,7 +3,7 @@
 //! choose keeps the position's value where some move would drop it.
 
 // Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![allow(clippy::cast_precision_loss)]
+#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
 
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;

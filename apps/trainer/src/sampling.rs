@@ -1,10 +1,6 @@
 //! Where distillation's positions come from: games between players of several strengths, from
 //! random openings and with random moves mixed in, and uniform samples of the table's parts.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![allow(clippy::cast_possible_truncation)]
-
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

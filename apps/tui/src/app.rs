@@ -4,7 +4,12 @@
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
 // unsigned values far below the signed type's limit.
 // signed values that are never negative here.
-#![allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). unsigned values far below the signed type's limit. signed values that are never negative here."
+)]
 
 use std::path::Path;
 use std::sync::Arc;

@@ -14,7 +14,12 @@
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
 // unsigned values far below the signed type's limit.
 // signed values that are never negative here.
-#![allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). unsigned values far below the signed type's limit. signed values that are never negative here."
+)]
 
 use crate::board::KILLS_TO_WIN;
 use crate::masks::{DELTAS, DIRECTIONS, JUMP_SOURCES, STEP_SOURCES, shift};

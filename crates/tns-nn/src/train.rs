@@ -1,7 +1,7 @@
 //! Training: mean squared error on minibatches, gradients computed in parallel.
 
 // Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![allow(clippy::cast_precision_loss)]
+#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
 
 use rayon::prelude::*;
 use tns_board::Board;

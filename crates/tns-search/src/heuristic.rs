@@ -1,7 +1,7 @@
 //! The hand-written evaluator.
 
 // Casts allowed in this file only: unsigned values far below the signed type's limit.
-#![allow(clippy::cast_possible_wrap)]
+#![expect(clippy::cast_possible_wrap, reason = "casts of values that fit by construction")]
 
 use tns_board::{Bitboard, Board, Side};
 

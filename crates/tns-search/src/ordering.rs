@@ -1,7 +1,7 @@
 //! Move ordering: the table's move, then kills, then killer moves, then the history heuristic.
 
 // Casts allowed in this file only: unsigned values far below the signed type's limit.
-#![allow(clippy::cast_possible_wrap)]
+#![expect(clippy::cast_possible_wrap, reason = "casts of values that fit by construction")]
 
 use tns_board::{Move, MoveList, Side};
 

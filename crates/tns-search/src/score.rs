@@ -7,7 +7,11 @@
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
 // unsigned values far below the signed type's limit.
-#![allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). unsigned values far below the signed type's limit."
+)]
 
 use tns_board::Side;
 

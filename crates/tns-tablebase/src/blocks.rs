@@ -20,7 +20,10 @@
 
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (file offsets of files this process reads, block numbers).
-#![allow(clippy::cast_possible_truncation)]
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "narrowing casts of values that fit by construction (file offsets of files this process reads, block numbers)."
+)]
 
 use std::cell::RefCell;
 use std::fs::File;

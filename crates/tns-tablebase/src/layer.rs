@@ -4,7 +4,10 @@
 // Casts allowed in this file only:
 // narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
 // signed values that are never negative here.
-#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). signed values that are never negative here."
+)]
 
 use tns_board::Side;
 
@@ -146,6 +149,7 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
+        #[expect(clippy::cast_sign_loss, reason = "i * 7 % 3 is 0 to 2")]
         let codes: Vec<u8> = (0..25).map(|i| (i * 7 % 3) as u8).chain([2, 2, 2, 2, 2]).collect();
         let packed = Codes::pack(&codes);
         assert_eq!(packed.bytes.len(), Codes::bytes_for(30));

@@ -1,10 +1,6 @@
 //! The whole game: the placement layers on top of the movement table. Building them, probing
 //! any position, counting them (their verification is `verify.rs`'s).
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![allow(clippy::cast_possible_truncation)]
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
