@@ -23,6 +23,7 @@ use tns_tablebase::Tablebase;
 
 use std::sync::mpsc::TryRecvError;
 
+use crate::board_view::Marks;
 use crate::engine::{ENGINE_TT_MB, Engine, Hint, HintAnswer, Poll, Thinking, engine, start_hint};
 use crate::input::Mode;
 
@@ -150,6 +151,9 @@ pub struct App {
     pub no_color: bool,
     /// The threat view: the sheep a tiger could jump are marked.
     pub show_threats: bool,
+    /// The analysis: with a table, the moves of the selected piece (or every placement) marked
+    /// by what they do to the position's result.
+    pub show_analysis: bool,
     /// Where the game was last saved, for the line the program prints when it ends.
     pub saved_to: Option<std::path::PathBuf>,
     /// The search in progress, if a computer is thinking.
@@ -256,6 +260,7 @@ impl App {
             autosaved: None,
             no_color: false,
             show_threats: false,
+            show_analysis: false,
             saved_to: None,
             thinking: None,
             failed: false,
@@ -742,6 +747,53 @@ impl App {
     pub fn backspace(&mut self) {
         self.typed.pop();
         self.typed_refused = false;
+    }
+
+    /// Turns the analysis marks on or off; without a table there is nothing to mark with.
+    pub fn toggle_analysis(&mut self) {
+        if self.tablebase.is_none() {
+            self.show_analysis = false;
+            self.message = "the analysis needs the tablebase (--tablebase DIR)".into();
+            return;
+        }
+        self.show_analysis = !self.show_analysis;
+        self.message = if self.show_analysis {
+            "analysis on: green keeps the result, yellow gives up a win, red loses (m hides it)"
+                .into()
+        } else {
+            "analysis off".into()
+        };
+    }
+
+    /// The analysis marks for the position on the board: where the selected piece can go, or
+    /// every placement, each judged by the table against the best move's result. Empty when the
+    /// analysis is off, in review, or the table does not hold the position (the status line
+    /// says why it cannot answer).
+    pub fn analysis(&self) -> Marks {
+        let mut marks = Marks::default();
+        let Some(table) = self.tablebase.as_ref().filter(|_| self.show_analysis) else {
+            return marks;
+        };
+        if self.review.is_some() || self.game.outcome().is_some() {
+            return marks;
+        }
+        let board = self.board();
+        let Ok(verdicts) = table.verdicts(board) else { return marks };
+        let Some(best) = verdicts.first().map(|(_, v)| v.wdl) else { return marks };
+        for (m, v) in verdicts {
+            if m.from() != self.selected {
+                continue;
+            }
+            let set = if v.wdl == best {
+                &mut marks.keeps
+            } else if v.wdl == tns_tablebase::Wdl::Draw {
+                &mut marks.holds
+            } else {
+                &mut marks.loses
+            };
+            *set = set.with(m.to());
+        }
+        marks
     }
 
     /// Marks the sheep a tiger could jump, or stops marking them, and says which.

@@ -105,15 +105,67 @@ pub struct BoardView {
     /// Sheep to mark as open to a jump (the threat view): in red, and with `!` beside them
     /// where there is room.
     pub threatened: Bitboard,
+    /// The analysis marks, from the table: the points where a move keeps the position's
+    /// result (green, `+` without colours), gives up a win for a draw (yellow, `=`), or loses
+    /// (red, `-`).
+    pub marks: Marks,
     /// No colours (`NO_COLOR`): the marks are shapes and text attributes instead. Destinations
     /// are `+`, the selected piece is bold and underlined, the last move's points italic and in
     /// round brackets, a threatened sheep between `!`s (or underlined at the smallest scale).
     pub plain: bool,
 }
 
+/// The table's judgement of the moves to some points: each point in at most one set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// A move there keeps the result the position has.
+    pub keeps: Bitboard,
+    /// A move there gives up a win for a draw.
+    pub holds: Bitboard,
+    /// A move there loses.
+    pub loses: Bitboard,
+}
+
+impl Marks {
+    /// The colour and the plain letter of a point's mark, if it has one.
+    fn of(self, p: Point) -> Option<(Color, &'static str)> {
+        if self.keeps.contains(p) {
+            Some((Color::Green, "+"))
+        } else if self.holds.contains(p) {
+            Some((Color::Yellow, "="))
+        } else if self.loses.contains(p) {
+            Some((Color::Red, "-"))
+        } else {
+            None
+        }
+    }
+}
+
 fn put(buf: &mut Buffer, x: u16, y: u16, s: &str, style: Style) {
     if buf.area.contains((x, y).into()) {
         buf.set_string(x, y, s, style);
+    }
+}
+
+impl BoardView {
+    /// What stands on a point: a piece's letter, else the mark of an empty point (the
+    /// analysis's and the destinations' only without colours, which say them otherwise).
+    fn letter(
+        &self,
+        p: Point,
+        mark: Option<(Color, &'static str)>,
+        captured: bool,
+    ) -> &'static str {
+        match self.board.piece_at(p) {
+            Some(Side::Tiger) => "T",
+            Some(Side::Sheep) => "S",
+            None => match mark {
+                Some((_, letter)) if self.plain => letter,
+                _ if self.plain && self.targets.contains(p) => "+",
+                _ if captured => "x",
+                _ => "·",
+            },
+        }
     }
 }
 
@@ -175,20 +227,17 @@ impl Widget for BoardView {
             if self.targets.contains(p) {
                 style = style.bg(Color::Green).fg(Color::Black);
             }
+            let mark = self.marks.of(p);
+            if let Some((colour, _)) = mark {
+                style = style.bg(colour).fg(Color::Black);
+            }
             if self.selected == Some(p) {
                 style = style.bg(Color::Blue);
             }
             if self.cursor == Some(p) {
                 style = style.add_modifier(Modifier::REVERSED);
             }
-            let plain_target = self.plain && self.targets.contains(p);
-            let letter = match self.board.piece_at(p) {
-                Some(Side::Tiger) => "T",
-                Some(Side::Sheep) => "S",
-                None if plain_target => "+",
-                None if captured => "x",
-                None => "·",
-            };
+            let letter = self.letter(p, mark, captured);
             let last = self.plain && self.last.contains(p);
             if self.plain && self.selected == Some(p) {
                 style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);

@@ -60,6 +60,8 @@ pub enum Action {
     Hint,
     /// Mark, or stop marking, the sheep a tiger could jump.
     ToggleThreats,
+    /// Mark, or stop marking, each move by the table's verdict.
+    ToggleAnalysis,
     /// Save the game record.
     Save,
     /// Open or close the help.
@@ -188,6 +190,7 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Char('y') => Action::CopyPosition,
         KeyCode::Char('P') => Action::SavePicture,
         KeyCode::Char('v') => Action::ToggleThreats,
+        KeyCode::Char('m') => Action::ToggleAnalysis,
         KeyCode::Char(c @ ('a'..='e' | 'A'..='E' | '1'..='5')) => Action::Type(c),
         _ => return None,
     })

@@ -60,6 +60,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::NewGame => app.request_new_game(),
         Action::Hint => app.hint(),
         Action::ToggleThreats => app.toggle_threats(),
+        Action::ToggleAnalysis => app.toggle_analysis(),
         Action::Save => app.save(save_dir),
         Action::ToggleHelp => {
             app.show_help = !app.show_help;

@@ -49,12 +49,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("u", "take back your last move"),
     ("r", "redo what u or t took back"),
     ("n", "new game (asks if not saved)"),
-    ("H", "hint: cursor on the best move"),
-    ("Enter, Tab", "play the hinted move"),
+    ("H", "hint: cursor on the best move; Enter or Tab plays it"),
     ("s", "save the game (in the games folder)"),
     ("y", "show and copy the position string"),
     ("P", "save the position as an SVG picture"),
-    ("v", "threat view: mark the sheep a tiger could jump"),
+    ("v, m", "marks: sheep open to a jump / moves by table result"),
     ("?", "this help"),
     ("q", "quit (asks if not saved)"),
     ("Ctrl+C", "quit at once"),
@@ -106,6 +105,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
             } else {
                 Bitboard::EMPTY
             },
+            marks: app.analysis(),
             plain: app.no_color,
         };
         frame.render_widget(view, inner);

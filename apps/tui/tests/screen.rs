@@ -45,6 +45,7 @@ fn render_board(scale: u16) -> (Buffer, Geometry) {
         last: Bitboard::EMPTY,
         captured: None,
         threatened: Bitboard::EMPTY,
+        marks: tigers_and_sheep::board_view::Marks::default(),
         plain: false,
     };
     ratatui::widgets::Widget::render(view, area, &mut buf);
@@ -1010,4 +1011,72 @@ fn the_game_in_progress_is_autosaved_after_every_change() {
     app.autosave_now();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "not rewritten");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_analysis_needs_a_table_and_says_so() {
+    let mut app = human_game();
+    press(&mut app, KeyCode::Char('m'));
+    assert!(!app.show_analysis);
+    assert!(app.message.contains("needs the tablebase"), "{}", app.message);
+    assert_eq!(app.analysis(), tigers_and_sheep::board_view::Marks::default());
+}
+
+#[test]
+#[ignore = "needs the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
+fn the_analysis_marks_each_move_by_the_tables_verdict() {
+    // The tigers to move, winning at once with two jumps; one step only draws. Select the
+    // tiger on b3: its jump b3d3 keeps the win, its step b3b2 loses it for a draw... each
+    // destination is marked as the table says, and drawn so, with and without colours.
+    let dir = std::env::var_os("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
+    let table = tns_tablebase::Tablebase::load(5, Path::new(&dir)).unwrap();
+    let table = std::sync::Arc::new(table);
+    let board: Board = "SSSSS/S1TTS/STS2/S1S1S/TSSSS t 0".parse().unwrap();
+    let verdicts = table.verdicts(board).unwrap();
+    let best = verdicts[0].1.wdl;
+    let mut app = App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        Some(std::sync::Arc::clone(&table)),
+    );
+    press(&mut app, KeyCode::Char('m'));
+    assert!(app.show_analysis, "{}", app.message);
+    for from in ["b3", "d4", "a1"] {
+        app.selected = Some(p(from));
+        let marks = app.analysis();
+        for &(m, v) in verdicts.iter().filter(|(m, _)| m.from() == Some(p(from))) {
+            let to = m.to();
+            let expected = if v.wdl == best {
+                marks.keeps
+            } else if v.wdl == tns_tablebase::Wdl::Draw {
+                marks.holds
+            } else {
+                marks.loses
+            };
+            assert!(expected.contains(to), "{m}: {v:?}");
+        }
+        let all = marks.keeps | marks.holds | marks.loses;
+        assert_eq!(all, app.targets(), "every destination of {from} is marked, nothing else");
+    }
+    // On screen without colours: a1's destinations show their letters.
+    app.selected = Some(p("a1"));
+    app.no_color = true;
+    let marks = app.analysis();
+    let (buf, hit) = draw(&app, 100, 30);
+    let g = hit.board.expect("a board");
+    for to in marks.keeps | marks.holds | marks.loses {
+        let (x, y) = g.cell(to);
+        let letter = if marks.keeps.contains(to) {
+            "+"
+        } else if marks.holds.contains(to) {
+            "="
+        } else {
+            "-"
+        };
+        assert_eq!(buf[(x, y)].symbol(), letter, "{to}");
+    }
+    press(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.analysis(), tigers_and_sheep::board_view::Marks::default());
 }
