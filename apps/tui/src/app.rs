@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use tns_board::{Bitboard, Board, Game, GameRecord, Move, Point, Side};
+use tns_board::{Bitboard, Board, Game, GameRecord, Move, Outcome, Point, RecordResult, Side};
 use tns_match::{Budget, Player as _, PlayerError, PlayerSpec, RandomPlayer};
 use tns_search::{Limits, Report, plies_to_end};
 use tns_tablebase::Tablebase;
@@ -95,6 +95,10 @@ pub enum Pending {
     Quit,
     /// Start a new game.
     NewGame,
+    /// Resign the game for this side.
+    Resign(Side),
+    /// This side offers a draw; the other answers.
+    Draw(Side),
 }
 
 /// One player slot: its kind and, for a computer, its limits and its engine while it is not
@@ -138,6 +142,9 @@ pub struct App {
     hint_job: Option<(HintAnswer, usize)>,
     /// A question waiting for y/n: what to do on yes.
     pub confirm: Option<Pending>,
+    /// How the players ended the game, if they did (a resignation, an agreed draw): the rules'
+    /// own endings come from the game itself.
+    ended: Option<Outcome>,
     /// Whether moves were played or taken back since the game was started, loaded or saved.
     pub dirty: bool,
     /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
@@ -254,6 +261,7 @@ impl App {
             hint: None,
             hint_job: None,
             confirm: None,
+            ended: None,
             dirty: false,
             clipboard: None,
             autosave: None,
@@ -311,10 +319,55 @@ impl App {
         self.game.board()
     }
 
+    /// How the game ended, if it has: by the rules, or by a resignation or an agreed draw.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome().or(self.ended)
+    }
+
+    /// R: resign for the human side (the side to move when both are human), after a yes.
+    pub fn request_resign(&mut self) {
+        if self.refuse_in_review() || self.outcome().is_some() {
+            return;
+        }
+        let humans: Vec<Side> =
+            Side::ALL.into_iter().filter(|&s| *self.player(s) == PlayerKind::Human).collect();
+        let side = match humans[..] {
+            [one] => one,
+            [_, _] => self.board().side_to_move(),
+            _ => {
+                self.message = "only a person can resign".into();
+                return;
+            }
+        };
+        self.confirm = Some(Pending::Resign(side));
+        self.message =
+            format!("Resign for the {}? y: resign, n: play on", side.plural().to_lowercase());
+    }
+
+    /// =: the side to move offers a draw. Between two people the other answers; a computer
+    /// plays on (it judges the position by its search, not by offers).
+    pub fn offer_draw(&mut self) {
+        if self.refuse_in_review() || self.outcome().is_some() {
+            return;
+        }
+        let side = self.board().side_to_move();
+        if *self.player(side.other()) != PlayerKind::Human
+            || *self.player(side) != PlayerKind::Human
+        {
+            self.message = "a draw is agreed between two people; the computer plays on".into();
+            return;
+        }
+        self.confirm = Some(Pending::Draw(side));
+        self.message = format!(
+            "The {} offer a draw: {}, y agrees, n plays on",
+            side.plural().to_lowercase(),
+            side.other().plural().to_lowercase()
+        );
+    }
+
     /// Whether a person is to move (and the game goes on).
     pub fn human_to_move(&self) -> bool {
-        self.game.outcome().is_none()
-            && *self.player(self.board().side_to_move()) == PlayerKind::Human
+        self.outcome().is_none() && *self.player(self.board().side_to_move()) == PlayerKind::Human
     }
 
     /// The live search report, while a computer thinks.
@@ -373,7 +426,7 @@ impl App {
             }
             return;
         }
-        if self.game.outcome().is_some() || self.failed {
+        if self.outcome().is_some() || self.failed {
             return;
         }
         let side = self.board().side_to_move();
@@ -413,7 +466,7 @@ impl App {
         self.hint = None;
         self.hint_job = None;
         self.typed.clear();
-        if self.game.outcome().is_some() {
+        if self.outcome().is_some() {
             // The status panel shows the result; the message says what can be done next.
             self.message = "u: take back, n: new game, q: quit".into();
         }
@@ -554,6 +607,7 @@ impl App {
             self.redo.extend(self.game.moves()[index..].iter().rev());
         }
         self.game.truncate(index);
+        self.ended = None;
         self.review = None;
         self.selected = None;
         self.hint = None;
@@ -599,7 +653,7 @@ impl App {
             }
             replayed += 1;
             self.dirty = true;
-            if self.human_to_move() || self.game.outcome().is_some() {
+            if self.human_to_move() || self.outcome().is_some() {
                 break;
             }
         }
@@ -718,9 +772,22 @@ impl App {
         match (self.confirm.take(), yes) {
             (Some(Pending::Quit), true) => self.force_quit(),
             (Some(Pending::NewGame), true) => self.new_game(),
+            (Some(Pending::Resign(side)), true) => self.end_by_players(Outcome::resigned(side)),
+            (Some(Pending::Draw(_)), true) => self.end_by_players(Outcome::DRAW_BY_AGREEMENT),
             (Some(_), false) => self.message = "carry on".into(),
             (None, _) => {}
         }
+    }
+
+    /// Ends the game as the players decided: any search stops, and the record says how.
+    fn end_by_players(&mut self, outcome: Outcome) {
+        self.cancel_search();
+        self.ended = Some(outcome);
+        self.dirty = true;
+        self.selected = None;
+        self.hint = None;
+        self.hint_job = None;
+        self.message = format!("{outcome} (u takes it back)");
     }
 
     /// Esc: drops the selection, the typed move or the hint, whichever there is.
@@ -774,7 +841,7 @@ impl App {
         let Some(table) = self.tablebase.as_ref().filter(|_| self.show_analysis) else {
             return marks;
         };
-        if self.review.is_some() || self.game.outcome().is_some() {
+        if self.review.is_some() || self.outcome().is_some() {
             return marks;
         }
         let board = self.board();
@@ -810,7 +877,7 @@ impl App {
     /// Asks for the best move for the side to move, worked out on its own thread by the
     /// strongest player there is: the table where it holds the position, else the search.
     pub fn hint(&mut self) {
-        if self.refuse_in_review() || self.game.outcome().is_some() || !self.human_to_move() {
+        if self.refuse_in_review() || self.outcome().is_some() || !self.human_to_move() {
             return;
         }
         let rx = start_hint(self.board(), self.game.previous().to_vec(), self.tablebase.clone());
@@ -880,6 +947,10 @@ impl App {
             if matches!(self.player(side), PlayerKind::Computer(spec) if spec.searches()) {
                 tags.push((tag, self.limit_text(side)));
             }
+        }
+        if let Some(ended) = self.ended.filter(|_| self.game.outcome().is_none()) {
+            record.result = RecordResult::from_outcome(Some(ended));
+            tags.push(("Termination", ended.reason.to_string()));
         }
         for (name, value) in tags {
             let _ = record.set_tag(name, &value);

@@ -62,6 +62,10 @@ pub enum Action {
     ToggleThreats,
     /// Mark, or stop marking, each move by the table's verdict.
     ToggleAnalysis,
+    /// Resign (asks first).
+    Resign,
+    /// Offer a draw (between two people).
+    OfferDraw,
     /// Save the game record.
     Save,
     /// Open or close the help.
@@ -191,6 +195,8 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Char('P') => Action::SavePicture,
         KeyCode::Char('v') => Action::ToggleThreats,
         KeyCode::Char('m') => Action::ToggleAnalysis,
+        KeyCode::Char('R') => Action::Resign,
+        KeyCode::Char('=') => Action::OfferDraw,
         KeyCode::Char(c @ ('a'..='e' | 'A'..='E' | '1'..='5')) => Action::Type(c),
         _ => return None,
     })

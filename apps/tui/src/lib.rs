@@ -61,6 +61,8 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::Hint => app.hint(),
         Action::ToggleThreats => app.toggle_threats(),
         Action::ToggleAnalysis => app.toggle_analysis(),
+        Action::Resign => app.request_resign(),
+        Action::OfferDraw => app.offer_draw(),
         Action::Save => app.save(save_dir),
         Action::ToggleHelp => {
             app.show_help = !app.show_help;

@@ -238,7 +238,7 @@ fn main() -> ExitCode {
         eprintln!("tigers-and-sheep: {e}");
         return ExitCode::FAILURE;
     }
-    if let Some(outcome) = app.game.outcome() {
+    if let Some(outcome) = app.outcome() {
         println!("{outcome}");
     }
     // The whole path, once the screen is gone (the status line may have had to wrap it).

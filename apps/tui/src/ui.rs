@@ -46,9 +46,9 @@ pub const KEYS: &[(&str, &str)] = &[
     ("click a move", "look at the position after it"),
     ("End, Esc", "back to the game"),
     ("t", "take the game back to the move looked at"),
-    ("u", "take back your last move"),
-    ("r", "redo what u or t took back"),
+    ("u, r", "take back your last move / redo what was taken back"),
     ("n", "new game (asks if not saved)"),
+    ("R, =", "resign (asks); offer a draw (two people)"),
     ("H", "hint: cursor on the best move; Enter or Tab plays it"),
     ("s", "save the game (in the games folder)"),
     ("y", "show and copy the position string"),
@@ -206,7 +206,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
             Style::default().add_modifier(Modifier::BOLD),
         ));
         lines.push(Line::from("← → Home End step · End or Esc: the game · t: take back to here"));
-    } else if let Some(outcome) = app.game.outcome() {
+    } else if let Some(outcome) = app.outcome() {
         // The result, once, in place of whose move it is.
         lines
             .push(Line::styled(outcome.to_string(), Style::default().add_modifier(Modifier::BOLD)));

@@ -1080,3 +1080,60 @@ fn the_analysis_marks_each_move_by_the_tables_verdict() {
     press(&mut app, KeyCode::Char('m'));
     assert_eq!(app.analysis(), tigers_and_sheep::board_view::Marks::default());
 }
+
+#[test]
+fn a_person_resigns_after_a_yes_and_the_record_says_so() {
+    // Against the computer, the human side resigns, even while the computer would move.
+    let mut app = App::new(
+        Game::new(),
+        PlayerKind::Human,
+        PlayerKind::Computer(tns_match::PlayerSpec::heuristic()),
+        Limits::depth(1),
+        None,
+    );
+    app.play("c3".parse().unwrap());
+    press(&mut app, KeyCode::Char('R'));
+    assert!(app.message.starts_with("Resign for the sheep?"), "{}", app.message);
+    assert_eq!(app.outcome(), None, "nothing happens before the answer");
+    press(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.outcome(), None);
+    press(&mut app, KeyCode::Char('R'));
+    press(&mut app, KeyCode::Char('y'));
+    let outcome = app.outcome().expect("the game is over");
+    assert_eq!(outcome.winner, Some(tns_board::Side::Tiger));
+    assert!(app.message.starts_with("Tigers win: the sheep resigned"), "{}", app.message);
+    // Nothing more is played, and the record (which parses back) has the result and why.
+    app.tick();
+    assert_eq!(app.game.len(), 1, "no search after a resignation");
+    let text = app.record().to_string();
+    assert!(text.contains("[Termination \"resignation\"]"), "{text}");
+    let back: tns_board::GameRecord = text.parse().unwrap();
+    assert_eq!(back.result, tns_board::RecordResult::TigerWin);
+    // u takes the resignation back with the move.
+    press(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.outcome(), None);
+}
+
+#[test]
+fn two_people_agree_a_draw_and_a_computer_takes_no_offer() {
+    let mut app = human_game();
+    app.play("c3".parse().unwrap());
+    press(&mut app, KeyCode::Char('='));
+    assert!(app.message.starts_with("The tigers offer a draw: sheep, y agrees"), "{}", app.message);
+    press(&mut app, KeyCode::Char('y'));
+    let outcome = app.outcome().expect("drawn");
+    assert_eq!(outcome.winner, None);
+    assert_eq!(outcome.reason, tns_board::EndReason::Agreement);
+    assert!(app.record().to_string().contains("[Result \"1/2-1/2\"]"));
+    assert!(!app.human_to_move(), "the game is over");
+    let mut app = App::new(
+        Game::new(),
+        PlayerKind::Human,
+        PlayerKind::Computer(tns_match::PlayerSpec::heuristic()),
+        Limits::depth(1),
+        None,
+    );
+    press(&mut app, KeyCode::Char('='));
+    assert!(app.message.contains("the computer plays on"), "{}", app.message);
+    assert_eq!(app.outcome(), None);
+}

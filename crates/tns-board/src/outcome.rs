@@ -5,8 +5,10 @@ use std::fmt;
 use crate::board::KILLS_TO_WIN;
 use crate::{Board, Side};
 
-/// Why a game ended.
+/// Why a game ended: by the rules (the first three, which [`Game`](crate::Game) finds
+/// itself), or by the players (the last two, which a program records).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum EndReason {
     /// The tigers killed five sheep.
     FiveDead,
@@ -14,15 +16,21 @@ pub enum EndReason {
     NoMoves,
     /// The same position, with the same side to move, came up for the third time.
     Repetition,
+    /// The loser resigned.
+    Resignation,
+    /// The players agreed to a draw.
+    Agreement,
 }
 
 impl fmt::Display for EndReason {
-    /// `five sheep dead`, `no moves`, `repetition`.
+    /// `five sheep dead`, `no moves`, `repetition`, `resignation`, `agreement`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             EndReason::FiveDead => "five sheep dead",
             EndReason::NoMoves => "no moves",
             EndReason::Repetition => "repetition",
+            EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
         })
     }
 }
@@ -52,6 +60,22 @@ impl Outcome {
     /// A draw by threefold repetition.
     pub const DRAW_BY_REPETITION: Outcome = Outcome { winner: None, reason: EndReason::Repetition };
 
+    /// A draw the players agreed.
+    pub const DRAW_BY_AGREEMENT: Outcome = Outcome { winner: None, reason: EndReason::Agreement };
+
+    /// The other side's win, `side` having resigned.
+    ///
+    /// ```
+    /// use tns_board::{EndReason, Outcome, Side};
+    ///
+    /// let o = Outcome::resigned(Side::Sheep);
+    /// assert_eq!((o.winner, o.reason), (Some(Side::Tiger), EndReason::Resignation));
+    /// assert_eq!(o.to_string(), "Tigers win: the sheep resigned");
+    /// ```
+    pub const fn resigned(side: Side) -> Outcome {
+        Outcome { winner: Some(side.other()), reason: EndReason::Resignation }
+    }
+
     /// `+1` if the tigers won, `-1` if the sheep won, `0` for a draw.
     pub const fn tiger_value(self) -> i32 {
         match self.winner {
@@ -64,6 +88,9 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match (self.reason, self.winner) {
+            (EndReason::Agreement, _) => "Draw by agreement",
+            (EndReason::Resignation, Some(Side::Sheep)) => "Sheep win: the tigers resigned",
+            (EndReason::Resignation, Some(Side::Tiger)) => "Tigers win: the sheep resigned",
             (EndReason::Repetition, _) | (_, None) => "Draw by threefold repetition",
             (EndReason::FiveDead, _) => "Tigers win: five sheep are dead",
             (EndReason::NoMoves, Some(Side::Sheep)) => "Sheep win: the tigers cannot move",

@@ -70,9 +70,7 @@ pub enum Termination {
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Termination::Rules(EndReason::FiveDead) => f.write_str("five sheep dead"),
-            Termination::Rules(EndReason::NoMoves) => f.write_str("no moves"),
-            Termination::Rules(EndReason::Repetition) => f.write_str("repetition"),
+            Termination::Rules(reason) => write!(f, "{reason}"),
             Termination::MaxPlies => f.write_str("ply cap"),
             Termination::Time { side, over } => {
                 let side = side.plural().to_lowercase();
