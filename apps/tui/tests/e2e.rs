@@ -1,8 +1,9 @@
 //! The real binary in tmux: play a move by keyboard, see the computer's reply, look back with
-//! ← and find the game unchanged, take a hint
-//! with Enter, find that Esc does not quit and that `q` asks, quit, and find the terminal
-//! restored. Needs tmux, so it is ignored by default; CI installs tmux and runs it
-//! with `cargo test --release -- --ignored`.
+//! ← and find the game unchanged, take a hint with Enter, find that Esc does not quit and that
+//! `q` asks, quit, and find the terminal restored; Ctrl+C then `--resume`; a move typed over a
+//! hint; `q` while the computer thinks at 80×24; an illegal move's error at 60×20. Needs tmux,
+//! so it is ignored by default; CI installs tmux and runs it with
+//! `cargo test --release -- --ignored`.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -26,20 +27,8 @@ fn wait_for(session: &str, what: &str, timeout: Duration) -> String {
 #[test]
 #[ignore = "needs tmux; CI runs it"]
 fn play_a_move_and_quit_in_tmux() {
-    let bin = env!("CARGO_BIN_EXE_tigers-and-sheep");
-    let session = format!("tns-e2e-{}", std::process::id());
     // Its own games folder: the game autosaves there after every move.
-    let dir = std::env::temp_dir().join(format!("tns-e2e-games-{}", std::process::id()));
-    let command = format!(
-        "{bin} --sheep human --tiger heuristic --time 0.2 --save-dir {}; echo EXITED-$?; sleep 30",
-        dir.display()
-    );
-    tmux(&["kill-session", "-t", &session]);
-    let status = Command::new("tmux")
-        .args(["new-session", "-d", "-x", "100", "-y", "32", "-s", &session, &command])
-        .status()
-        .expect("tmux starts");
-    assert!(status.success());
+    let (session, dir) = start_game("play", 100, 32, "--sheep human --tiger heuristic --time 0.2");
 
     let screen = wait_for(&session, "Your move", Duration::from_secs(10));
     assert!(screen.contains("Sheep to move (human)"), "{screen}");
@@ -97,22 +86,9 @@ fn play_a_move_and_quit_in_tmux() {
 #[test]
 #[ignore = "needs tmux; CI runs it"]
 fn ctrl_c_then_resume_brings_the_game_back() {
-    let bin = env!("CARGO_BIN_EXE_tigers-and-sheep");
-    let session = format!("tns-e2e-resume-{}", std::process::id());
-    let dir = std::env::temp_dir().join(format!("tns-e2e-resume-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let start = |extra: &str| {
-        tmux(&["kill-session", "-t", &session]);
-        let command =
-            format!("{bin} --save-dir {} {extra}; echo EXITED-$?; sleep 30", dir.display());
-        let status = Command::new("tmux")
-            .args(["new-session", "-d", "-x", "100", "-y", "32", "-s", &session, &command])
-            .status()
-            .expect("tmux starts");
-        assert!(status.success());
-    };
     // Two humans: c3, then a5b4 typed; Ctrl+C quits at once, nothing saved by hand.
-    start("--sheep human --tiger human");
+    let (session, dir) = start_game("resume", 100, 32, "--sheep human --tiger human");
+    let _ = std::fs::remove_file(dir.join("autosave.txt"));
     wait_for(&session, "Your move", Duration::from_secs(10));
     tmux(&["send-keys", "-t", &session, "c", "3"]);
     wait_for(&session, "1. c3", Duration::from_secs(5));
@@ -122,11 +98,71 @@ fn ctrl_c_then_resume_brings_the_game_back() {
     tmux(&["send-keys", "-t", &session, "C-c"]);
     let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
     assert!(screen.contains("EXITED-0"), "{screen}");
-    // --resume: the same position, the same players.
-    start("--resume");
+    // --resume (the same session name, so the same games folder): the same position, players.
+    start_game("resume", 100, 32, "--resume");
     let screen = wait_for(&session, "Your move", Duration::from_secs(10));
     tmux(&["kill-session", "-t", &session]);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(screen.contains("1. c3    a5b4"), "the moves came back:\n{screen}");
     assert!(screen.contains("Sheep to move (human)") && screen.contains("in hand 19"), "{screen}");
+}
+
+/// Starts the game in a new tmux session of `w` by `h` with `args`, its games in a folder of
+/// its own; returns the session's name and that folder.
+fn start_game(name: &str, w: u16, h: u16, args: &str) -> (String, std::path::PathBuf) {
+    let bin = env!("CARGO_BIN_EXE_tigers-and-sheep");
+    let session = format!("tns-e2e-{name}-{}", std::process::id());
+    let dir = std::env::temp_dir().join(&session);
+    let command = format!("{bin} --save-dir {} {args}; echo EXITED-$?; sleep 30", dir.display());
+    tmux(&["kill-session", "-t", &session]);
+    let status = Command::new("tmux")
+        .args(["new-session", "-d", "-x", &w.to_string(), "-y", &h.to_string(), "-s", &session])
+        .arg(&command)
+        .status()
+        .expect("tmux starts");
+    assert!(status.success());
+    (session, dir)
+}
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn typing_over_a_hint_plays_the_typed_move() {
+    let (session, dir) = start_game("typed", 100, 32, "--sheep human --tiger human");
+    wait_for(&session, "Your move", Duration::from_secs(10));
+    // H, then c3 typed at once, while the hint may still be thinking: c3 is played.
+    tmux(&["send-keys", "-t", &session, "H", "c", "3"]);
+    std::thread::sleep(Duration::from_millis(600));
+    tmux(&["send-keys", "-t", &session, "Enter"]);
+    let screen = wait_for(&session, "1. c3", Duration::from_secs(5));
+    tmux(&["kill-session", "-t", &session]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(screen.contains("1. c3"), "the typed move was played:\n{screen}");
+}
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn q_while_the_computer_thinks_asks_at_80_by_24() {
+    let (session, dir) = start_game("think", 80, 24, "--sheep human --tiger heuristic --time 3");
+    wait_for(&session, "Your move", Duration::from_secs(10));
+    tmux(&["send-keys", "-t", &session, "c", "3"]);
+    wait_for(&session, "Tigers to move", Duration::from_secs(5));
+    tmux(&["send-keys", "-t", &session, "q"]);
+    // The question shows within a second, long before the 3 s search ends.
+    let screen = wait_for(&session, "Quit without saving?", Duration::from_secs(1));
+    tmux(&["kill-session", "-t", &session]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(screen.contains("Quit without saving?"), "{screen}");
+}
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn an_illegal_move_shows_its_error_at_60_by_20() {
+    let (session, dir) = start_game("narrow", 60, 20, "--sheep human --tiger human");
+    wait_for(&session, "move", Duration::from_secs(10));
+    // a5 holds a tiger: placing there is refused, and the reason is on screen.
+    tmux(&["send-keys", "-t", &session, "a", "5"]);
+    let screen = wait_for(&session, "occupied", Duration::from_secs(5));
+    tmux(&["kill-session", "-t", &session]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(screen.contains("a5 is occupied"), "{screen}");
 }
