@@ -1081,16 +1081,16 @@ fn the_analysis_marks_each_move_by_the_tables_verdict() {
     assert_eq!(app.analysis(), tigers_and_sheep::board_view::Marks::default());
 }
 
+/// A person's sheep against the heuristic's tigers at depth 1.
+fn sheep_against_the_heuristic() -> App {
+    let tigers = PlayerKind::Computer(tns_match::PlayerSpec::heuristic());
+    App::new(Game::new(), PlayerKind::Human, tigers, Limits::depth(1), None)
+}
+
 #[test]
 fn a_person_resigns_after_a_yes_and_the_record_says_so() {
     // Against the computer, the human side resigns, even while the computer would move.
-    let mut app = App::new(
-        Game::new(),
-        PlayerKind::Human,
-        PlayerKind::Computer(tns_match::PlayerSpec::heuristic()),
-        Limits::depth(1),
-        None,
-    );
+    let mut app = sheep_against_the_heuristic();
     app.play("c3".parse().unwrap());
     press(&mut app, KeyCode::Char('R'));
     assert!(app.message.starts_with("Resign for the sheep?"), "{}", app.message);
@@ -1126,13 +1126,7 @@ fn two_people_agree_a_draw_and_a_computer_takes_no_offer() {
     assert_eq!(outcome.reason, tns_board::EndReason::Agreement);
     assert!(app.record().to_string().contains("[Result \"1/2-1/2\"]"));
     assert!(!app.human_to_move(), "the game is over");
-    let mut app = App::new(
-        Game::new(),
-        PlayerKind::Human,
-        PlayerKind::Computer(tns_match::PlayerSpec::heuristic()),
-        Limits::depth(1),
-        None,
-    );
+    let mut app = sheep_against_the_heuristic();
     press(&mut app, KeyCode::Char('='));
     assert!(app.message.contains("the computer plays on"), "{}", app.message);
     assert_eq!(app.outcome(), None);
