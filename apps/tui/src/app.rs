@@ -152,8 +152,8 @@ pub struct App {
     /// Where the game in progress is written after every change, so that Ctrl+C, a closed
     /// terminal or a crash loses nothing (`--resume` takes it up); `None` writes nothing.
     pub autosave: Option<std::path::PathBuf>,
-    /// The moves and start of the game as last written there.
-    autosaved: Option<(Board, Vec<Move>)>,
+    /// The start, moves and ending of the game as last written there.
+    autosaved: Option<(Board, Vec<Move>, Option<Outcome>)>,
     /// Draw without colours (the `NO_COLOR` convention).
     pub no_color: bool,
     /// The threat view: the sheep a tiger could jump are marked.
@@ -963,7 +963,7 @@ impl App {
     /// at the next change.
     pub fn autosave_now(&mut self) {
         let Some(path) = &self.autosave else { return };
-        let now = (self.game.start(), self.game.moves().to_vec());
+        let now = (self.game.start(), self.game.moves().to_vec(), self.ended);
         if self.autosaved.as_ref() == Some(&now) {
             return;
         }

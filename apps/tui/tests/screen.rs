@@ -1006,6 +1006,14 @@ fn the_game_in_progress_is_autosaved_after_every_change() {
     press(&mut app, KeyCode::Char('u'));
     app.autosave_now();
     assert_eq!(saved(&path), ["c3"], "u took back the last move");
+    // A resignation is a change: the file's result says it.
+    press(&mut app, KeyCode::Char('R'));
+    press(&mut app, KeyCode::Char('y'));
+    app.autosave_now();
+    assert!(std::fs::read_to_string(&path).unwrap().contains("resignation"));
+    press(&mut app, KeyCode::Char('u'));
+    app.autosave_now();
+    assert_eq!(saved(&path), Vec::<String>::new());
     // No change, no write: a file put in its place stays.
     std::fs::write(&path, "not rewritten").unwrap();
     app.autosave_now();
