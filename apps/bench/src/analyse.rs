@@ -85,7 +85,10 @@ pub fn run(args: &Args) -> Result<(), String> {
             Err(e) => return Err(e.to_string()),
         }
     }
-    let spec = args.player.clone().unwrap_or_else(|| PlayerSpec::strongest(table.as_ref()));
+    let spec = match &args.player {
+        Some(spec) => spec.clone(),
+        None => PlayerSpec::strongest_at(board, table.as_ref()).map_err(|e| e.to_string())?,
+    };
     let defaults = Budget {
         time: time.map(|t| t.as_secs_f64()),
         depth: args.depth,

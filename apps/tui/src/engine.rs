@@ -23,7 +23,7 @@ pub const ENGINE_TT_MB: usize = 32;
 /// Only on a machine without the memory for the table: a spec's limits are checked when it is
 /// parsed (at most 64 threads and 4096 MiB).
 pub fn engine(budget: Budget) -> Box<Engine> {
-    let search = PlayerSpec::strongest(None).searcher(budget, None);
+    let search = PlayerSpec::strongest().searcher(budget, None);
     Box::new(search.ok().flatten().expect("a table within the bounds"))
 }
 
@@ -148,24 +148,24 @@ impl Drop for Thinking {
 }
 
 /// Works out a hint on its own thread: a short search (at most 300 ms) by the strongest player
-/// there is, the perfect one when a table is given (exact where it holds the position, and in
-/// the placement phase choosing only among the moves that keep the value). The answer comes on
+/// there is: the perfect one where a table holds the position (exact, and in the placement
+/// phase choosing only among the moves that keep the value), else the network. The answer comes on
 /// the returned channel: the move and who found it, or why the search failed (a damaged
 /// table).
 pub fn start_hint(board: Board, history: Vec<Board>, table: Option<Arc<Tablebase>>) -> HintAnswer {
     let (tx, rx) = channel();
     let failed = tx.clone();
     let spawned = std::thread::Builder::new().name("hint".into()).spawn(move || {
-        let spec = PlayerSpec::strongest(table.as_ref());
-        let by = who(&spec);
         let budget = Budget { time: Some(0.3), depth: Some(20), threads: 1, tt_mb: 8 };
-        let hint = match spec.searcher(budget, table.as_ref()) {
-            Ok(Some(mut search)) => search
+        let spec = PlayerSpec::strongest_at(board, table.as_ref());
+        let hint = match spec.map(|spec| (who(&spec), spec.searcher(budget, table.as_ref()))) {
+            Err(e) => Err(format!("the tablebase failed: {e}")),
+            Ok((by, Ok(Some(mut search)))) => search
                 .search(board, &history, budget.limits(), &AtomicBool::new(false), |_| {})
                 .map(|r| r.best_move.map(|mv| Hint { mv, by }))
                 .map_err(|e| e.to_string()),
-            Ok(None) => Ok(None),
-            Err(e) => Err(e.to_string()),
+            Ok((_, Ok(None))) => Ok(None),
+            Ok((_, Err(e))) => Err(e.to_string()),
         };
         let _ = tx.send(hint);
     });

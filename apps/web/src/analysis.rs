@@ -263,7 +263,7 @@ impl Analyst {
         let side = board.side_to_move();
         let failed =
             |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
-        let mut search = searcher(&PlayerSpec::strongest(None), 8, None)?;
+        let mut search = searcher(&PlayerSpec::strongest(), 8, None)?;
         let limits = |time| Limits::depth(30).with_time(time);
         let score = search
             .search(board, game.previous(), limits(self.budget.position), stop, |_| {})
@@ -313,7 +313,7 @@ impl Analyst {
         let table = self.table.as_ref().filter(|_| self.holds(game.board()));
         let (spec, source) = match table {
             Some(_) => (PlayerSpec::perfect(), "table"),
-            None => (PlayerSpec::strongest(None), "search"),
+            None => (PlayerSpec::strongest(), "search"),
         };
         let mut search = searcher(&spec, 16, table)?;
         let mut line = Vec::new();

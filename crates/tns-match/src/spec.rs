@@ -12,10 +12,10 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tns_board::KILLS_TO_WIN;
+use tns_board::{Board, KILLS_TO_WIN};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Search, Weights};
-use tns_tablebase::{Tablebase, WithTablebase};
+use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
 
 use crate::error::PlayerError;
 use crate::external::{External, ExternalPlayer};
@@ -250,21 +250,43 @@ impl PlayerSpec {
         PlayerSpec::new("perfect", PlayerKind::Perfect(Weights::DEFAULT))
     }
 
-    /// The strongest player there is: `perfect` with a table of the real game, else the
-    /// shipped network (the heuristic only if the network built in will not load).
+    /// The strongest player without a table: the shipped network (the heuristic only if the
+    /// network built in will not load).
     ///
     /// ```
     /// use tns_match::{PlayerKind, PlayerSpec};
     ///
-    /// let best = PlayerSpec::strongest(None);
+    /// let best = PlayerSpec::strongest();
     /// assert_eq!(best.name, "network");
     /// assert!(matches!(best.kind, PlayerKind::Neural(_)));
     /// ```
-    pub fn strongest(tablebase: Option<&Arc<Tablebase>>) -> PlayerSpec {
-        if tablebase.is_some_and(|t| t.kills() == KILLS_TO_WIN) {
-            return PlayerSpec::perfect();
-        }
+    pub fn strongest() -> PlayerSpec {
         PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic())
+    }
+
+    /// The strongest player there is for `board`: `perfect` where a table of the real game
+    /// holds the position, else [`PlayerSpec::strongest`]. A table built only from the last
+    /// placement layers (`build --from-placed 18`) does not hold the early placement, where
+    /// the perfect player would search with the heuristic behind it, weaker than the network.
+    ///
+    /// # Errors
+    /// The table's error when it cannot answer for `board` for any reason but that it does
+    /// not hold it (a damaged block, an unreadable file): a damaged table is never quietly
+    /// taken for a missing one.
+    pub fn strongest_at(
+        board: Board,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> Result<PlayerSpec, TablebaseError> {
+        let Some(table) = tablebase.filter(|t| t.kills() == KILLS_TO_WIN) else {
+            return Ok(PlayerSpec::strongest());
+        };
+        match table.probe_wdl(board) {
+            Ok(_) => Ok(PlayerSpec::perfect()),
+            Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => {
+                Ok(PlayerSpec::strongest())
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// The search this player plays with, with `defaults` for the threads and table it does
@@ -409,6 +431,15 @@ mod tests {
         assert_eq!((w.dead, w.in_hand, w.trapped_tiger), (350, -5, Weights::DEFAULT.trapped_tiger));
         assert_eq!(spec.to_string(), "heuristic:time=0.2,dead=350,in_hand=-5");
         assert_eq!("random".parse::<PlayerSpec>().unwrap().kind, PlayerKind::Random);
+    }
+
+    #[test]
+    fn the_strongest_without_the_real_games_table_is_the_network() {
+        assert_eq!(PlayerSpec::strongest_at(Board::START, None).unwrap().name, "network");
+        // A variant's table (one kill wins) holds the start, but not for the real game.
+        let variant = Arc::new(Tablebase::build(1, None, |_| {}).unwrap());
+        let spec = PlayerSpec::strongest_at(Board::START, Some(&variant)).unwrap();
+        assert_eq!(spec.name, "network");
     }
 
     #[test]
