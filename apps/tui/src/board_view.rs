@@ -11,9 +11,11 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 use tns_board::{Bitboard, Board, Point, Side};
+
+use crate::theme::Theme;
 
 /// Columns and rows between neighbouring points at scale 1.
 const COL_STEP: u16 = 4;
@@ -109,10 +111,11 @@ pub struct BoardView {
     /// result (green, `+` without colours), gives up a win for a draw (yellow, `=`), or loses
     /// (red, `-`).
     pub marks: Marks,
-    /// No colours (`NO_COLOR`): the marks are shapes and text attributes instead. Destinations
-    /// are `+`, the selected piece is bold and underlined, the last move's points italic and in
-    /// round brackets, a threatened sheep between `!`s (or underlined at the smallest scale).
-    pub plain: bool,
+    /// The styles to draw with. Without colours ([`Theme::PLAIN`], for `NO_COLOR`) the marks
+    /// are shapes and text attributes instead: destinations are `+`, the selected piece is bold
+    /// and underlined, the last move's points italic and in round brackets, a threatened sheep
+    /// between `!`s (or underlined at the smallest scale).
+    pub theme: Theme,
 }
 
 /// The table's judgement of the moves to some points: each point in at most one set.
@@ -127,14 +130,14 @@ pub struct Marks {
 }
 
 impl Marks {
-    /// The colour and the plain letter of a point's mark, if it has one.
-    fn of(self, p: Point) -> Option<(Color, &'static str)> {
+    /// The style and the plain letter of a point's mark, if it has one.
+    fn of(self, p: Point, theme: &Theme) -> Option<(Style, &'static str)> {
         if self.keeps.contains(p) {
-            Some((Color::Green, "+"))
+            Some((theme.keeps, "+"))
         } else if self.holds.contains(p) {
-            Some((Color::Yellow, "="))
+            Some((theme.holds, "="))
         } else if self.loses.contains(p) {
-            Some((Color::Red, "-"))
+            Some((theme.loses, "-"))
         } else {
             None
         }
@@ -153,15 +156,15 @@ impl BoardView {
     fn letter(
         &self,
         p: Point,
-        mark: Option<(Color, &'static str)>,
+        mark: Option<(Style, &'static str)>,
         captured: bool,
     ) -> &'static str {
         match self.board.piece_at(p) {
             Some(Side::Tiger) => "T",
             Some(Side::Sheep) => "S",
             None => match mark {
-                Some((_, letter)) if self.plain => letter,
-                _ if self.plain && self.targets.contains(p) => "+",
+                Some((_, letter)) if self.theme.plain => letter,
+                _ if self.theme.plain && self.targets.contains(p) => "+",
                 _ if captured => "x",
                 _ => "·",
             },
@@ -172,7 +175,8 @@ impl BoardView {
 impl Widget for BoardView {
     fn render(self, _area: Rect, buf: &mut Buffer) {
         let g = self.geometry;
-        let line = Style::default().fg(Color::DarkGray);
+        let t = self.theme;
+        let line = t.line;
         let (cs, rs) = (COL_STEP * g.scale, ROW_STEP * g.scale);
         // Lines first, pieces on top.
         for p in Point::all() {
@@ -201,53 +205,40 @@ impl Widget for BoardView {
         }
         for p in Point::all() {
             let (x, y) = g.cell(p);
-            put(buf, g.x0 - LEFT_MARGIN - 1, y, &p.rank_char().to_string(), Style::default());
+            put(buf, g.x0 - LEFT_MARGIN - 1, y, &p.rank_char().to_string(), t.label);
             if p.y() == 4 {
                 let below = y + 1 + Geometry::overhang(g.scale);
-                put(buf, x, below, &p.file_char().to_string(), Style::default());
+                put(buf, x, below, &p.file_char().to_string(), t.label);
             }
+            // The piece's style, then each mark laid over it, the later ones winning.
             let mut style = match self.board.piece_at(p) {
-                Some(Side::Tiger) => {
-                    Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD)
-                }
-                Some(Side::Sheep) => Style::default().fg(Color::White).add_modifier(Modifier::BOLD),
-                None => Style::default().fg(Color::Gray),
+                Some(Side::Tiger) => t.tiger,
+                Some(Side::Sheep) => t.sheep,
+                None => t.empty,
             };
-            if self.last.contains(p) {
-                style = style.bg(Color::Rgb(40, 40, 70));
-            }
             let threatened = self.threatened.contains(p);
-            if threatened {
-                style = style.fg(Color::LightRed);
-            }
             let captured = self.captured == Some(p) && self.board.piece_at(p).is_none();
-            if captured {
-                style = style.fg(Color::Red).add_modifier(Modifier::BOLD);
-            }
-            if self.targets.contains(p) {
-                style = style.bg(Color::Green).fg(Color::Black);
-            }
-            let mark = self.marks.of(p);
-            if let Some((colour, _)) = mark {
-                style = style.bg(colour).fg(Color::Black);
-            }
-            if self.selected == Some(p) {
-                style = style.bg(Color::Blue);
-            }
-            if self.cursor == Some(p) {
-                style = style.add_modifier(Modifier::REVERSED);
+            let mark = self.marks.of(p, &t);
+            let layers = [
+                (self.last.contains(p), t.last_move),
+                (threatened, t.threatened),
+                (captured, t.captured),
+                (self.targets.contains(p), t.target),
+                (mark.is_some(), mark.map_or(Style::new(), |(s, _)| s)),
+                (self.selected == Some(p), t.selected),
+                (self.cursor == Some(p), t.cursor),
+                (
+                    t.plain && threatened && g.scale == 1,
+                    Style::new().add_modifier(Modifier::UNDERLINED),
+                ),
+            ];
+            for (on, layer) in layers {
+                if on {
+                    style = style.patch(layer);
+                }
             }
             let letter = self.letter(p, mark, captured);
-            let last = self.plain && self.last.contains(p);
-            if self.plain && self.selected == Some(p) {
-                style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
-            }
-            if last {
-                style = style.add_modifier(Modifier::ITALIC);
-            }
-            if self.plain && threatened && g.scale == 1 {
-                style = style.add_modifier(Modifier::UNDERLINED);
-            }
+            let last = t.plain && self.last.contains(p);
             let (open, close) = match (last, threatened) {
                 (_, true) => ("!", "!"),
                 (true, false) => ("(", ")"),

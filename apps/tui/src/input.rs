@@ -6,20 +6,10 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Rect;
 use tns_board::Point;
 
-use crate::app::Browse;
+use crate::review::Browse;
 
+use crate::app::Mode;
 use crate::board_view::Geometry;
-
-/// What the keys mean just now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Playing: the board and the game's keys.
-    Play,
-    /// The help overlay is open: any key closes it.
-    Help,
-    /// A yes/no question is asked (quit or start again with moves not saved).
-    Confirm,
-}
 
 /// Something the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,16 +1,30 @@
 //! The terminal game: state ([`App`]), input mapping, drawing, and the game loop.
 
+mod analysis;
 pub mod app;
 pub mod board_view;
+mod endings;
 pub mod engine;
+mod hint;
 pub mod input;
+mod players;
+mod review;
+mod saving;
+pub mod theme;
+mod turns;
 pub mod ui;
+mod wording;
 
 use std::path::Path;
 use std::time::Duration;
 
-pub use app::{App, PlayerKind};
+pub use app::{App, Mode, Pending};
+pub use players::{DEFAULT_TIME, PlayerKind, TurnInfo};
 use ratatui::crossterm::event;
+pub use review::Browse;
+pub use saving::{limits_of_tag, utc_now, utc_of};
+pub use theme::Theme;
+pub use wording::{DEAD_SHEEP, bar_position, score_text};
 
 use crate::input::{Action, Hitmap, map_event};
 

@@ -9,14 +9,15 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use tns_board::{Bitboard, Move, Side};
 
-use crate::app::{App, PlayerKind, bar_position, score_text};
 use crate::board_view::{BoardView, Geometry};
 use crate::input::{HISTORY_COLUMNS, HistoryHit, Hitmap};
+use crate::theme::Theme;
+use crate::{App, PlayerKind, bar_position, score_text};
 
 /// The smallest terminal the game draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 15);
@@ -106,7 +107,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
                 Bitboard::EMPTY
             },
             marks: app.analysis(),
-            plain: app.no_color,
+            theme: app.theme(),
         };
         frame.render_widget(view, inner);
     } else {
@@ -118,14 +119,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     }
     draw_status(frame, app, status, compact);
     if app.show_help {
-        draw_help(frame, area, app.help_scroll);
-    }
-    if app.no_color {
-        // Keep the bold and reversed text, drop every colour.
-        for cell in &mut frame.buffer_mut().content {
-            cell.set_fg(Color::Reset);
-            cell.set_bg(Color::Reset);
-        }
+        draw_help(frame, area, app.help_scroll, &app.theme());
     }
     hit
 }
@@ -139,6 +133,7 @@ pub fn move_text(m: Move) -> String {
 }
 
 fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
+    let theme = app.theme();
     let block = Block::bordered().title(" Moves ");
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -161,7 +156,7 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
         .map(|turn| {
             let mut spans = vec![Span::styled(
                 format!("{:>w$}. ", turn + 1, w = usize::from(number_width) - 2),
-                Style::default().fg(Color::DarkGray),
+                theme.move_number,
             )];
             for slot in 0..2 {
                 let Some(index) = (turn * 2 + slot).checked_sub(offset) else {
@@ -169,10 +164,9 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
                     continue;
                 };
                 let Some(&m) = moves.get(index) else { break };
-                let colour = if slot == 1 { Color::Yellow } else { Color::White };
-                let mut style = Style::default().fg(colour);
+                let mut style = if slot == 1 { theme.tiger_move } else { theme.sheep_move };
                 if shown == Some(index) {
-                    style = style.add_modifier(Modifier::REVERSED);
+                    style = style.patch(theme.reviewed);
                 }
                 let text = move_text(m);
                 spans.push(Span::styled(text.clone(), style));
@@ -187,6 +181,7 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
+    let theme = app.theme();
     let split = if compact { 100 } else { 60 };
     let [now, last] =
         Layout::horizontal([Constraint::Percentage(split), Constraint::Percentage(100 - split)])
@@ -203,13 +198,12 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
                 shown.in_hand(),
                 shown.dead()
             ),
-            Style::default().add_modifier(Modifier::BOLD),
+            theme.emphasis,
         ));
         lines.push(Line::from("← → Home End step · End or Esc: the game · t: take back to here"));
     } else if let Some(outcome) = app.outcome() {
         // The result, once, in place of whose move it is.
-        lines
-            .push(Line::styled(outcome.to_string(), Style::default().add_modifier(Modifier::BOLD)));
+        lines.push(Line::styled(outcome.to_string(), theme.emphasis));
     } else if *app.player(side) == PlayerKind::Human {
         lines.push(to_move_line(app));
         let typed =
@@ -222,7 +216,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
             r.depth,
             score_text(r.score, side)
         )));
-        let mut bar = score_bar(r.score, side);
+        let mut bar = score_bar(r.score, side, &theme);
         bar.push_span(Span::raw(format!(" expects {}", pv_text(&r.pv))));
         lines.push(bar);
     } else {
@@ -247,7 +241,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let [body, message] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(message_rows)]).areas(inner);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
-    let message_style = Style::default().fg(Color::Cyan);
+    let message_style = theme.message;
     frame.render_widget(
         Paragraph::new(Line::styled(app.message.clone(), message_style)).wrap(Wrap { trim: true }),
         message,
@@ -310,15 +304,11 @@ fn pv_text(pv: &[tns_board::Move]) -> String {
 }
 
 /// A small bar for who stands better: the sheep's end on the left, the tigers' on the right.
-fn score_bar(score: i32, side: Side) -> Line<'static> {
+fn score_bar(score: i32, side: Side, theme: &Theme) -> Line<'static> {
     const WIDTH: u16 = 11;
     let at = bar_position(score, side, WIDTH);
     let bar: String = (0..WIDTH).map(|i| if i == at.min(WIDTH - 1) { '┃' } else { '─' }).collect();
-    Line::from(vec![
-        Span::raw("Sheep "),
-        Span::styled(bar, Style::default().fg(Color::Yellow)),
-        Span::raw(" Tigers"),
-    ])
+    Line::from(vec![Span::raw("Sheep "), Span::styled(bar, theme.bar), Span::raw(" Tigers")])
 }
 
 /// Whose move it is, by whom, and the sheep in hand and dead.
@@ -334,14 +324,14 @@ fn to_move_line(app: &App) -> Line<'static> {
     ))
 }
 
-fn draw_help(frame: &mut Frame, area: Rect, scroll: u16) {
+fn draw_help(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
     let key_width = KEYS.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let what_width = KEYS.iter().map(|(_, w)| w.chars().count()).max().unwrap_or(0);
     let width = ((key_width + 2 + what_width + 2) as u16).min(area.width);
     // Where a key and its words do not fit on a line, the words go under the key, wrapped at
     // words; where the keys do not all fit, ↑ and ↓ scroll them, and the title says so.
     let inner_width = width.saturating_sub(2);
-    let key_style = Style::default().fg(Color::Yellow);
+    let key_style = theme.key;
     let mut lines: Vec<Line> = Vec::new();
     for (k, what) in KEYS {
         if usize::from(inner_width) >= key_width + 2 + what.chars().count() {

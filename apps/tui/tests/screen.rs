@@ -10,9 +10,10 @@ use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
-use tigers_and_sheep::app::Browse;
+use tigers_and_sheep::Browse;
+use tigers_and_sheep::Mode;
 use tigers_and_sheep::board_view::{BoardView, Geometry};
-use tigers_and_sheep::input::{Action, Hitmap, Mode, map_event};
+use tigers_and_sheep::input::{Action, Hitmap, map_event};
 use tigers_and_sheep::{App, PlayerKind, apply, ui};
 use tns_board::{Bitboard, Board, Game, Point};
 use tns_search::Limits;
@@ -46,7 +47,7 @@ fn render_board(scale: u16) -> (Buffer, Geometry) {
         captured: None,
         threatened: Bitboard::EMPTY,
         marks: tigers_and_sheep::board_view::Marks::default(),
-        plain: false,
+        theme: tigers_and_sheep::Theme::COLOUR,
     };
     ratatui::widgets::Widget::render(view, area, &mut buf);
     (buf, geometry)
@@ -679,7 +680,7 @@ fn the_result_is_shown_once() {
 
 #[test]
 fn scores_are_said_from_a_named_side_in_dead_sheep_with_one_wording_for_results() {
-    use tigers_and_sheep::app::{bar_position, score_text};
+    use tigers_and_sheep::{bar_position, score_text};
     use tns_board::Side;
     // 280 hundredths for the side to move, the sheep: the sheep are ahead by 0.70 dead sheep.
     assert_eq!(score_text(280, Side::Sheep), "Sheep +0.70 (dead sheep)");
@@ -720,7 +721,7 @@ fn scores_are_said_from_a_named_side_in_dead_sheep_with_one_wording_for_results(
 
 #[test]
 fn saved_games_are_dated_tagged_and_never_overwrite() {
-    use tigers_and_sheep::app::{limits_of_tag, utc_of};
+    use tigers_and_sheep::{limits_of_tag, utc_of};
     assert_eq!(utc_of(0), ("1970-01-01".into(), "00:00:00".into()));
     assert_eq!(utc_of(1_764_533_151), ("2025-11-30".into(), "20:05:51".into()));
     assert_eq!(utc_of(951_782_400), ("2000-02-29".into(), "00:00:00".into()));

@@ -1,0 +1,94 @@
+//! What the table says about the shown position and its moves, and the threat view.
+
+use crate::App;
+use crate::board_view::Marks;
+use crate::wording::plies;
+
+impl App {
+    /// The tablebase's verdict on the shown position (in review, the one looked at), when a table is loaded and holds it:
+    /// "Sheep win in 23", "Tigers win in 4" or "Draw"; in the placement phase, where the
+    /// layers are built, "Tigers win", "Sheep win" or "Draw" (the layers keep no distances).
+    /// A table that fails to answer (a damaged file) says so here.
+    pub fn verdict(&self) -> Option<String> {
+        let board = self.shown_board();
+        let verdict = match self.tablebase.as_ref()?.verdict(board) {
+            Ok(v) => v,
+            Err(
+                tns_tablebase::TablebaseError::NoLayer(_)
+                | tns_tablebase::TablebaseError::GameOver(_),
+            ) => {
+                return None;
+            }
+            Err(e) => return Some(format!("the tablebase failed: {e}")),
+        };
+        let side = board.side_to_move();
+        // One wording for decided positions everywhere on screen: "Tigers win in 18 plies".
+        Some(match verdict.value {
+            Some(tns_tablebase::Value::Win(n)) => {
+                format!("{} win in {}", side.plural(), plies(i32::from(n)))
+            }
+            Some(tns_tablebase::Value::Loss(n)) => {
+                format!("{} win in {}", side.other().plural(), plies(i32::from(n)))
+            }
+            _ => verdict.describe(side),
+        })
+    }
+
+    /// Turns the analysis marks on or off; without a table there is nothing to mark with.
+    pub fn toggle_analysis(&mut self) {
+        if self.tablebase.is_none() {
+            self.show_analysis = false;
+            self.message = "the analysis needs the tablebase (--tablebase DIR)".into();
+            return;
+        }
+        self.show_analysis = !self.show_analysis;
+        self.message = if self.show_analysis {
+            "analysis on: green keeps the result, yellow gives up a win, red loses (m hides it)"
+                .into()
+        } else {
+            "analysis off".into()
+        };
+    }
+
+    /// The analysis marks for the position on the board: where the selected piece can go, or
+    /// every placement, each judged by the table against the best move's result. Empty when the
+    /// analysis is off, in review, or the table does not hold the position (the status line
+    /// says why it cannot answer).
+    pub fn analysis(&self) -> Marks {
+        let mut marks = Marks::default();
+        let Some(table) = self.tablebase.as_ref().filter(|_| self.show_analysis) else {
+            return marks;
+        };
+        if self.review.is_some() || self.outcome().is_some() {
+            return marks;
+        }
+        let board = self.board();
+        let Ok(verdicts) = table.verdicts(board) else { return marks };
+        let Some(best) = verdicts.first().map(|(_, v)| v.wdl) else { return marks };
+        for (m, v) in verdicts {
+            if m.from() != self.selected {
+                continue;
+            }
+            let set = if v.wdl == best {
+                &mut marks.keeps
+            } else if v.wdl == tns_tablebase::Wdl::Draw {
+                &mut marks.holds
+            } else {
+                &mut marks.loses
+            };
+            *set = set.with(m.to());
+        }
+        marks
+    }
+
+    /// Marks the sheep a tiger could jump, or stops marking them, and says which.
+    pub fn toggle_threats(&mut self) {
+        self.show_threats = !self.show_threats;
+        self.message = if self.show_threats {
+            let open = self.shown_board().capturable_sheep().len();
+            format!("threat view on: {open} sheep open to a jump (v hides them)")
+        } else {
+            "threat view off".into()
+        };
+    }
+}

@@ -1,0 +1,61 @@
+//! Endings the players choose: a resignation, a draw agreed between two people.
+
+use tns_board::{Outcome, Side};
+
+use crate::App;
+use crate::app::Pending;
+use crate::players::PlayerKind;
+
+impl App {
+    /// R: resign for the human side (the side to move when both are human), after a yes.
+    pub fn request_resign(&mut self) {
+        if self.refuse_in_review() || self.outcome().is_some() {
+            return;
+        }
+        let humans: Vec<Side> =
+            Side::ALL.into_iter().filter(|&s| *self.player(s) == PlayerKind::Human).collect();
+        let side = match humans[..] {
+            [one] => one,
+            [_, _] => self.board().side_to_move(),
+            _ => {
+                self.message = "only a person can resign".into();
+                return;
+            }
+        };
+        self.confirm = Some(Pending::Resign(side));
+        self.message =
+            format!("Resign for the {}? y: resign, n: play on", side.plural().to_lowercase());
+    }
+
+    /// =: the side to move offers a draw. Between two people the other answers; a computer
+    /// plays on (it judges the position by its search, not by offers).
+    pub fn offer_draw(&mut self) {
+        if self.refuse_in_review() || self.outcome().is_some() {
+            return;
+        }
+        let side = self.board().side_to_move();
+        if *self.player(side.other()) != PlayerKind::Human
+            || *self.player(side) != PlayerKind::Human
+        {
+            self.message = "a draw is agreed between two people; the computer plays on".into();
+            return;
+        }
+        self.confirm = Some(Pending::Draw(side));
+        self.message = format!(
+            "The {} offer a draw: {}, y agrees, n plays on",
+            side.plural().to_lowercase(),
+            side.other().plural().to_lowercase()
+        );
+    }
+
+    /// Ends the game as the players decided: any search stops, and the record says how.
+    pub(crate) fn end_by_players(&mut self, outcome: Outcome) {
+        self.cancel_search();
+        self.ended = Some(outcome);
+        self.dirty = true;
+        self.selected = None;
+        self.hint = None;
+        self.hint_job = None;
+        self.message = format!("{outcome} (u takes it back)");
+    }
+}

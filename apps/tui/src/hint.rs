@@ -1,0 +1,69 @@
+//! The hint's intents: asked for with H, its answer put under the cursor, played with Enter
+//! or Tab (the search itself runs in [`crate::engine::start_hint`]).
+
+use std::sync::mpsc::TryRecvError;
+use std::time::Duration;
+
+use crate::App;
+use crate::engine::{Hint, start_hint};
+
+impl App {
+    /// Asks for the best move for the side to move, worked out on its own thread by the
+    /// strongest player there is: the table where it holds the position, else the search.
+    pub fn hint(&mut self) {
+        if self.refuse_in_review() || self.outcome().is_some() || !self.human_to_move() {
+            return;
+        }
+        let rx = start_hint(self.board(), self.game.previous().to_vec(), self.tablebase.clone());
+        self.hint_job = Some((rx, self.game.len()));
+        self.hint = None;
+        self.message = "hint: thinking...".into();
+    }
+
+    /// Collects a finished hint and puts the cursor on it.
+    pub(crate) fn poll_hint(&mut self) {
+        let Some((rx, ply)) = &self.hint_job else { return };
+        let found = match rx.try_recv() {
+            Ok(Ok(found)) => found,
+            Ok(Err(e)) => {
+                self.hint_job = None;
+                self.message = format!("no hint: {e}");
+                return;
+            }
+            Err(TryRecvError::Empty) => return,
+            Err(TryRecvError::Disconnected) => None,
+        };
+        let stale = *ply != self.game.len();
+        self.hint_job = None;
+        let Some(Hint { mv: m, by }) = found.filter(|_| !stale) else { return };
+        self.hint = Some(m);
+        if !self.typed.is_empty() && !self.typed_refused {
+            // The player is typing a move: the hint is shown, but takes neither the typed
+            // text nor the cursor.
+            self.message =
+                format!("hint from {by}: {m} (Tab plays it; finish typing yours, or Esc)");
+            return;
+        }
+        self.typed.clear();
+        self.typed_refused = false;
+        self.cursor = m.to();
+        self.selected = m.from();
+        self.message = format!("hint from {by}: {m} (Enter or Tab plays it, Esc drops it)");
+    }
+
+    /// Waits for a hint being worked out (for tests and scripts; the game loop polls instead).
+    pub fn wait_for_hint(&mut self) {
+        while self.hint_job.is_some() {
+            std::thread::sleep(Duration::from_millis(5));
+            self.poll_hint();
+        }
+    }
+
+    /// Plays the hinted move.
+    pub fn play_hint(&mut self) {
+        match self.hint {
+            Some(m) => self.play(m),
+            None => self.message = "no hint: press H for one".into(),
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Who plays each side: a person or a computer player's spec, and a computer's seat with its
+//! engine and limits.
+
+use std::time::Duration;
+
+use tns_board::{Move, Side};
+use tns_match::{PlayerError, PlayerSpec, RandomPlayer};
+use tns_search::Limits;
+
+use crate::engine::Engine;
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerKind {
+    /// A person, with mouse and keyboard.
+    Human,
+    /// A computer player, named as in `tns-bench match` (`heuristic:depth=2`, `random`,
+    /// `perfect`, a weights file).
+    Computer(PlayerSpec),
+}
+
+impl PlayerKind {
+    /// `human`, or a player spec.
+    ///
+    /// # Errors
+    /// The spec's error when it is not `human` and not a player spec.
+    pub fn parse(text: &str) -> Result<PlayerKind, PlayerError> {
+        if text == "human" {
+            Ok(PlayerKind::Human)
+        } else {
+            Ok(PlayerKind::Computer(text.parse()?))
+        }
+    }
+
+    /// The search with the hand-written evaluation and its default weights.
+    pub fn heuristic() -> PlayerKind {
+        PlayerKind::Computer(PlayerSpec::heuristic())
+    }
+
+    /// The shipped network: the strongest player without the tablebase, and the default.
+    pub fn network() -> PlayerKind {
+        // The network is built into the program; were its bytes damaged, the heuristic plays.
+        PlayerKind::Computer(PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()))
+    }
+
+    /// The name shown on screen and written into saved games.
+    pub fn name(&self) -> &str {
+        match self {
+            PlayerKind::Human => "human",
+            PlayerKind::Computer(spec) => &spec.name,
+        }
+    }
+
+    /// Whether this is the perfect player, which needs the tablebase.
+    pub fn needs_tablebase(&self) -> bool {
+        matches!(self, PlayerKind::Computer(spec) if spec.needs_tablebase())
+    }
+}
+
+/// What the last computer turn found, for the "last turn" panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnInfo {
+    /// The move played.
+    pub mv: Move,
+    /// Depth reached.
+    pub depth: u32,
+    /// The score, described for people (see [`score_text`]).
+    pub score: String,
+    /// The line the engine expected, from its move on.
+    pub pv: Vec<Move>,
+}
+
+/// One player slot: its kind and, for a computer, its limits and its engine while it is not
+/// searching (or its random moves, for `random`).
+#[derive(Debug)]
+pub(crate) struct Seat {
+    pub(crate) kind: PlayerKind,
+    pub(crate) engine: Option<Box<Engine>>,
+    pub(crate) limits: Limits,
+    pub(crate) random: Option<RandomPlayer>,
+}
+
+pub(crate) const fn seat_index(side: Side) -> usize {
+    match side {
+        Side::Sheep => 0,
+        Side::Tiger => 1,
+    }
+}
+
+/// The default thinking time.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
+
+/// A seed for a random player, from the clock: a new game each time.
+pub(crate) fn seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| {
+            #[expect(clippy::cast_possible_truncation, reason = "the low bits of the nanoseconds")]
+            let low = d.as_nanos() as u64;
+            low
+        })
+}

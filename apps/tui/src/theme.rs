@@ -1,0 +1,168 @@
+//! How the game looks: one theme in colour, one without (the `NO_COLOR` convention), each a
+//! set of named styles the widgets draw with.
+
+use ratatui::style::{Color, Modifier, Style};
+
+/// The styles of everything the game draws, by what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theme {
+    /// Without colours: the marks colour makes are made by shapes instead (`+` on a
+    /// destination, the last move's points in round brackets, a threatened sheep between `!`s).
+    pub plain: bool,
+    /// The board's lines.
+    pub line: Style,
+    /// The rank digits and file letters.
+    pub label: Style,
+    /// A tiger.
+    pub tiger: Style,
+    /// A sheep.
+    pub sheep: Style,
+    /// An empty point.
+    pub empty: Style,
+    /// Laid over the last move's points.
+    pub last_move: Style,
+    /// Laid over a sheep a tiger could jump (the threat view).
+    pub threatened: Style,
+    /// Laid over the point of the sheep the last move took.
+    pub captured: Style,
+    /// Laid over a destination of the selected piece.
+    pub target: Style,
+    /// Laid over a point where a move keeps the position's result (the analysis).
+    pub keeps: Style,
+    /// Laid over a point where a move gives up a win for a draw.
+    pub holds: Style,
+    /// Laid over a point where a move loses.
+    pub loses: Style,
+    /// Laid over the selected piece.
+    pub selected: Style,
+    /// Laid over the keyboard cursor's point.
+    pub cursor: Style,
+    /// A move number in the list.
+    pub move_number: Style,
+    /// A sheep's move in the list.
+    pub sheep_move: Style,
+    /// A tigers' move in the list.
+    pub tiger_move: Style,
+    /// Laid over the move looked at in review.
+    pub reviewed: Style,
+    /// The message line.
+    pub message: Style,
+    /// A key in the help.
+    pub key: Style,
+    /// The score bar.
+    pub bar: Style,
+    /// A heading: the result, the position looked back at.
+    pub emphasis: Style,
+    /// The clock of the side to move, running.
+    pub clock_running: Style,
+    /// A clock under ten seconds.
+    pub clock_low: Style,
+}
+
+const fn fg(colour: Color) -> Style {
+    Style::new().fg(colour)
+}
+
+const fn on(colour: Color) -> Style {
+    Style::new().bg(colour).fg(Color::Black)
+}
+
+const BOLD: Style = Style::new().add_modifier(Modifier::BOLD);
+
+impl Theme {
+    /// The colours.
+    pub const COLOUR: Theme = Theme {
+        plain: false,
+        line: fg(Color::DarkGray),
+        label: Style::new(),
+        tiger: fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        sheep: fg(Color::White).add_modifier(Modifier::BOLD),
+        empty: fg(Color::Gray),
+        last_move: Style::new().bg(Color::Rgb(40, 40, 70)),
+        threatened: fg(Color::LightRed),
+        captured: fg(Color::Red).add_modifier(Modifier::BOLD),
+        target: on(Color::Green),
+        keeps: on(Color::Green),
+        holds: on(Color::Yellow),
+        loses: on(Color::Red),
+        selected: Style::new().bg(Color::Blue),
+        cursor: Style::new().add_modifier(Modifier::REVERSED),
+        move_number: fg(Color::DarkGray),
+        sheep_move: fg(Color::White),
+        tiger_move: fg(Color::Yellow),
+        reviewed: Style::new().add_modifier(Modifier::REVERSED),
+        message: fg(Color::Cyan),
+        key: fg(Color::Yellow),
+        bar: fg(Color::Yellow),
+        emphasis: BOLD,
+        clock_running: BOLD,
+        clock_low: fg(Color::Red).add_modifier(Modifier::BOLD),
+    };
+
+    /// No colours at all: bold, italics, underlines and reversed text only, and the shapes
+    /// the board draws in their place.
+    pub const PLAIN: Theme = Theme {
+        plain: true,
+        line: Style::new(),
+        label: Style::new(),
+        tiger: BOLD,
+        sheep: BOLD,
+        empty: Style::new(),
+        last_move: Style::new().add_modifier(Modifier::ITALIC),
+        threatened: Style::new(),
+        captured: BOLD,
+        target: Style::new(),
+        keeps: Style::new(),
+        holds: Style::new(),
+        loses: Style::new(),
+        selected: Style::new().add_modifier(Modifier::BOLD.union(Modifier::UNDERLINED)),
+        cursor: Style::new().add_modifier(Modifier::REVERSED),
+        move_number: Style::new(),
+        sheep_move: Style::new(),
+        tiger_move: Style::new(),
+        reviewed: Style::new().add_modifier(Modifier::REVERSED),
+        message: Style::new(),
+        key: BOLD,
+        bar: Style::new(),
+        emphasis: BOLD,
+        clock_running: BOLD,
+        clock_low: BOLD.add_modifier(Modifier::UNDERLINED),
+    };
+
+    /// The theme for a terminal with colours, or without them (`NO_COLOR` set).
+    pub const fn new(no_color: bool) -> Theme {
+        if no_color { Theme::PLAIN } else { Theme::COLOUR }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plain_theme_has_no_colour_and_tells_the_marks_apart_otherwise() {
+        let plain = Theme::PLAIN;
+        let styles = [
+            plain.line,
+            plain.tiger,
+            plain.sheep,
+            plain.empty,
+            plain.last_move,
+            plain.threatened,
+            plain.captured,
+            plain.selected,
+            plain.cursor,
+            plain.message,
+            plain.key,
+            plain.bar,
+            plain.clock_low,
+        ];
+        for style in styles {
+            assert_eq!((style.fg, style.bg), (None, None), "{style:?}");
+        }
+        // What colour says in the other theme, a modifier says here.
+        assert_ne!(plain.selected, plain.cursor);
+        assert_ne!(plain.last_move, Style::new());
+        assert!(Theme::new(true).plain && !Theme::new(false).plain);
+    }
+}
