@@ -1,7 +1,6 @@
 //! The game's state, and the intents of playing it: moves by click, cursor and typing, take-back
 //! and redo, the questions asked and their answers, quitting.
 
-
 use std::sync::Arc;
 
 use tns_board::{Bitboard, Board, Game, Move, Outcome, Point, Side};
@@ -9,8 +8,10 @@ use tns_match::{Budget, RandomPlayer};
 use tns_search::Limits;
 use tns_tablebase::Tablebase;
 
+use crate::clock::GameClock;
 use crate::engine::HintAnswer;
 use crate::engine::{ENGINE_TT_MB, Thinking, engine};
+use crate::new_game::NewGameForm;
 use crate::players::{PlayerKind, Seat, TurnInfo, seat_index, seed};
 use crate::theme::Theme;
 
@@ -23,6 +24,8 @@ pub enum Mode {
     Help,
     /// A yes/no question is asked (quit or start again with moves not saved).
     Confirm,
+    /// The new-game form is open.
+    NewGame,
 }
 
 /// What a yes/no question will do on yes.
@@ -81,6 +84,10 @@ pub struct App {
     pub autosave: Option<std::path::PathBuf>,
     /// The start, moves and ending of the game as last written there.
     pub(crate) autosaved: Option<(Board, Vec<Move>, Option<Outcome>)>,
+    /// The new-game form, while it is open (`n`).
+    pub new_game_form: Option<NewGameForm>,
+    /// The clocks, when the game is played on them (`--clock 5+3`).
+    pub clock: Option<GameClock>,
     /// Draw without colours (the `NO_COLOR` convention).
     pub no_color: bool,
     /// The threat view: the sheep a tiger could jump are marked.
@@ -171,6 +178,8 @@ impl App {
             clipboard: None,
             autosave: None,
             autosaved: None,
+            clock: None,
+            new_game_form: None,
             no_color: false,
             show_threats: false,
             show_analysis: false,
@@ -231,6 +240,7 @@ impl App {
         } else {
             self.redo.clear();
         }
+        self.punch_clock();
     }
 
     /// Says that the game cannot be played while an earlier position is shown; true if so.
@@ -370,6 +380,7 @@ impl App {
         self.hint = None;
         self.hint_job = None;
         self.typed.clear();
+        self.restart_clock();
         self.message = format!("back to before move {}", index + 1);
     }
 
@@ -415,6 +426,7 @@ impl App {
             }
         }
         self.after_move();
+        self.restart_clock();
         self.message = format!("redid {replayed} move{}", if replayed == 1 { "" } else { "s" });
     }
 
@@ -429,17 +441,10 @@ impl App {
         self.revert_to(0);
         self.redo.clear();
         self.dirty = false;
-        self.message = "new game".into();
-    }
-
-    /// Asks for a new game: at once when nothing is unsaved, else after a yes.
-    pub fn request_new_game(&mut self) {
-        if self.unsaved() {
-            self.confirm = Some(Pending::NewGame);
-            self.message = "Start again without saving? y: yes, s: save first, n: no".into();
-        } else {
-            self.new_game();
+        if let Some(clock) = self.clock {
+            self.set_clock(clock.control);
         }
+        self.message = "new game".into();
     }
 
     /// Whether the game has moves that a quit or a new game would lose.
@@ -458,6 +463,8 @@ impl App {
             Mode::Confirm
         } else if self.show_help {
             Mode::Help
+        } else if self.new_game_form.is_some() {
+            Mode::NewGame
         } else {
             Mode::Play
         }
@@ -467,7 +474,7 @@ impl App {
     pub fn answer(&mut self, yes: bool) {
         match (self.confirm.take(), yes) {
             (Some(Pending::Quit), true) => self.force_quit(),
-            (Some(Pending::NewGame), true) => self.new_game(),
+            (Some(Pending::NewGame), true) => self.start_chosen_game(),
             (Some(Pending::Resign(side)), true) => self.end_by_players(Outcome::resigned(side)),
             (Some(Pending::Draw(_)), true) => self.end_by_players(Outcome::DRAW_BY_AGREEMENT),
             (Some(_), false) => self.message = "carry on".into(),

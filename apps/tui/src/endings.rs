@@ -48,10 +48,20 @@ impl App {
         );
     }
 
+    /// Ends the game as a saved game says the players (or a clock) ended it: a resumed
+    /// resignation, agreed draw or loss on time.
+    pub fn end_as(&mut self, outcome: Outcome) {
+        self.end_by_players(outcome);
+        self.dirty = false;
+    }
+
     /// Ends the game as the players decided: any search stops, and the record says how.
     pub(crate) fn end_by_players(&mut self, outcome: Outcome) {
         self.cancel_search();
         self.ended = Some(outcome);
+        if let Some(clock) = &mut self.clock {
+            clock.restart(None, std::time::Instant::now());
+        }
         self.dirty = true;
         self.selected = None;
         self.hint = None;

@@ -44,8 +44,20 @@ pub enum Action {
     Undo,
     /// Play again what was taken back.
     Redo,
-    /// Start again.
+    /// Open the new-game form.
     NewGame,
+    /// In the form: the row above (`-1`) or below (`1`).
+    FormRow(i8),
+    /// In the form: the previous (`-1`) or next (`1`) choice on the row.
+    FormChange(i8),
+    /// In the form: a character (of a typed position, or `hjkl`).
+    FormChar(char),
+    /// In the form: delete the typed position's last character.
+    FormBackspace,
+    /// In the form: start the game it chose.
+    FormStart,
+    /// In the form: close it.
+    FormClose,
     /// Show the engine's suggestion.
     Hint,
     /// Mark, or stop marking, the sheep a tiger could jump.
@@ -153,6 +165,19 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
                 KeyCode::Char('s' | 'S') => Some(Action::SaveAndConfirm),
                 _ => None,
             };
+        }
+        Mode::NewGame => {
+            return Some(match key.code {
+                KeyCode::Up | KeyCode::BackTab => Action::FormRow(-1),
+                KeyCode::Down | KeyCode::Tab => Action::FormRow(1),
+                KeyCode::Left => Action::FormChange(-1),
+                KeyCode::Right => Action::FormChange(1),
+                KeyCode::Enter => Action::FormStart,
+                KeyCode::Esc => Action::FormClose,
+                KeyCode::Backspace => Action::FormBackspace,
+                KeyCode::Char(c) => Action::FormChar(c),
+                _ => return None,
+            });
         }
         Mode::Play => {}
     }

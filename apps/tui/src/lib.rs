@@ -3,14 +3,19 @@
 mod analysis;
 pub mod app;
 pub mod board_view;
+pub mod clock;
 mod endings;
 pub mod engine;
+mod form_view;
 mod hint;
 pub mod input;
+pub mod new_game;
 mod players;
 mod review;
 mod saving;
+mod starting;
 pub mod theme;
+mod timekeeping;
 mod turns;
 pub mod ui;
 mod wording;
@@ -22,11 +27,13 @@ pub use app::{App, Mode, Pending};
 pub use players::{DEFAULT_TIME, PlayerKind, TurnInfo};
 use ratatui::crossterm::event;
 pub use review::Browse;
-pub use saving::{limits_of_tag, utc_now, utc_of};
+pub use saving::{clock_of, ending_of, limits_of_tag, utc_now, utc_of};
 pub use theme::Theme;
+pub use timekeeping::ClockFace;
 pub use wording::{DEAD_SHEEP, bar_position, score_text};
 
 use crate::input::{Action, Hitmap, map_event};
+use crate::new_game::NewGameForm;
 
 /// The workspace README's Rust examples, compiled and run as doctests here, in a crate that is
 /// never packaged: a library's packaged crate holds only its own README.
@@ -72,6 +79,12 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::Undo => app.undo(),
         Action::Redo => app.redo(),
         Action::NewGame => app.request_new_game(),
+        Action::FormRow(by) => form(app, |f| f.move_row(by)),
+        Action::FormChange(by) => form(app, |f| f.change(by)),
+        Action::FormChar(c) => form(app, |f| f.type_char(c)),
+        Action::FormBackspace => form(app, NewGameForm::backspace),
+        Action::FormStart => app.submit_new_game(),
+        Action::FormClose => app.close_new_game(),
         Action::Hint => app.hint(),
         Action::ToggleThreats => app.toggle_threats(),
         Action::ToggleAnalysis => app.toggle_analysis(),
@@ -85,6 +98,13 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::ScrollHelp(_) => {}
         Action::CopyPosition => app.copy_position(),
         Action::SavePicture => app.save_picture(save_dir),
+    }
+}
+
+/// Applies a key to the new-game form, if it is open.
+fn form(app: &mut App, f: impl FnOnce(&mut NewGameForm)) {
+    if let Some(form) = &mut app.new_game_form {
+        f(form);
     }
 }
 

@@ -33,6 +33,11 @@ struct Cli {
     /// with --load].
     #[arg(short, long, conflicts_with = "depth", allow_negative_numbers = true, value_parser = tns_match::limit::seconds)]
     time: Option<f64>,
+    /// Play on clocks: MINUTES+SECONDS, each side's minutes and the seconds each move adds
+    /// (5+3, 0+1, 10), counted for computers too (their time comes off their clock); a fallen
+    /// flag loses [default: a saved game's clocks with --load, else none].
+    #[arg(long, value_name = "M+S", conflicts_with_all = ["time", "depth"], value_parser = tigers_and_sheep::clock::parse_clock)]
+    clock: Option<tns_match::TimeControl>,
     /// Search depth (plies) for computer players, instead of a time limit.
     #[arg(short, long, allow_negative_numbers = true, value_parser = tns_match::limit::depth)]
     depth: Option<u32>,
@@ -196,7 +201,17 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     };
     let wants_table = sheep.needs_tablebase() || tiger.needs_tablebase();
     let tablebase = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
-    Ok(App::new(game, sheep, tiger, limits, tablebase))
+    let mut app = App::new(game, sheep, tiger, limits, tablebase);
+    let saved_clock = record.as_ref().and_then(tigers_and_sheep::clock_of);
+    match (cli.clock, saved_clock) {
+        (Some(control), _) | (None, Some((control, None))) => app.set_clock(control),
+        (None, Some((control, Some((sheep, tiger))))) => app.set_clock_left(control, sheep, tiger),
+        (None, None) => {}
+    }
+    if let Some(ending) = record.as_ref().and_then(tigers_and_sheep::ending_of) {
+        app.end_as(ending);
+    }
+    Ok(app)
 }
 
 fn main() -> ExitCode {

@@ -92,11 +92,9 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
 
 /// A seed for a random player, from the clock: a new game each time.
 pub(crate) fn seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| {
-            #[expect(clippy::cast_possible_truncation, reason = "the low bits of the nanoseconds")]
-            let low = d.as_nanos() as u64;
-            low
-        })
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| {
+        #[expect(clippy::cast_possible_truncation, reason = "the low bits of the nanoseconds")]
+        let low = d.as_nanos() as u64;
+        low
+    })
 }

@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use tns_board::{GameRecord, RecordResult, Side};
+use tns_board::{EndReason, GameRecord, Outcome, RecordResult, Side};
+use tns_match::TimeControl;
 use tns_search::Limits;
 
 use crate::App;
@@ -24,6 +25,14 @@ impl App {
         for (side, tag) in [(Side::Sheep, "SheepLimits"), (Side::Tiger, "TigerLimits")] {
             if matches!(self.player(side), PlayerKind::Computer(spec) if spec.searches()) {
                 tags.push((tag, self.limit_text(side)));
+            }
+        }
+        if let Some(clock) = &self.clock {
+            // PGN's form, in seconds ("300+3"), and each side's time left when written.
+            tags.push(("TimeControl", clock.control.to_string()));
+            let now = std::time::Instant::now();
+            for (side, tag) in [(Side::Sheep, "SheepClock"), (Side::Tiger, "TigerClock")] {
+                tags.push((tag, format!("{:.1}", clock.remaining(side, now).as_secs_f64())));
             }
         }
         if let Some(ended) = self.ended.filter(|_| self.game.outcome().is_none()) {
@@ -132,6 +141,46 @@ pub fn utc_of(secs: u64) -> (String, String) {
         format!("{year:04}-{month:02}-{day:02}"),
         format!("{:02}:{:02}:{:02}", rest / 3600, rest / 60 % 60, rest % 60),
     )
+}
+
+/// The ending a saved game's `Termination` tag and result say the players (or a clock) chose:
+/// a resignation, an agreed draw, a loss on time. `None` for an ending the moves make
+/// themselves, or for a tag that names none of these.
+pub fn ending_of(record: &GameRecord) -> Option<Outcome> {
+    let reason = record.tag("Termination")?;
+    let winner = match record.result {
+        RecordResult::SheepWin => Some(Side::Sheep),
+        RecordResult::TigerWin => Some(Side::Tiger),
+        _ => None,
+    };
+    let chosen = [EndReason::Resignation, EndReason::Agreement, EndReason::TimeForfeit];
+    let reason = chosen.into_iter().find(|r| r.to_string() == reason)?;
+    match (reason, winner) {
+        (EndReason::Agreement, None) if record.result == RecordResult::Draw => {
+            Some(Outcome::DRAW_BY_AGREEMENT)
+        }
+        (EndReason::Resignation, Some(w)) => Some(Outcome::resigned(w.other())),
+        (EndReason::TimeForfeit, Some(w)) => Some(Outcome::lost_on_time(w.other())),
+        _ => None,
+    }
+}
+
+/// The clocks a saved game was played on: its `TimeControl` tag (`300+3`, in seconds, as
+/// PGN writes it) and each side's time left, if the tags say.
+pub fn clock_of(record: &GameRecord) -> Option<(TimeControl, Option<(Duration, Duration)>)> {
+    let text = record.tag("TimeControl")?;
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |s: &str| {
+        let t: f64 = s.trim().parse().ok()?;
+        (t.is_finite() && (0.0..=86_400.0).contains(&t)).then(|| Duration::from_secs_f64(t))
+    };
+    let control = TimeControl { base: seconds(base)?, increment: seconds(increment)?, moves: None };
+    if control.base.is_zero() && control.increment.is_zero() {
+        return None;
+    }
+    let left =
+        record.tag("SheepClock").and_then(seconds).zip(record.tag("TigerClock").and_then(seconds));
+    Some((control, left))
 }
 
 /// The limits a saved game's tag describes ("depth 4", "2.0 s a move"), if it reads as one.

@@ -22,6 +22,7 @@ impl App {
     /// when it is done.
     pub fn tick(&mut self) {
         self.poll_hint();
+        self.check_flag(std::time::Instant::now());
         if let Some(thinking) = &mut self.thinking {
             match thinking.poll() {
                 Poll::Running => {}
@@ -67,6 +68,7 @@ impl App {
             return;
         }
         let side = self.board().side_to_move();
+        let limits = self.move_limits(side);
         let seat = &mut self.seats[seat_index(side)];
         if let Some(random) = &mut seat.random {
             if let Some(m) = random.choose(&self.game, &AtomicBool::new(false))
@@ -81,7 +83,7 @@ impl App {
                 engine,
                 self.game.board(),
                 self.game.previous().to_vec(),
-                seat.limits.clone(),
+                limits,
                 self.game.len(),
             ));
         }
@@ -109,6 +111,9 @@ impl App {
 
     /// How long a side's computer player may think, for the status line and saved games.
     pub fn limit_text(&self, side: Side) -> String {
+        if let Some(clock) = &self.clock {
+            return format!("on the clock, {}", crate::clock::clock_text(clock.control));
+        }
         let limits = &self.seats[seat_index(side)].limits;
         match (limits.depth, limits.time) {
             (Some(d), _) => format!("depth {d}"),

@@ -10,13 +10,17 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use tns_board::{Bitboard, Move, Side};
 
 use crate::board_view::{BoardView, Geometry};
+use crate::clock::clock_face;
+use crate::form_view::NewGameView;
 use crate::input::{HISTORY_COLUMNS, HistoryHit, Hitmap};
 use crate::theme::Theme;
+use crate::timekeeping::ClockFace;
 use crate::{App, PlayerKind, bar_position, score_text};
 
 /// The smallest terminal the game draws in.
@@ -48,7 +52,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("End, Esc", "back to the game"),
     ("t", "take the game back to the move looked at"),
     ("u, r", "take back your last move / redo what was taken back"),
-    ("n", "new game (asks if not saved)"),
+    ("n", "new game: sides, time, start (asks if not saved)"),
     ("R, =", "resign (asks); offer a draw (two people)"),
     ("H", "hint: cursor on the best move; Enter or Tab plays it"),
     ("s", "save the game (in the games folder)"),
@@ -118,6 +122,9 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         hit.history = Some(draw_history(frame, app, history_area));
     }
     draw_status(frame, app, status, compact);
+    if let Some(form) = &app.new_game_form {
+        frame.render_widget(NewGameView { form, theme: app.theme() }, area);
+    }
     if app.show_help {
         draw_help(frame, area, app.help_scroll, &app.theme());
     }
@@ -223,6 +230,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
         lines.push(to_move_line(app));
         lines.push(Line::from(format!("Thinking… ({})", app.limit_text(side))));
     }
+    if let Some(faces) = app.clock_faces() {
+        lines.insert(1.min(lines.len()), clock_line(faces, &theme));
+    }
     if let Some(verdict) = app.verdict() {
         lines.push(Line::from(format!("Tablebase: {verdict}")));
     }
@@ -309,6 +319,26 @@ fn score_bar(score: i32, side: Side, theme: &Theme) -> Line<'static> {
     let at = bar_position(score, side, WIDTH);
     let bar: String = (0..WIDTH).map(|i| if i == at.min(WIDTH - 1) { '┃' } else { '─' }).collect();
     Line::from(vec![Span::raw("Sheep "), Span::styled(bar, theme.bar), Span::raw(" Tigers")])
+}
+
+/// Both clocks, `Sheep [4:58]   Tigers 5:00`: the running one in brackets and its style, one
+/// under ten seconds in tenths and the warning style.
+fn clock_line(faces: [ClockFace; 2], theme: &Theme) -> Line<'static> {
+    let mut spans = Vec::new();
+    for face in faces {
+        if !spans.is_empty() {
+            spans.push(Span::raw("   "));
+        }
+        spans.push(Span::raw(format!("{} ", face.side.plural())));
+        let text = clock_face(face.left);
+        let mut style = if face.running { theme.clock_running } else { Style::new() };
+        if face.low {
+            style = style.patch(theme.clock_low);
+        }
+        let text = if face.running { format!("[{text}]") } else { text };
+        spans.push(Span::styled(text, style));
+    }
+    Line::from(spans)
 }
 
 /// Whose move it is, by whom, and the sheep in hand and dead.

@@ -99,7 +99,7 @@ fn ctrl_c_then_resume_brings_the_game_back() {
     let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
     assert!(screen.contains("EXITED-0"), "{screen}");
     // --resume (the same session name, so the same games folder): the same position, players.
-    start_game("resume", 100, 32, "--resume");
+    let (_resumed, _) = start_game("resume", 100, 32, "--resume");
     let screen = wait_for(&session, "Your move", Duration::from_secs(10));
     tmux(&["kill-session", "-t", &session]);
     let _ = std::fs::remove_dir_all(&dir);
@@ -107,9 +107,26 @@ fn ctrl_c_then_resume_brings_the_game_back() {
     assert!(screen.contains("Sheep to move (human)") && screen.contains("in hand 19"), "{screen}");
 }
 
+/// A tmux session, killed when the test ends, passed or failed: a failed test leaves no game
+/// running behind it.
+struct Session(String);
+
+impl std::ops::Deref for Session {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["kill-session", "-t", &self.0]).output();
+    }
+}
+
 /// Starts the game in a new tmux session of `w` by `h` with `args`, its games in a folder of
-/// its own; returns the session's name and that folder.
-fn start_game(name: &str, w: u16, h: u16, args: &str) -> (String, std::path::PathBuf) {
+/// its own; returns the session and that folder.
+fn start_game(name: &str, w: u16, h: u16, args: &str) -> (Session, std::path::PathBuf) {
     let bin = env!("CARGO_BIN_EXE_tigers-and-sheep");
     let session = format!("tns-e2e-{name}-{}", std::process::id());
     let dir = std::env::temp_dir().join(&session);
@@ -121,7 +138,23 @@ fn start_game(name: &str, w: u16, h: u16, args: &str) -> (String, std::path::Pat
         .status()
         .expect("tmux starts");
     assert!(status.success());
-    (session, dir)
+    (Session(session), dir)
+}
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn two_computers_play_on_a_0_plus_1_clock_with_both_clocks_shown() {
+    let (session, dir) =
+        start_game("clock", 100, 32, "--sheep heuristic --tiger network --clock 0+1");
+    // Each has a second and a second a move: the running clock is in brackets, in tenths.
+    let screen = wait_for(&session, "2. ", Duration::from_secs(20));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(screen.contains("2. "), "the computers play on:\n{screen}");
+    let clocks =
+        screen.lines().find(|l| l.contains("Sheep ") && l.contains("Tigers ") && l.contains(':'));
+    let clocks = clocks.unwrap_or_else(|| panic!("no clock line:\n{screen}"));
+    assert!(clocks.contains("[0:0"), "the running clock, under ten seconds:\n{screen}");
+    assert!(!screen.contains("on time"), "no flag fell:\n{screen}");
 }
 
 #[test]

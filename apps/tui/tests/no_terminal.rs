@@ -88,6 +88,13 @@ fn bad_options_say_what_is_wrong() {
     let said = stderr_of(&["--depth", "121"]);
     assert!(said.contains("from 1 to 120"), "{said}");
     assert!(stderr_of(&["--depth", "110"]).contains("the game needs a terminal"));
+    for (clock, why) in
+        [("0+0", "a clock needs some time"), ("5+x", "the increment is not a number")]
+    {
+        let said = stderr_of(&["--clock", clock]);
+        assert!(said.contains(why) && said.contains("MINUTES+SECONDS"), "{clock}: {said}");
+    }
+    assert!(stderr_of(&["--clock", "0+1"]).contains("the game needs a terminal"));
     let said = stderr_of(&["--tablebase", "/nonexistent/tns"]);
     assert!(said.contains("--tablebase /nonexistent/tns: no such folder"), "{said}");
     let empty = std::env::temp_dir().join(format!("tns-empty-{}.txt", std::process::id()));

@@ -600,11 +600,14 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     assert!(!app.quit);
     assert_eq!(app.game.len(), 1);
 
-    // n asks too; y starts again.
+    // n opens the new-game form; Enter asks too; y starts again.
     press(&mut app, KeyCode::Char('n'));
+    assert_eq!(app.mode(), Mode::NewGame);
+    press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Confirm);
     press(&mut app, KeyCode::Char('y'));
     assert!(app.game.is_empty());
+    assert_eq!(app.mode(), Mode::Play);
 
     // s saves, then quits; once saved, q quits at once.
     app.play("c3".parse().unwrap());
@@ -882,6 +885,8 @@ fn the_message_is_whole_at_every_size_even_while_the_computer_thinks() {
     // from the minimum up, every word of the message is on the screen.
     let mut app =
         App::new(Game::new(), PlayerKind::heuristic(), PlayerKind::Human, Limits::depth(30), None);
+    // On clocks too, which take a line of the panel.
+    app.set_clock(tigers_and_sheep::clock::parse_clock("90+30").unwrap());
     app.tick();
     let messages = [
         "saved /root/.local/share/tigers-and-sheep/games/game-2026-12-01-1.txt".to_string(),

@@ -20,10 +20,13 @@ pub enum EndReason {
     Resignation,
     /// The players agreed to a draw.
     Agreement,
+    /// The loser's clock ran out (its flag fell).
+    TimeForfeit,
 }
 
 impl fmt::Display for EndReason {
-    /// `five sheep dead`, `no moves`, `repetition`, `resignation`, `agreement`.
+    /// `five sheep dead`, `no moves`, `repetition`, `resignation`, `agreement`, `time forfeit`
+    /// (PGN's word for it, in its `Termination` tag).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             EndReason::FiveDead => "five sheep dead",
@@ -31,6 +34,7 @@ impl fmt::Display for EndReason {
             EndReason::Repetition => "repetition",
             EndReason::Resignation => "resignation",
             EndReason::Agreement => "agreement",
+            EndReason::TimeForfeit => "time forfeit",
         })
     }
 }
@@ -76,6 +80,19 @@ impl Outcome {
         Outcome { winner: Some(side.other()), reason: EndReason::Resignation }
     }
 
+    /// The other side's win, `side`'s clock having run out.
+    ///
+    /// ```
+    /// use tns_board::{EndReason, Outcome, Side};
+    ///
+    /// let o = Outcome::lost_on_time(Side::Tiger);
+    /// assert_eq!((o.winner, o.reason), (Some(Side::Sheep), EndReason::TimeForfeit));
+    /// assert_eq!(o.to_string(), "Sheep win on time: the tigers' flag fell");
+    /// ```
+    pub const fn lost_on_time(side: Side) -> Outcome {
+        Outcome { winner: Some(side.other()), reason: EndReason::TimeForfeit }
+    }
+
     /// `+1` if the tigers won, `-1` if the sheep won, `0` for a draw.
     pub const fn tiger_value(self) -> i32 {
         match self.winner {
@@ -91,6 +108,12 @@ impl fmt::Display for Outcome {
             (EndReason::Agreement, _) => "Draw by agreement",
             (EndReason::Resignation, Some(Side::Sheep)) => "Sheep win: the tigers resigned",
             (EndReason::Resignation, Some(Side::Tiger)) => "Tigers win: the sheep resigned",
+            (EndReason::TimeForfeit, Some(Side::Sheep)) => {
+                "Sheep win on time: the tigers' flag fell"
+            }
+            (EndReason::TimeForfeit, Some(Side::Tiger)) => {
+                "Tigers win on time: the sheep's flag fell"
+            }
             (EndReason::Repetition, _) | (_, None) => "Draw by threefold repetition",
             (EndReason::FiveDead, _) => "Tigers win: five sheep are dead",
             (EndReason::NoMoves, Some(Side::Sheep)) => "Sheep win: the tigers cannot move",

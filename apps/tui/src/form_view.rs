@@ -1,0 +1,71 @@
+//! The new-game form drawn as a box over the game: a row per choice, the one the keys change
+//! marked, the typed position and why it does not parse, and the keys.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+
+use crate::new_game::{NewGameForm, StartChoice};
+use crate::theme::Theme;
+
+/// The form's box, centred in the area it is given.
+#[derive(Clone, Debug)]
+pub struct NewGameView<'a> {
+    /// The form.
+    pub form: &'a NewGameForm,
+    /// The styles.
+    pub theme: Theme,
+}
+
+/// The keys, under the rows.
+const KEYS: &str = "↑ ↓ row · ← → change · Enter start · Esc cancel";
+
+impl NewGameView<'_> {
+    fn lines(&self) -> Vec<Line<'static>> {
+        let form = self.form;
+        let mut lines = Vec::new();
+        for (row, name, value) in form.rows() {
+            let chosen = row == form.row;
+            let (open, close) = if chosen { ("‹ ", " ›") } else { ("  ", "  ") };
+            let style = if chosen { self.theme.cursor } else { ratatui::style::Style::new() };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{name:<7}"), self.theme.key),
+                Span::styled(format!("{open}{value}{close}"), style),
+            ]));
+        }
+        if form.start == StartChoice::Typed {
+            let cursor = if form.typing() { "_" } else { "" };
+            lines.push(Line::from(format!("  {}{cursor}", form.typed)));
+        }
+        if let Some(error) = &form.error {
+            lines.push(Line::styled(error.clone(), self.theme.message));
+        }
+        lines.push(Line::from(""));
+        lines.push(Line::from(KEYS));
+        lines
+    }
+}
+
+impl Widget for NewGameView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let lines = self.lines();
+        let widest = lines.iter().map(Line::width).max().unwrap_or(0);
+        let width = u16::try_from(widest + 2).unwrap_or(u16::MAX).min(area.width);
+        let inner = width.saturating_sub(2);
+        let rows: u16 =
+            lines.iter().map(|l| crate::ui::wrapped_rows(&l.to_string(), inner).max(1)).sum();
+        let height = rows.saturating_add(2).min(area.height);
+        let popup = Rect::new(
+            area.x + (area.width - width) / 2,
+            area.y + (area.height - height) / 2,
+            width,
+            height,
+        );
+        Clear.render(popup, buf);
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(" New game "))
+            .render(popup, buf);
+    }
+}
