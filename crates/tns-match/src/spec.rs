@@ -49,7 +49,7 @@ pub const LEVELS: [(&str, &str); 6] = [
     ("heuristic", "searches for the time limit: strong (at 0.2 s, beats depth 4 in 93%)"),
     (
         "network",
-        "the shipped network, distilled from the solved game, the default: the strongest without the table (errs in 1 of 200 games against perfect play at 0.05 s a move, the heuristic in 9)",
+        "the shipped network, distilled from the solved game, the default: the strongest without the table (erred in none of 200 games against perfect play at 0.05 s a move, the heuristic in 9)",
     ),
     ("perfect", "the solved game (needs the tablebase): never lets a win or a draw slip"),
 ];
