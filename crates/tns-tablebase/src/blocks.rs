@@ -34,7 +34,7 @@ use tns_file::{FileError, checksum};
 
 use crate::TablebaseError;
 use crate::error::BlockFault;
-use crate::file::{read_u32, read_u64};
+use crate::movement::file::{read_u32, read_u64};
 
 /// Why a table file's bytes could not be read: the file as a whole, or one block.
 #[derive(Debug)]

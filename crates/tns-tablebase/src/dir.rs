@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use crate::cache::BlockCache;
 use crate::index::Indexer;
-use crate::layer_file::{self, LayerFile};
-use crate::{Tablebase, TablebaseError, file};
+use crate::movement::file as slice_file;
+use crate::placement::file::{self as layer_file, LayerFile};
+use crate::{Tablebase, TablebaseError};
 
 /// The placement layers: 0 to 19 sheep placed.
 const LAYERS: std::ops::RangeInclusive<u8> = 0..=19;
@@ -28,7 +29,7 @@ pub struct FileReport {
 /// then each placement layer, with its sheep placed (`None` for a slice) and dead count (for a
 /// slice).
 fn files(kills: u8, dir: &Path) -> Vec<(PathBuf, Option<u8>, u8)> {
-    let slices = (0..kills).map(|dead| (file::slice_path(dir, kills, dead), None, dead));
+    let slices = (0..kills).map(|dead| (slice_file::slice_path(dir, kills, dead), None, dead));
     let layers = LAYERS.map(|placed| (layer_file::layer_path(dir, kills, placed), Some(placed), 0));
     slices.chain(layers).filter(|(p, _, _)| p.exists()).collect()
 }
@@ -105,7 +106,7 @@ impl Tablebase {
             let bytes = match placed {
                 None => {
                     let slots = indexer.slice_len(usize::from(dead) + 1);
-                    file::load(&path, kills, dead, indexer.classes(), slots)?;
+                    slice_file::load(&path, kills, dead, indexer.classes(), slots)?;
                     std::fs::metadata(&path).map_err(|e| TablebaseError::file(&path, e))?.len()
                 }
                 Some(placed) => {
@@ -141,7 +142,7 @@ impl Tablebase {
             let converted = match placed {
                 None => {
                     let slots = indexer.slice_len(usize::from(dead) + 1);
-                    file::convert(&path, kills, dead, indexer.classes(), slots)?
+                    slice_file::convert(&path, kills, dead, indexer.classes(), slots)?
                 }
                 Some(placed) => layer_file::convert(&path, &indexer, kills, placed)?,
             };
@@ -239,8 +240,9 @@ mod tests {
             let bytes = match placed {
                 None => {
                     let slots = indexer.slice_len(usize::from(dead) + 1);
-                    let slice = file::load(&path, kills, dead, indexer.classes(), slots).unwrap();
-                    file::encode_v1(&slice, indexer.classes())
+                    let slice =
+                        slice_file::load(&path, kills, dead, indexer.classes(), slots).unwrap();
+                    slice_file::encode_v1(&slice, indexer.classes())
                 }
                 Some(placed) => {
                     let layer = layer_file::load(&path, &indexer, kills, placed).unwrap();
@@ -271,7 +273,7 @@ mod tests {
                 match placed {
                     None => {
                         let slots = indexer.slice_len(usize::from(dead) + 1);
-                        file::convert(&path, 2, dead, indexer.classes(), slots).unwrap();
+                        slice_file::convert(&path, 2, dead, indexer.classes(), slots).unwrap();
                     }
                     Some(p) => {
                         layer_file::convert(&path, &indexer, 2, p).unwrap();
@@ -314,8 +316,8 @@ mod tests {
             match placed {
                 None => {
                     let slots = indexer.slice_len(usize::from(dead) + 1);
-                    let a = file::load(&path, 5, dead, indexer.classes(), slots).unwrap();
-                    let b = file::decode_v1(&v1, 5, dead, indexer.classes(), slots).unwrap();
+                    let a = slice_file::load(&path, 5, dead, indexer.classes(), slots).unwrap();
+                    let b = slice_file::decode_v1(&v1, 5, dead, indexer.classes(), slots).unwrap();
                     assert!(a == b, "{}", path.display());
                 }
                 Some(p) => {

@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use tns_board::{Board, Move, MoveList, Side};
 
-use crate::build::{SliceProgress, build_slice};
 use crate::cache::BlockCache;
 use crate::dir::BuildLock;
-use crate::file;
 use crate::index::Indexer;
-use crate::layer_file::LayerFile;
-use crate::slice::Slice;
+use crate::movement::build::{SliceProgress, build_slice};
+use crate::movement::file as slice_file;
+use crate::movement::slice::Slice;
+use crate::placement::file::LayerFile;
 use crate::value::{UNUSED, Value, unpack};
 use crate::{TablebaseError, VerifyError};
 
@@ -144,14 +144,14 @@ impl Tablebase {
         for dead in (0..kills).rev() {
             let slots = indexer.slice_len(usize::from(dead) + 1);
             if let Some(dir) = dir {
-                let path = file::slice_path(dir, kills, dead);
-                let found = file::convert(&path, kills, dead, indexer.classes(), slots)
+                let path = slice_file::slice_path(dir, kills, dead);
+                let found = slice_file::convert(&path, kills, dead, indexer.classes(), slots)
                     .map(|converted| {
                         if converted {
                             on_event(BuildEvent::Converted { dead });
                         }
                     })
-                    .and_then(|()| file::load(&path, kills, dead, indexer.classes(), slots));
+                    .and_then(|()| slice_file::load(&path, kills, dead, indexer.classes(), slots));
                 match found {
                     Ok(slice) => {
                         on_event(BuildEvent::Loaded { dead });
@@ -169,7 +169,11 @@ impl Tablebase {
                 on_event(BuildEvent::Progress { dead, step });
             });
             if let Some(dir) = dir {
-                file::save(&file::slice_path(dir, kills, dead), &slice, indexer.classes())?;
+                slice_file::save(
+                    &slice_file::slice_path(dir, kills, dead),
+                    &slice,
+                    indexer.classes(),
+                )?;
             }
             on_event(BuildEvent::Finished { dead, time: start.elapsed() });
             slices.push(slice);
@@ -196,8 +200,8 @@ impl Tablebase {
         let slices = (0..kills)
             .map(|dead| {
                 let slots = indexer.slice_len(usize::from(dead) + 1);
-                file::load(
-                    &file::slice_path(dir, kills, dead),
+                slice_file::load(
+                    &slice_file::slice_path(dir, kills, dead),
                     kills,
                     dead,
                     indexer.classes(),

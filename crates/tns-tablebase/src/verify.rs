@@ -12,9 +12,9 @@ use rayon::prelude::*;
 use tns_board::{Board, Move, Side, TOTAL_SHEEP};
 
 use crate::index::{FREE, binomial};
-use crate::layer::{Layer, LayerStats, dead_counts, empties};
-use crate::layer_file;
-use crate::placement::movement_layer;
+use crate::placement::build::movement_layer;
+use crate::placement::file as layer_file;
+use crate::placement::layer::{Layer, LayerStats, dead_counts, empties};
 use crate::value::Wdl;
 use crate::whole_game::LAST_LAYER;
 use crate::{Tablebase, TablebaseError, VerifyError};

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use tns_board::{Board, Move, Side, TOTAL_SHEEP};
 
 use crate::dir::BuildLock;
-use crate::layer::{Layer, LayerStats, dead_counts, empties};
-use crate::layer_file::{self, LayerFile};
-use crate::placement::{Progress, build_layer, layer_work, movement_layer};
+use crate::placement::build::{Progress, build_layer, layer_work, movement_layer};
+use crate::placement::file::{self as layer_file, LayerFile};
+use crate::placement::layer::{Layer, LayerStats, dead_counts, empties};
 use crate::value::{Value, Verdict, Wdl};
 use crate::{Tablebase, TablebaseError};
 

@@ -36,9 +36,9 @@ use crate::TablebaseError;
 use crate::blocks::{self, Blocks, Fault, read_at};
 use crate::cache::BlockCache;
 use crate::error::BlockFault;
-use crate::file::{read_u32, read_u64, save_bytes};
 use crate::index::Indexer;
-use crate::layer::{Codes, Layer, LayerStats, PER_BYTE, dead_counts, digit, empties};
+use crate::movement::file::{read_u32, read_u64, save_bytes};
+use crate::placement::layer::{Codes, Layer, LayerStats, PER_BYTE, dead_counts, digit, empties};
 use crate::value::Wdl;
 
 /// The layer file's container.

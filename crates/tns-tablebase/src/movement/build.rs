@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use tns_board::{Bitboard, Board, MoveList, Side};
 
 use crate::index::Indexer;
-use crate::slice::Slice;
+use crate::movement::slice::Slice;
 use crate::value::{MAX_DISTANCE, Packed, UNDECIDED, UNUSED, Value, distance, pack_loss, pack_win};
 
 /// A counter that can never reach zero: the position can draw by a kill into a drawn position.

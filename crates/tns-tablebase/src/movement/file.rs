@@ -29,7 +29,7 @@ use tns_file::{FileError, Format, TRAILER};
 
 use crate::TablebaseError;
 use crate::blocks::{self, Fault};
-use crate::slice::Slice;
+use crate::movement::slice::Slice;
 
 /// The slice file's container.
 pub(crate) const FORMAT: Format =

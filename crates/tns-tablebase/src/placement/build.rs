@@ -33,8 +33,8 @@ use rayon::prelude::*;
 use tns_board::{Bitboard, Side, Symmetry};
 
 use crate::index::{FREE, Indexer, binomial, rank21};
-use crate::layer::{Codes, Layer, LayerStats, dead_counts, empties};
-use crate::slice::Slice;
+use crate::movement::slice::Slice;
+use crate::placement::layer::{Codes, Layer, LayerStats, dead_counts, empties};
 use crate::value::{Value, Wdl, unpack};
 
 const LOSS: u8 = Wdl::Loss as u8;
