@@ -7,6 +7,8 @@ use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use rand::rngs::StdRng;
+use rand::{RngExt as _, SeedableRng as _};
 use tns_board::Game;
 
 #[derive(clap::Args, Debug)]
@@ -62,13 +64,8 @@ fn escape(text: &str) -> String {
 
 /// The request paths: positions reached by random play from the start.
 fn paths(count: u32, seed: u64) -> Vec<String> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        usize::try_from(state % n as u64).unwrap_or(0)
-    };
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut next = move |n: usize| rng.random_range(0..n);
     (0..count)
         .map(|_| {
             let mut game = Game::new();

@@ -140,19 +140,17 @@ pub fn tune(points: &[Point], start: Weights, rounds: usize) -> (Weights, f64, f
 
 #[cfg(test)]
 mod tests {
+    use rand::rngs::StdRng;
+    use rand::{RngExt as _, SeedableRng as _};
+
     use super::*;
 
     #[test]
     fn tuning_finds_the_weights_that_made_the_results() {
         // Results drawn from a known curve of known weights: the fit comes back near them.
         let truth = [300, 150, 40, -100, 10, 0, 15];
-        let mut state = 7u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut next = || rng.random::<u64>();
         let points: Vec<Point> = (0..4000)
             .map(|_| {
                 let terms: Terms = std::array::from_fn(|_| (next() % 6) as i32);

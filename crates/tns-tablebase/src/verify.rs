@@ -8,6 +8,8 @@
     reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
 )]
 
+use rand::rngs::StdRng;
+use rand::{RngExt as _, SeedableRng as _};
 use rayon::prelude::*;
 use tns_board::{Board, Move, Side, TOTAL_SHEEP};
 
@@ -88,13 +90,8 @@ impl Tablebase {
         seed: u64,
     ) -> Result<u64, TablebaseError> {
         let from = self.placement_from().ok_or(TablebaseError::NoLayer(LAST_LAYER))?;
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut next = move |n: usize| rng.random_range(0..n);
         let mut checked = 0;
         for placed in from.max(1)..=LAST_LAYER {
             let dead: Vec<u8> = dead_counts(self.kills, placed).collect();
