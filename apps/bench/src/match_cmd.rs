@@ -223,7 +223,7 @@ impl Timing {
             self.max = self.max.max(t);
             if let Some(limit) = movetime.filter(|&limit| t > limit) {
                 self.overruns += 1;
-                self.worst_overrun = self.worst_overrun.max(t - limit);
+                self.worst_overrun = self.worst_overrun.max(t.saturating_sub(limit));
             }
         }
     }

@@ -1,13 +1,6 @@
 //! Verifying the placement layers: every value recomputed from its moves with the board's own
 //! move generator and the general index, not the build's code.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use rayon::prelude::*;
