@@ -56,12 +56,7 @@ impl Widget for NewGameView<'_> {
         let rows: u16 =
             lines.iter().map(|l| crate::ui::wrapped_rows(&l.to_string(), inner).max(1)).sum();
         let height = rows.saturating_add(2).min(area.height);
-        let popup = Rect::new(
-            area.x + (area.width - width) / 2,
-            area.y + (area.height - height) / 2,
-            width,
-            height,
-        );
+        let popup = crate::ui::centred(area, width, height);
         Clear.render(popup, buf);
         Paragraph::new(lines)
             .wrap(Wrap { trim: true })

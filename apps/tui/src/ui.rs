@@ -274,6 +274,12 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     frame.render_widget(Paragraph::new(text).block(Block::bordered().title(title)), last);
 }
 
+/// A box of `width` by `height` in the middle of `area` (cut to it where it is larger).
+pub fn centred(area: Rect, width: u16, height: u16) -> Rect {
+    let (width, height) = (width.min(area.width), height.min(area.height));
+    Rect::new(area.x + (area.width - width) / 2, area.y + (area.height - height) / 2, width, height)
+}
+
 /// `text` wrapped at words into lines of at most `width` columns; a word longer than the width
 /// is cut into pieces of it.
 pub fn wrap_words(text: &str, width: u16) -> Vec<String> {
@@ -378,12 +384,7 @@ fn draw_help(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
     }
     let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
     let height = rows.saturating_add(2).min(area.height);
-    let popup = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
+    let popup = centred(area, width, height);
     let fits = rows + 2 <= height;
     let scroll = if fits { 0 } else { scroll.min(rows + 2 - height) };
     let title =

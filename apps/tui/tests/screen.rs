@@ -87,6 +87,18 @@ fn board_at_each_scale() {
     }
 }
 
+/// Two people at `board`, with `table` loaded.
+fn two_people_at(board: Board, table: &std::sync::Arc<tns_tablebase::Tablebase>) -> App {
+    let table = Some(std::sync::Arc::clone(table));
+    App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        table,
+    )
+}
+
 fn human_game() -> App {
     App::new(Game::new(), PlayerKind::Human, PlayerKind::Human, Limits::depth(2), None)
 }
@@ -388,13 +400,7 @@ fn status_shows_the_tablebase_verdict() {
     // The variant won by one kill builds in a moment; the verdict line reads any table.
     let table = std::sync::Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
     let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/TSSST t 0".parse().unwrap();
-    let app = App::new(
-        Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
-        Limits::depth(1),
-        Some(table),
-    );
+    let app = two_people_at(board, &table);
     assert_eq!(app.verdict().as_deref(), Some("Tigers win in 1 ply"));
     let (buf, _) = draw(&app, 100, 32);
     let text = screen_text(&buf);
@@ -510,13 +516,7 @@ fn the_hint_comes_from_the_network_where_the_table_does_not_hold_the_position() 
     let table = std::sync::Arc::new(tns_tablebase::Tablebase::load(5, &partial).unwrap());
     assert_eq!(table.placement_from(), Some(18));
     let hint_at = |board: Board| {
-        let mut app = App::new(
-            Game::from_position(board),
-            PlayerKind::Human,
-            PlayerKind::Human,
-            Limits::depth(1),
-            Some(std::sync::Arc::clone(&table)),
-        );
+        let mut app = two_people_at(board, &table);
         app.hint();
         app.wait_for_hint();
         assert!(app.hint.is_some(), "a hint");
@@ -545,13 +545,7 @@ fn the_hint_comes_from_the_table_where_it_knows_the_position() {
     let verdicts = table.verdicts(board).unwrap();
     let best = verdicts[0].1.wdl;
     assert!(verdicts.iter().any(|&(_, v)| v.wdl < best), "some move throws the result away");
-    let mut app = App::new(
-        Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
-        Limits::depth(1),
-        Some(table),
-    );
+    let mut app = two_people_at(board, &table);
     app.hint();
     app.wait_for_hint();
     let hint = app.hint.expect("a hint");
@@ -1090,13 +1084,7 @@ fn the_analysis_marks_each_move_by_the_tables_verdict() {
     let board: Board = "SSSSS/S1TTS/STS2/S1S1S/TSSSS t 0".parse().unwrap();
     let verdicts = table.verdicts(board).unwrap();
     let best = verdicts[0].1.wdl;
-    let mut app = App::new(
-        Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
-        Limits::depth(1),
-        Some(std::sync::Arc::clone(&table)),
-    );
+    let mut app = two_people_at(board, &table);
     press(&mut app, KeyCode::Char('m'));
     assert!(app.show_analysis, "{}", app.message);
     for from in ["b3", "d4", "a1"] {
