@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use tns_board::{Bitboard, Board, Game, Move, Outcome, Point, Side};
+use tns_board::{Bitboard, Board, EndReason, Game, Move, Outcome, Point, Side};
 use tns_match::{Budget, RandomPlayer};
 use tns_search::Limits;
 use tns_tablebase::Tablebase;
@@ -372,6 +372,11 @@ impl App {
         self.dirty |= index < self.game.len();
         if index < self.game.len() {
             self.redo.extend(self.game.moves()[index..].iter().rev());
+            let movers =
+                self.game.positions()[index..self.game.len()].iter().map(|b| b.side_to_move());
+            if let Some(clock) = &mut self.clock {
+                clock.take_back(movers);
+            }
         }
         self.game.truncate(index);
         self.ended = None;
@@ -386,6 +391,20 @@ impl App {
 
     /// Takes back the human's last move and the computer's reply.
     pub fn undo(&mut self) {
+        match self.ended.map(|o| o.reason) {
+            Some(EndReason::TimeForfeit) => {
+                self.message = "the flag fell: the game is lost on time (n: new game)".into();
+                return;
+            }
+            Some(_) => {
+                // A resignation or an agreed draw: only the ending is taken back.
+                self.ended = None;
+                self.restart_clock();
+                self.message = "took back the ending: play on".into();
+                return;
+            }
+            None => {}
+        }
         self.failed = false;
         self.cancel_search();
         let mut target = self.game.len();
@@ -405,6 +424,10 @@ impl App {
     /// move, so that a move and the computer's reply come back together.
     pub fn redo(&mut self) {
         if self.refuse_in_review() {
+            return;
+        }
+        if self.outcome().is_some() {
+            self.message = "the game is over (n: new game)".into();
             return;
         }
         if self.redo.is_empty() {

@@ -27,12 +27,15 @@ pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
     };
     let (minutes, increment) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
     let number = |s: &str, max: f64, what: &str| -> Result<f64, String> {
-        let n: f64 = s.trim().parse().map_err(|_| bad(&format!("{what} is not a number")))?;
-        if !n.is_finite() || n < 0.0 {
-            return Err(bad(&format!("{what} must be 0 or more")));
+        let n: f64 = s.trim().parse().map_err(|_| bad(&format!("{what}: not a number")))?;
+        if !n.is_finite() {
+            return Err(bad(&format!("{what}: not a number")));
+        }
+        if n < 0.0 {
+            return Err(bad(&format!("{what}: must be 0 or more")));
         }
         if n > max {
-            return Err(bad(&format!("{what} can be at most {max}")));
+            return Err(bad(&format!("{what}: at most {max}")));
         }
         Ok(n)
     };
@@ -40,6 +43,9 @@ pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
     let increment = number(increment, MAX_INCREMENT, "the increment")?;
     if minutes == 0.0 && increment == 0.0 {
         return Err(bad("a clock needs some time"));
+    }
+    if minutes * 60.0 + increment < 1.0 {
+        return Err(bad("a clock needs at least a second, in minutes or increment"));
     }
     Ok(TimeControl {
         base: Duration::from_secs_f64(minutes * 60.0),
@@ -118,6 +124,18 @@ impl GameClock {
         self.clocks.spend(side, used, self.control, Duration::ZERO).map_err(|_| side)?;
         self.running = Some((side.other(), now));
         Ok(())
+    }
+
+    /// Moves taken back, by the sides that made them: each loses the increment it earned (the
+    /// time spent thinking stays spent), so a take-back never adds time.
+    pub fn take_back(&mut self, movers: impl Iterator<Item = Side>) {
+        for side in movers {
+            let clock = match side {
+                Side::Sheep => &mut self.clocks.sheep,
+                Side::Tiger => &mut self.clocks.tiger,
+            };
+            clock.remaining = clock.remaining.saturating_sub(self.control.increment);
+        }
     }
 
     /// Starts `side`'s clock at `now` (after a take-back, say: the time already used stays

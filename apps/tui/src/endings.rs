@@ -66,6 +66,10 @@ impl App {
         self.selected = None;
         self.hint = None;
         self.hint_job = None;
-        self.message = format!("{outcome} (u takes it back)");
+        self.message = if outcome.reason == tns_board::EndReason::TimeForfeit {
+            "n: new game, s: save, q: quit".into()
+        } else {
+            format!("{outcome} (u takes it back)")
+        };
     }
 }

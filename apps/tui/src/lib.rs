@@ -147,14 +147,17 @@ pub fn run(
         }
         app.tick();
         app.autosave_now();
-        // Short polls keep the screen live while a computer thinks, and quitting quick.
-        if event::poll(Duration::from_millis(50))? {
+        // Short polls keep the screen live while a computer thinks, and quitting quick; shorter
+        // still while it thinks, so that its move is played the moment it is found (on a clock,
+        // every millisecond waited is the computer's).
+        let wait = if app.thinking.is_some() { 2 } else { 50 };
+        if event::poll(Duration::from_millis(wait))? {
             let ev = event::read()?;
             if let Some(action) = map_event(&ev, &hit, app.mode()) {
                 apply(app, action, save_dir);
             }
         }
     }
-    app.autosave_now();
+    app.autosave_final();
     Ok(())
 }

@@ -36,7 +36,7 @@ struct Cli {
     /// Play on clocks: MINUTES+SECONDS, each side's minutes and the seconds each move adds
     /// (5+3, 0+1, 10), counted for computers too (their time comes off their clock); a fallen
     /// flag loses [default: a saved game's clocks with --load, else none].
-    #[arg(long, value_name = "M+S", conflicts_with_all = ["time", "depth"], value_parser = tigers_and_sheep::clock::parse_clock)]
+    #[arg(long, value_name = "M+S", conflicts_with_all = ["time", "depth"], allow_negative_numbers = true, value_parser = tigers_and_sheep::clock::parse_clock)]
     clock: Option<tns_match::TimeControl>,
     /// Search depth (plies) for computer players, instead of a time limit.
     #[arg(short, long, allow_negative_numbers = true, value_parser = tns_match::limit::depth)]
@@ -202,7 +202,13 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     let wants_table = sheep.needs_tablebase() || tiger.needs_tablebase();
     let tablebase = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
     let mut app = App::new(game, sheep, tiger, limits, tablebase);
-    let saved_clock = record.as_ref().and_then(tigers_and_sheep::clock_of);
+    // A saved game's clocks, unless --time or --depth replaces them.
+    let saved_clock = match &record {
+        Some(r) if cli.time.is_none() && cli.depth.is_none() => {
+            tigers_and_sheep::clock_of(r).map_err(|e| format!("{option}: {e}"))?
+        }
+        _ => None,
+    };
     match (cli.clock, saved_clock) {
         (Some(control), _) | (None, Some((control, None))) => app.set_clock(control),
         (None, Some((control, Some((sheep, tiger))))) => app.set_clock_left(control, sheep, tiger),

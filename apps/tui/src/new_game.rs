@@ -115,7 +115,9 @@ pub struct NewGameForm {
     pub sheep: usize,
     /// The tigers' player, likewise.
     pub tiger: usize,
-    /// The time, an index into [`TIMES`].
+    /// The times offered: [`TIMES`], and this game's time if it is none of them.
+    pub times: Vec<TimeChoice>,
+    /// The time, an index into `times`.
     pub time: usize,
     /// Where the game starts.
     pub start: StartChoice,
@@ -147,12 +149,17 @@ impl NewGameForm {
             })
         };
         let (sheep, tiger) = (index(sheep), index(tiger));
-        let time = TIMES.iter().position(|&t| t == time).unwrap_or(3);
+        let mut times = TIMES.to_vec();
+        let time = times.iter().position(|&t| t == time).unwrap_or_else(|| {
+            times.push(time);
+            times.len() - 1
+        });
         NewGameForm {
             players,
             row: Row::Sheep,
             sheep,
             tiger,
+            times,
             time,
             start: StartChoice::Usual,
             typed: String::new(),
@@ -175,7 +182,7 @@ impl NewGameForm {
         match self.row {
             Row::Sheep => self.sheep = cycle(self.sheep, players),
             Row::Tiger => self.tiger = cycle(self.tiger, players),
-            Row::Time => self.time = cycle(self.time, TIMES.len()),
+            Row::Time => self.time = cycle(self.time, self.times.len()),
             Row::Start => self.start = step(&StartChoice::ALL, self.start, by),
         }
     }
@@ -185,10 +192,10 @@ impl NewGameForm {
         self.row == Row::Start && self.start == StartChoice::Typed
     }
 
-    /// A character: part of the typed position where one is being typed, else `hjkl` move
-    /// between rows and choices as the arrows do.
+    /// A character: `hjkl` move between rows and choices as the arrows do (no position holds
+    /// those letters), anything else is part of the typed position where one is being typed.
     pub fn type_char(&mut self, c: char) {
-        if self.typing() {
+        if self.typing() && !matches!(c, 'h' | 'j' | 'k' | 'l') {
             if self.typed.chars().count() < MAX_TYPED && !c.is_control() {
                 self.typed.push(c);
                 self.error = None;
@@ -217,7 +224,7 @@ impl NewGameForm {
         [
             (Row::Sheep, "Sheep", self.players[self.sheep].clone()),
             (Row::Tiger, "Tigers", self.players[self.tiger].clone()),
-            (Row::Time, "Time", TIMES[self.time].label()),
+            (Row::Time, "Time", self.times[self.time].label()),
             (Row::Start, "Start", self.start.label().to_string()),
         ]
     }
@@ -242,7 +249,7 @@ impl NewGameForm {
         Ok(Choice {
             sheep: self.players[self.sheep].clone(),
             tiger: self.players[self.tiger].clone(),
-            time: TIMES[self.time],
+            time: self.times[self.time],
             start,
         })
     }
@@ -282,8 +289,8 @@ mod tests {
         for _ in 0..5 {
             f.type_char('l');
         }
-        assert_eq!(TIMES[f.time].label(), "clock 10+5");
-        assert_eq!(TIMES[f.time].control().unwrap().base, Duration::from_secs(600));
+        assert_eq!(f.times[f.time].label(), "clock 10+5");
+        assert_eq!(f.times[f.time].control().unwrap().base, Duration::from_secs(600));
     }
 
     #[test]
@@ -297,7 +304,8 @@ mod tests {
             Board::START,
         );
         assert_eq!(f.choice().unwrap().sheep, "heuristic:dead=350");
-        assert_eq!(f.time, 3, "a time not offered is the default, 2 s");
+        assert_eq!(f.times[f.time], TimeChoice::PerMove(9.0), "a time not offered is kept");
+        assert_eq!(f.choice().unwrap().time, TimeChoice::PerMove(9.0));
     }
 
     #[test]

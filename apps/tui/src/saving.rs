@@ -32,7 +32,9 @@ impl App {
             tags.push(("TimeControl", clock.control.to_string()));
             let now = std::time::Instant::now();
             for (side, tag) in [(Side::Sheep, "SheepClock"), (Side::Tiger, "TigerClock")] {
-                tags.push((tag, format!("{:.1}", clock.remaining(side, now).as_secs_f64())));
+                // Tenths, rounded down as the clock shows them: 0:00.0 is never saved as 0.1.
+                let tenths = clock.remaining(side, now).as_millis() / 100;
+                tags.push((tag, format!("{}.{}", tenths / 10, tenths % 10)));
             }
         }
         if let Some(ended) = self.ended.filter(|_| self.game.outcome().is_none()) {
@@ -61,6 +63,15 @@ impl App {
             self.message = format!("could not autosave {}: {e}", path.display());
         }
         self.autosaved = Some(now);
+    }
+
+    /// The last autosave, as the program ends: on clocks it is written even if no move was made
+    /// since the last one, so that `--resume` does not give back the time spent on this move.
+    pub fn autosave_final(&mut self) {
+        if self.clock.is_some() {
+            self.autosaved = None;
+        }
+        self.autosave_now();
     }
 
     /// Saves the game record in `dir` (made if need be) under a dated name, written whole or
@@ -165,22 +176,38 @@ pub fn ending_of(record: &GameRecord) -> Option<Outcome> {
     }
 }
 
+/// A saved game's time control, and the sheep's and the tigers' time left if it says.
+pub type SavedClock = (TimeControl, Option<(Duration, Duration)>);
+
 /// The clocks a saved game was played on: its `TimeControl` tag (`300+3`, in seconds, as
-/// PGN writes it) and each side's time left, if the tags say.
-pub fn clock_of(record: &GameRecord) -> Option<(TimeControl, Option<(Duration, Duration)>)> {
-    let text = record.tag("TimeControl")?;
-    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
-    let seconds = |s: &str| {
-        let t: f64 = s.trim().parse().ok()?;
-        (t.is_finite() && (0.0..=86_400.0).contains(&t)).then(|| Duration::from_secs_f64(t))
+/// PGN writes it) and each side's time left (`SheepClock`, `TigerClock`), if it has them.
+///
+/// # Errors
+/// A tag that does not read as a time, or one side's time left without the other's: a saved
+/// game's clocks are never quietly reset.
+pub fn clock_of(record: &GameRecord) -> Result<Option<SavedClock>, String> {
+    let Some(text) = record.tag("TimeControl") else { return Ok(None) };
+    let seconds = |tag: &str, s: &str| {
+        let t: Option<f64> = s.trim().parse().ok();
+        t.filter(|t| t.is_finite() && (0.0..=86_400.0).contains(t))
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("the {tag} tag {s:?} is not a time in seconds (0 to 86400)"))
     };
-    let control = TimeControl { base: seconds(base)?, increment: seconds(increment)?, moves: None };
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let control = TimeControl {
+        base: seconds("TimeControl", base)?,
+        increment: seconds("TimeControl", increment)?,
+        moves: None,
+    };
     if control.base.is_zero() && control.increment.is_zero() {
-        return None;
+        return Err(format!("the TimeControl tag {text:?} gives no time"));
     }
-    let left =
-        record.tag("SheepClock").and_then(seconds).zip(record.tag("TigerClock").and_then(seconds));
-    Some((control, left))
+    let left = match (record.tag("SheepClock"), record.tag("TigerClock")) {
+        (Some(s), Some(t)) => Some((seconds("SheepClock", s)?, seconds("TigerClock", t)?)),
+        (None, None) => None,
+        _ => return Err("the saved game has one side's clock (SheepClock, TigerClock) only".into()),
+    };
+    Ok(Some((control, left)))
 }
 
 /// The limits a saved game's tag describes ("depth 4", "2.0 s a move"), if it reads as one.

@@ -10,6 +10,7 @@ use ratatui::buffer::Buffer;
 use tigers_and_sheep::clock::parse_clock;
 use tigers_and_sheep::{App, PlayerKind, clock_of, ending_of, ui};
 use tns_board::{EndReason, Game, GameRecord, Outcome, RecordResult, Side};
+use tns_match::TimeControl;
 use tns_search::Limits;
 
 fn screen(app: &App, w: u16, h: u16) -> String {
@@ -49,12 +50,21 @@ fn both_clocks_are_shown_and_the_running_one_is_marked() {
 fn a_fallen_flag_loses_on_time_and_the_record_says_so() {
     let mut app = humans();
     // 60 ms each, no increment: the sheep think too long.
-    app.set_clock(parse_clock("0.001").unwrap());
+    // (Shorter than --clock allows, which is a second.)
+    app.set_clock(TimeControl {
+        base: Duration::from_millis(60),
+        increment: Duration::ZERO,
+        moves: None,
+    });
     std::thread::sleep(Duration::from_millis(100));
     app.tick();
     let outcome = app.outcome().expect("the flag fell");
     assert_eq!(outcome, Outcome::lost_on_time(Side::Sheep));
-    assert!(app.message.starts_with("Tigers win on time"), "{}", app.message);
+    // The panel says the result once; the message what can be done, and u takes nothing back.
+    assert!(app.message.starts_with("n: new game"), "{}", app.message);
+    app.undo();
+    assert_eq!(app.outcome(), Some(outcome), "a flag that fell stays fallen");
+    assert!(app.message.contains("lost on time"), "{}", app.message);
     // Nothing more is played, the clocks stop, and the record has the result and why.
     app.play("c3".parse().unwrap());
     assert_eq!(app.game.len(), 0);
@@ -67,6 +77,7 @@ fn a_fallen_flag_loses_on_time_and_the_record_says_so() {
     assert_eq!(ending_of(&back), Some(outcome));
     let text = screen(&app, 100, 32);
     assert!(text.contains("Tigers win on time: the sheep's flag fell"), "{text}");
+    assert_eq!(text.matches("Tigers win on time").count(), 1, "said once:\n{text}");
 }
 
 #[test]
@@ -111,6 +122,54 @@ fn a_take_back_keeps_the_time_used() {
 }
 
 #[test]
+fn taking_moves_back_takes_their_increments_back() {
+    // 1+5 between two people: c3 then u, again and again, gained 5 s each time.
+    let mut app = humans();
+    app.set_clock(parse_clock("1+5").unwrap());
+    let start = app.clock_faces().unwrap()[0].left;
+    for _ in 0..10 {
+        app.play("c3".parse().unwrap());
+        app.undo();
+        assert!(app.game.is_empty());
+    }
+    let now = app.clock_faces().unwrap()[0].left;
+    assert!(now <= start, "{now:?} after ten take-backs, {start:?} before");
+}
+
+#[test]
+fn the_last_autosave_keeps_the_time_spent_on_the_move_in_progress() {
+    let dir = std::env::temp_dir().join(format!("tns-clock-autosave-{}", std::process::id()));
+    let path = dir.join("autosave.txt");
+    let mut app = humans();
+    app.autosave = Some(path.clone());
+    app.set_clock(parse_clock("1+0").unwrap());
+    app.play("c3".parse().unwrap());
+    app.autosave_now();
+    let tiger_left = |path: &std::path::Path| {
+        let record: GameRecord = std::fs::read_to_string(path).unwrap().parse().unwrap();
+        clock_of(&record).unwrap().unwrap().1.unwrap().1
+    };
+    assert!(tiger_left(&path) >= Duration::from_millis(59_900));
+    // The tigers think 300 ms, then the program ends: the file says so (a resume gives
+    // nothing back), where an ordinary autosave, nothing having changed, writes nothing.
+    std::thread::sleep(Duration::from_millis(300));
+    app.autosave_now();
+    assert!(tiger_left(&path) >= Duration::from_millis(59_900), "no change, no write");
+    app.autosave_final();
+    assert!(tiger_left(&path) <= Duration::from_millis(59_700), "{:?}", tiger_left(&path));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_take_back_of_a_resignation_keeps_the_moves() {
+    let mut app = humans();
+    app.play("c3".parse().unwrap());
+    app.end_as(Outcome::resigned(Side::Tiger));
+    app.undo();
+    assert_eq!((app.outcome(), app.game.len()), (None, 1), "only the resignation went");
+}
+
+#[test]
 fn a_saved_games_clocks_and_ending_read_back() {
     // As the game writes it: the tigers lost on time after 1. c3.
     let mut app = humans();
@@ -128,7 +187,7 @@ fn a_saved_games_clocks_and_ending_read_back() {
         .collect::<Vec<_>>()
         .join("\n");
     let record: GameRecord = text.parse().unwrap();
-    let (control, left) = clock_of(&record).expect("a clock");
+    let (control, left) = clock_of(&record).unwrap().expect("a clock");
     assert_eq!((control.base, control.increment), (Duration::ZERO, Duration::from_secs(1)));
     assert_eq!(left, Some((Duration::from_millis(800), Duration::from_millis(12_500))));
     let ending = ending_of(&record).expect("an ending");
@@ -136,6 +195,17 @@ fn a_saved_games_clocks_and_ending_read_back() {
     // A tag that names no chosen ending, or a result that does not fit it, is none.
     let other: GameRecord = text.replace("time forfeit", "five sheep dead").parse().unwrap();
     assert_eq!(ending_of(&other), None);
-    let no_clock: GameRecord = text.replace("0+1", "0+0").parse().unwrap();
-    assert_eq!(clock_of(&no_clock), None);
+    // A damaged clock tag is an error, never a quiet reset.
+    let no_time: GameRecord = text.replace("\"0+1\"", "\"0+0\"").parse().unwrap();
+    assert!(clock_of(&no_time).unwrap_err().contains("gives no time"));
+    let garbled: GameRecord = text.replace("\"0.8\"", "\"abc\"").parse().unwrap();
+    assert!(clock_of(&garbled).unwrap_err().contains("SheepClock"));
+    let one: GameRecord = text
+        .lines()
+        .filter(|l| !l.starts_with("[TigerClock"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .parse()
+        .unwrap();
+    assert!(clock_of(&one).unwrap_err().contains("one side's clock"));
 }

@@ -88,9 +88,13 @@ fn bad_options_say_what_is_wrong() {
     let said = stderr_of(&["--depth", "121"]);
     assert!(said.contains("from 1 to 120"), "{said}");
     assert!(stderr_of(&["--depth", "110"]).contains("the game needs a terminal"));
-    for (clock, why) in
-        [("0+0", "a clock needs some time"), ("5+x", "the increment is not a number")]
-    {
+    for (clock, why) in [
+        ("0+0", "a clock needs some time"),
+        ("5+x", "the increment: not a number"),
+        ("-1", "the minutes: must be 0 or more"),
+        ("nan", "the minutes: not a number"),
+        ("0+0.001", "at least a second"),
+    ] {
         let said = stderr_of(&["--clock", clock]);
         assert!(said.contains(why) && said.contains("MINUTES+SECONDS"), "{clock}: {said}");
     }

@@ -1053,9 +1053,11 @@ fn the_game_in_progress_is_autosaved_after_every_change() {
     press(&mut app, KeyCode::Char('y'));
     app.autosave_now();
     assert!(std::fs::read_to_string(&path).unwrap().contains("resignation"));
+    // u takes back the resignation alone, and the file follows.
     press(&mut app, KeyCode::Char('u'));
     app.autosave_now();
-    assert_eq!(saved(&path), Vec::<String>::new());
+    assert_eq!(saved(&path), ["c3"]);
+    assert!(!std::fs::read_to_string(&path).unwrap().contains("resignation"));
     // No change, no write: a file put in its place stays.
     std::fs::write(&path, "not rewritten").unwrap();
     app.autosave_now();
@@ -1153,7 +1155,7 @@ fn a_person_resigns_after_a_yes_and_the_record_says_so() {
     assert!(text.contains("[Termination \"resignation\"]"), "{text}");
     let back: tns_board::GameRecord = text.parse().unwrap();
     assert_eq!(back.result, tns_board::RecordResult::TigerWin);
-    // u takes the resignation back with the move.
+    // u takes the resignation back, and the move stays.
     press(&mut app, KeyCode::Char('u'));
     assert_eq!(app.outcome(), None);
 }
