@@ -2,7 +2,7 @@
 //! marked, the typed position and why it does not parse, and the keys.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
@@ -41,8 +41,6 @@ impl NewGameView<'_> {
         if let Some(error) = &form.error {
             lines.push(Line::styled(error.clone(), self.theme.message));
         }
-        lines.push(Line::from(""));
-        lines.push(Line::from(KEYS));
         lines
     }
 }
@@ -50,17 +48,25 @@ impl NewGameView<'_> {
 impl Widget for NewGameView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let lines = self.lines();
-        let widest = lines.iter().map(Line::width).max().unwrap_or(0);
+        // As wide as the keys' line (the widest choice is narrower): a long typed position or
+        // error wraps inside rather than widening the box across the screen.
+        let widest = KEYS.chars().count();
         let width = u16::try_from(widest + 2).unwrap_or(u16::MAX).min(area.width);
-        let inner = width.saturating_sub(2);
+        let inner_width = width.saturating_sub(2);
         let rows: u16 =
-            lines.iter().map(|l| crate::ui::wrapped_rows(&l.to_string(), inner).max(1)).sum();
-        let height = rows.saturating_add(2).min(area.height);
+            lines.iter().map(|l| crate::ui::wrapped_rows(&l.to_string(), inner_width).max(1)).sum();
+        // The keys keep their rows at the bottom whatever the rest needs: the choices give
+        // way first where the screen is short.
+        let key_rows = crate::ui::wrapped_rows(KEYS, inner_width);
+        let height = (rows + 1 + key_rows).saturating_add(2).min(area.height);
         let popup = crate::ui::centred(area, width, height);
         Clear.render(popup, buf);
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(Block::bordered().title(" New game "))
-            .render(popup, buf);
+        let block = Block::bordered().title(" New game ");
+        let inner = block.inner(popup);
+        block.render(popup, buf);
+        let [body, keys] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(key_rows)]).areas(inner);
+        Paragraph::new(lines).wrap(Wrap { trim: true }).render(body, buf);
+        Paragraph::new(KEYS).wrap(Wrap { trim: true }).render(keys, buf);
     }
 }

@@ -17,7 +17,7 @@ impl App {
         let rx = start_hint(self.board(), self.game.previous().to_vec(), self.tablebase.clone());
         self.hint_job = Some((rx, self.game.len()));
         self.hint = None;
-        self.message = "hint: thinking...".into();
+        self.message = "hint: thinking…".into();
     }
 
     /// Collects a finished hint and puts the cursor on it.

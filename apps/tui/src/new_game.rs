@@ -240,7 +240,8 @@ impl NewGameForm {
             StartChoice::Shown => self.shown,
             StartChoice::Typed => {
                 let text = self.typed.trim();
-                text.parse::<Board>().map_err(|e| format!("the position {text:?}: {e}"))?
+                // The text is on the line above: the error says only what is wrong with it.
+                text.parse::<Board>().map_err(|e| format!("not a position: {e}"))?
             }
         };
         if let Some(outcome) = tns_board::Outcome::of_board(start) {
@@ -323,7 +324,7 @@ mod tests {
         f.backspace();
         f.type_char('x');
         let err = f.choice().unwrap_err();
-        assert!(err.starts_with("the position \"T3T/5/5/5/T3T s x\": "), "{err}");
+        assert!(err.starts_with("not a position: "), "{err}");
         // A finished game is no start.
         f.typed = "T3T/5/5/5/T3T s 15".into();
         let err = f.choice().unwrap_err();

@@ -78,7 +78,8 @@ fn a_typed_start_position_is_checked_and_esc_leaves_the_game_as_it_was() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::NewGame, "the form stays open");
     let (text, _) = screen(&app, 100, 32);
-    assert!(text.contains("the position \"T3T/5/5/5/T3T s 2x\""), "{text}");
+    assert!(text.contains("T3T/5/5/5/T3T s 2x"), "{text}");
+    assert!(text.contains("not a position: "), "{text}");
     // Mended with Backspace, a position with the tigers to move: Enter asks (c3 is not saved).
     press(&mut app, KeyCode::Backspace);
     press(&mut app, KeyCode::Backspace);
@@ -121,5 +122,16 @@ fn the_form_fits_from_40_by_15_up_and_offers_perfect_only_with_the_table() {
         for word in ["Sheep", "Tigers", "Time", "Start", "Enter", "Esc"] {
             assert!(text.contains(word), "{w}x{h}: {word} missing:\n{text}");
         }
+    }
+    // With a long typed position and its error, the keys' line is still there.
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Right);
+    keys(&mut app, "SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS");
+    press(&mut app, KeyCode::Enter);
+    assert!(app.new_game_form.as_ref().unwrap().error.is_some());
+    for (w, h) in [(40, 15), (60, 20), (80, 24), (120, 40)] {
+        let (text, _) = screen(&app, w, h);
+        assert!(text.contains("Esc"), "{w}x{h}: the keys' line is cut:\n{text}");
     }
 }
