@@ -69,7 +69,8 @@ impl App {
         self.message = if outcome.reason == tns_board::EndReason::TimeForfeit {
             "n: new game, s: save, q: quit".into()
         } else {
-            format!("{outcome} (u takes it back)")
+            // The panel says the result: the message says only what can be done.
+            "u takes it back, n: new game, s: save, q: quit".into()
         };
     }
 }

@@ -1147,7 +1147,10 @@ fn a_person_resigns_after_a_yes_and_the_record_says_so() {
     press(&mut app, KeyCode::Char('y'));
     let outcome = app.outcome().expect("the game is over");
     assert_eq!(outcome.winner, Some(tns_board::Side::Tiger));
-    assert!(app.message.starts_with("Tigers win: the sheep resigned"), "{}", app.message);
+    // The status panel says the result, once; the message what can be done.
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert_eq!(text.matches("Tigers win: the sheep resigned").count(), 1, "{text}");
+    assert!(app.message.starts_with("u takes it back"), "{}", app.message);
     // Nothing more is played, and the record (which parses back) has the result and why.
     app.tick();
     assert_eq!(app.game.len(), 1, "no search after a resignation");
