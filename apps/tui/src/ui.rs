@@ -1,12 +1,5 @@
 //! Drawing the whole screen from the app's state.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
@@ -363,6 +356,10 @@ fn to_move_line(app: &App) -> Line<'static> {
 fn draw_help(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
     let key_width = KEYS.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let what_width = KEYS.iter().map(|(_, w)| w.chars().count()).max().unwrap_or(0);
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the help's widest line, under 100 columns"
+    )]
     let width = ((key_width + 2 + what_width + 2) as u16).min(area.width);
     // Where a key and its words do not fit on a line, the words go under the key, wrapped at
     // words; where the keys do not all fit, ↑ and ↓ scroll them, and the title says so.

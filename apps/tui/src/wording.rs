@@ -1,11 +1,5 @@
 //! Scores for people: in dead sheep, or a forced result in plies, and where a score puts the bar.
 
-#![expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    reason = "a bar position clamped to 0..=width, a u16"
-)]
-
 use tns_board::Side;
 use tns_search::plies_to_end;
 
@@ -37,6 +31,11 @@ pub(crate) fn plies(n: i32) -> String {
 
 /// Where a score puts the game on a bar from the sheep's side (0) to the tigers' (`width`),
 /// even in the middle, full at two dead sheep either way or a forced result.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "clamped to 0..=width, a u16, on the same line"
+)]
 pub fn bar_position(score: i32, side_to_move: Side, width: u16) -> u16 {
     let tigers = (score * side_to_move.sign()).clamp(-2 * DEAD_SHEEP, 2 * DEAD_SHEEP);
     let half = i32::from(width) / 2;

@@ -1,12 +1,5 @@
 //! Sets of points.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::fmt;
 use std::ops::{
     BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign,
@@ -199,6 +192,7 @@ impl Iterator for Points {
         if self.0 == 0 {
             return None;
         }
+        #[expect(clippy::cast_possible_truncation, reason = "a set bit's index, under 32")]
         let i = self.0.trailing_zeros() as u8;
         self.0 &= self.0 - 1;
         Some(Point::from_index_unchecked(i))
@@ -215,6 +209,7 @@ impl DoubleEndedIterator for Points {
         if self.0 == 0 {
             return None;
         }
+        #[expect(clippy::cast_possible_truncation, reason = "a set bit's index, under 32")]
         let i = 31 - self.0.leading_zeros() as u8;
         self.0 &= !(1 << i);
         Some(Point::from_index_unchecked(i))

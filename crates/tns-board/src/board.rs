@@ -1,12 +1,5 @@
 //! The position: an 8-byte `Copy` bitboard pair.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use crate::error::{MoveError, PositionError};
 use crate::masks::{BOARD, JUMP_TARGETS, NEIGHBOURS};
 use crate::{Bitboard, Move, Point, Side};
@@ -126,6 +119,7 @@ impl Board {
 
     /// Sheep on the board.
     #[inline]
+    #[expect(clippy::cast_possible_truncation, reason = "at most 25 points")]
     pub const fn sheep_on_board(self) -> u8 {
         (self.sheep & BOARD).count_ones() as u8
     }
@@ -161,6 +155,7 @@ impl Board {
     /// # Errors
     /// A [`PositionError`] if the key does not describe a position of the game.
     pub fn from_key(key: u64) -> Result<Board, PositionError> {
+        #[expect(clippy::cast_possible_truncation, reason = "the key's two halves, cut on purpose")]
         let (t, s) = (key as u32, (key >> 32) as u32);
         if t & !(BOARD | TIGER_TO_MOVE) != 0 {
             return Err(PositionError::OffBoard(t));

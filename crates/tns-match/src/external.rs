@@ -2,15 +2,6 @@
 //! the first game, asked for each move with `position` and `go`, and started afresh after it
 //! crashes or answers late.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// signed values that are never negative here.
-#![expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). signed values that are never negative here."
-)]
-
 use std::fmt::Write as _;
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -228,6 +219,11 @@ impl ExternalPlayer {
     fn go_command(&self) -> (String, Duration) {
         match (self.budget.time, self.budget.depth) {
             (Some(t), _) => {
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a checked time of at most a day, in milliseconds, at least 1"
+                )]
                 let ms = (t * 1000.0).round().max(1.0) as u64;
                 let time = Duration::from_millis(ms);
                 let mut go = format!("go movetime {ms}");

@@ -1,12 +1,5 @@
 //! A match: many games between two players, several at a time.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -236,7 +229,8 @@ pub fn run_match(
                                 }
                             }
                         } else {
-                            config.book[(opening % config.book.len() as u64) as usize].clone()
+                            let at = usize::try_from(opening % config.book.len() as u64);
+                            config.book[at.unwrap_or_default()].clone()
                         };
                         let player_seed = mix(config.seed ^ 0xA5A5, u64::from(index));
                         a.new_game(player_seed);

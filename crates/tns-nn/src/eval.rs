@@ -1,12 +1,5 @@
 //! The network as the search's evaluator.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use tns_board::Board;
 use tns_search::Evaluator;
 
@@ -47,6 +40,10 @@ impl NeuralEvaluator {
 
 impl Evaluator for NeuralEvaluator {
     #[inline]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a network's output, in [-1, 1], times the score scale: far inside an i32"
+    )]
     fn evaluate(&self, board: Board) -> i32 {
         (self.network.forward(board) * SCORE_SCALE).round() as i32
     }

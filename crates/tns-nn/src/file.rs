@@ -16,13 +16,6 @@
 //! have one), and version 1, from before there was a choice of inputs, no input set id either
 //! (they are all pieces).
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::path::Path;
 
 use tns_file::{FileError, Format, HEADER, TRAILER};
@@ -45,6 +38,10 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
 
 impl Network {
     /// The network as the bytes of a weights file.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a network's layer count and sizes, checked when it was made, are at most 256"
+    )]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = FORMAT.start();
         out.extend_from_slice(&self.inputs().id().to_le_bytes());

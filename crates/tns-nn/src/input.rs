@@ -11,13 +11,6 @@
 //!   whoever is to move (one of 16 inputs, 0 to 14 and 15 or more). The sheep win only by
 //!   leaving the tigers no move, and a network sees how near that is far better counted for it.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::fmt;
 
 use tns_board::{Board, Side, TOTAL_SHEEP};
@@ -120,7 +113,9 @@ impl Features {
     #[inline]
     fn push(&mut self, i: usize) {
         if self.len < self.ones.len() {
-            self.ones[self.len] = i as u8;
+            #[expect(clippy::cast_possible_truncation, reason = "an input's index, under 103")]
+            let i = i as u8;
+            self.ones[self.len] = i;
             self.len += 1;
         }
     }
@@ -198,7 +193,8 @@ mod tests {
         let on = &f.ones[..f.len];
         assert!(on.contains(&(52 + 2)), "{on:?}");
         let b5 = "b5".parse::<tns_board::Point>().unwrap().index();
-        assert!(on.contains(&((57 + b5) as u8)), "{on:?}");
+        let open = u8::try_from(57 + b5).unwrap();
+        assert!(on.contains(&open), "{on:?}");
         assert_eq!(b.mobile_tigers().len(), 3);
         assert!(on.contains(&(82 + 1)), "{on:?}");
         assert_eq!(on.iter().filter(|&&i| (52..57).contains(&i)).count(), 1);

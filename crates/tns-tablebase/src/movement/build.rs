@@ -17,13 +17,6 @@
 //! the move-pairs between two classes from either end gives the same total, so a counter reaches
 //! zero exactly when every move of its position has been seen to lose.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::sync::atomic::{AtomicU16, Ordering};
 
 use rayon::prelude::*;
@@ -98,6 +91,7 @@ impl Builder<'_> {
         };
         let mut moves = MoveList::new();
         board.generate_moves(&mut moves);
+        #[expect(clippy::cast_possible_truncation, reason = "a stabiliser's order, 1 to 8")]
         let class_size = 8 / Indexer::stabiliser(board) as u16;
         let mut steps = 0u16;
         let mut best_kill: Option<Value> = None;
@@ -138,6 +132,7 @@ impl Builder<'_> {
         }
         let Some(board) = self.indexer.position(index, self.empties, side) else { return };
         let lost = packed.is_multiple_of(2);
+        #[expect(clippy::cast_possible_truncation, reason = "a stabiliser's order, 1 to 8")]
         let class_size = 8 / Indexer::stabiliser(board) as u16;
         let mover = side.other();
         let (tigers, sheep) = (board.tigers().bits(), board.sheep().bits());

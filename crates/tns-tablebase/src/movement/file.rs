@@ -16,13 +16,6 @@
 //! the end; it is still read, to be converted. Written to a temporary file and renamed, so a
 //! killed build never leaves a partial slice.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::path::{Path, PathBuf};
 
 use tns_file::{FileError, Format, TRAILER};
@@ -50,7 +43,9 @@ fn own_header(format: Format, slice: &Slice, classes: usize) -> Vec<u8> {
     let slots = slice.values[0].len();
     let mut out = format.start();
     out.extend_from_slice(&[slice.kills, slice.dead, 0, 0]);
-    out.extend_from_slice(&(classes as u32).to_le_bytes());
+    #[expect(clippy::cast_possible_truncation, reason = "the index's tiger classes, 1,651")]
+    let classes = classes as u32;
+    out.extend_from_slice(&classes.to_le_bytes());
     out.extend_from_slice(&(slots as u64).to_le_bytes());
     out
 }

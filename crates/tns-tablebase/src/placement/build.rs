@@ -20,13 +20,6 @@
 //! under a smaller rank: they hold the same value as their twin, so a look-up may use any
 //! symmetry that takes a tiger set to its representative. Counts include each class once.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -82,7 +75,9 @@ fn tiger_moves(indexer: &Indexer) -> Vec<Vec<TigerMove>> {
             let make = |from: usize, to: usize, over: u32| {
                 let from_to = 1 << from | 1 << to;
                 let (child, sym) = indexer.classify(rep ^ from_to);
-                TigerMove { from_to, to: 1 << to, over, child: child as u16, sym }
+                #[expect(clippy::cast_possible_truncation, reason = "a tiger class, under 1,651")]
+                let child = child as u16;
+                TigerMove { from_to, to: 1 << to, over, child, sym }
             };
             let tigers = Bitboard::from_bits_truncate(rep);
             for from in tigers {

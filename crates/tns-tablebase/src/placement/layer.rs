@@ -1,14 +1,6 @@
 //! A placement layer in memory: the tigers-to-move values of every position with a given number
 //! of sheep placed, five slots a byte, and the counts of what it holds.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// signed values that are never negative here.
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). signed values that are never negative here."
-)]
-
 use tns_board::Side;
 
 use crate::value::Wdl;
@@ -24,7 +16,9 @@ const DIGITS: [[u8; PER_BYTE]; 256] = {
         let mut v = b;
         let mut k = 0;
         while k < PER_BYTE {
-            t[b][k] = (v % 3) as u8;
+            #[expect(clippy::cast_possible_truncation, reason = "a base-3 digit")]
+            let digit = (v % 3) as u8;
+            t[b][k] = digit;
             v /= 3;
             k += 1;
         }
