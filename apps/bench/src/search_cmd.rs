@@ -1,16 +1,5 @@
 //! `tns-bench search`: the six bench positions searched to a fixed depth.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-// signed values that are never negative here.
-#![expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_precision_loss,
-    clippy::cast_sign_loss,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). counts far below 2^52 turned into f64 (for rates, statistics, coordinates). signed values that are never negative here."
-)]
-
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -149,6 +138,12 @@ fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result
     Ok(())
 }
 
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "a rate for people: positive, far below 2^52 nodes, rounded down"
+)]
 fn nps(nodes: u64, time: Duration) -> u64 {
     (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64
 }

@@ -1,14 +1,5 @@
 //! The board widget, and the mapping from a screen cell back to a point.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// signed values that are never negative here.
-#![expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). signed values that are never negative here."
-)]
-
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -80,10 +71,12 @@ impl Geometry {
         let dy = i32::from(row) - i32::from(self.y0);
         let x = (dx + cs / 2).div_euclid(cs);
         let y = (dy + rs / 2).div_euclid(rs);
-        if !(0..5).contains(&x) || !(0..5).contains(&y) {
+        // 0 to 4, checked just above.
+        let (x, y) = (u8::try_from(x).ok()?, u8::try_from(y).ok()?);
+        if x >= 5 || y >= 5 {
             return None;
         }
-        Point::new(x as u8, y as u8)
+        Point::new(x, y)
     }
 }
 

@@ -5,13 +5,6 @@
 //! masks below leave out the points for which the shift would leave the board, wrap around a row
 //! end, or follow a diagonal that is not drawn.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 /// The 25 bits that are points.
 pub const BOARD: u32 = (1 << 25) - 1;
 
@@ -40,6 +33,7 @@ const fn sources(d: usize, distance: i8) -> u32 {
     let mut mask = 0;
     let mut i = 0;
     while i < 25 {
+        #[expect(clippy::cast_possible_truncation, reason = "a point's column and row, 0 to 4")]
         let (x, y) = ((i % 5) as i8, (i / 5) as i8);
         let (tx, ty) = (x + dx * distance, y + dy * distance);
         let on_board = tx >= 0 && tx < 5 && ty >= 0 && ty < 5;
@@ -124,6 +118,7 @@ mod tests {
     }
 
     #[test]
+    #[expect(clippy::cast_possible_truncation, reason = "a point's index, under 25")]
     fn no_wraps() {
         for d in 0..DIRECTIONS {
             for dist in [1, 2] {

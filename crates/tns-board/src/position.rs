@@ -1,12 +1,5 @@
 //! Position notation: `<ranks> <side> <in-hand>`, such as `T3T/5/5/5/T3T s 20`.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
@@ -67,12 +60,17 @@ impl FromStr for Board {
         }
         let (mut tigers, mut sheep) = (Bitboard::EMPTY, Bitboard::EMPTY);
         for (y, text) in ranks.iter().enumerate() {
+            #[expect(clippy::cast_possible_truncation, reason = "one of the five ranks, 0 to 4")]
             let rank = (b'5' - y as u8) as char;
             let mut x = 0u32;
             for ch in text.chars() {
                 // Points past the fifth are counted but not stored, so the error can say how
                 // long the rank was.
-                let here = Point::new(x as u8, y as u8);
+                // A rank far too long gives no point (x saturates, Point::new refuses it).
+                let here = Point::new(
+                    u8::try_from(x).unwrap_or(u8::MAX),
+                    u8::try_from(y).unwrap_or(u8::MAX),
+                );
                 match ch {
                     'T' | 't' => tigers = here.map_or(tigers, |p| tigers.with(p)),
                     'S' | 's' => sheep = here.map_or(sheep, |p| sheep.with(p)),

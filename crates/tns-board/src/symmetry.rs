@@ -3,15 +3,6 @@
 //! Every symmetry of the square keeps the parity of `x + y`, so it maps drawn lines to drawn
 //! lines: a transformed position is legal and exactly as good for each side as the original.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// signed values that are never negative here.
-#![expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). signed values that are never negative here."
-)]
-
 use std::fmt;
 
 use crate::masks::BOARD;
@@ -63,6 +54,11 @@ const ROW_MAPS: [[[u32; 32]; 5]; 8] = {
                 let mut x = 0;
                 while x < 5 {
                     if pattern >> x & 1 != 0 {
+                        #[expect(
+                            clippy::cast_possible_truncation,
+                            clippy::cast_sign_loss,
+                            reason = "a symmetry, 0 to 7, and a column and row, 0 to 4"
+                        )]
                         let (tx, ty) = transform_xy(sym as u8, x as u8, row as u8);
                         mask |= 1 << (tx as u32 + 5 * ty as u32);
                     }

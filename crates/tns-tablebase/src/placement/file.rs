@@ -18,13 +18,6 @@
 //! read, to be converted. Written to a temporary file and renamed, so a stopped build never
 //! leaves a partial layer.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -70,6 +63,10 @@ fn own_len(slices: usize) -> usize {
 }
 
 /// The layer's own header, after the container's.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "a layer's slices, one a number of dead (at most 6), and the 1,651 tiger classes"
+)]
 fn own_header(format: Format, layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
     let mut out = format.start();
     out.extend_from_slice(&[kills, layer.placed, layer.slices.len() as u8, 0]);
@@ -307,7 +304,8 @@ impl LayerFile {
         let file = tns_file::open(path).map_err(fail)?;
         let len = file.metadata().map_err(|e| fail(e.into()))?.len();
         let head = own_len(usize::from(kills));
-        let mut start = vec![0; ((head + 16) as u64).min(len) as usize];
+        // At most the header's length, a few hundred bytes.
+        let mut start = vec![0; usize::try_from(len).map_or(head + 16, |len| len.min(head + 16))];
         read_at(&file, &mut start, 0).map_err(|e| fail(e.into()))?;
         FORMAT.header(&start).map_err(|e| Fault::File(e).at(path))?;
         let slices = expected_slots(indexer, kills, placed).len();
@@ -364,7 +362,7 @@ mod tests {
     fn sample(indexer: &Indexer) -> Layer {
         // Kills 1, 19 placed: one slice of 210 slots a class.
         let len = indexer.slice_len(empties(19, 0));
-        let codes: Vec<u8> = (0..len).map(|i| (i / 11 % 3) as u8).collect();
+        let codes: Vec<u8> = (0..len).map(|i| u8::try_from(i / 11 % 3).unwrap()).collect();
         let mut stats = LayerStats::empty(19, 0, Side::Sheep);
         stats.add(Wdl::Win);
         Layer {
