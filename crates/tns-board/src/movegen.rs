@@ -10,17 +10,6 @@
 //!
 //! Each set bit of a result is one move; its start is the destination minus `δ` (or `2δ`).
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// unsigned values far below the signed type's limit.
-// signed values that are never negative here.
-#![expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). unsigned values far below the signed type's limit. signed values that are never negative here."
-)]
-
 use crate::board::KILLS_TO_WIN;
 use crate::masks::{DELTAS, DIRECTIONS, JUMP_SOURCES, STEP_SOURCES, shift};
 use crate::{Bitboard, Board, Move, MoveList, Point, Side};
@@ -38,6 +27,7 @@ fn jumps(tigers: u32, sheep: u32, empty: u32, d: usize) -> u32 {
 }
 
 #[inline(always)]
+#[expect(clippy::cast_possible_truncation, reason = "a set bit's index, under 25")]
 fn point(index: u32) -> Point {
     Point::from_index_unchecked(index as u8)
 }
@@ -65,6 +55,11 @@ impl Board {
     /// assert!(moves[1..].iter().all(|m| !m.is_jump()));
     /// # Ok::<(), tns_board::ParsePositionError>(())
     /// ```
+    #[expect(
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss,
+        reason = "a point index under 25 less a direction's delta: the masks keep the source on the board"
+    )]
     pub fn generate_moves(self, list: &mut MoveList) {
         list.clear();
         if self.dead() >= KILLS_TO_WIN {

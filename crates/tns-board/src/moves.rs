@@ -1,12 +1,5 @@
 //! Moves, their notation, and the fixed-capacity move list.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::fmt;
 use std::ops::Deref;
 use std::str::FromStr;
@@ -72,6 +65,10 @@ impl Move {
     }
 
     /// The point of the sheep a jump kills (halfway between its ends), `None` for other moves.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the midpoint of two point indices under 25"
+    )]
     pub const fn captured(self) -> Option<Point> {
         match self {
             Move::Jump { from, to } => {
@@ -84,6 +81,7 @@ impl Move {
 
     /// A compact 16-bit code (for transposition tables): `to` in bits 0-4, `from` in bits 5-9,
     /// the kind in bits 10-11. [`Move::from_code`] inverts it.
+    #[expect(clippy::cast_possible_truncation, reason = "point indices under 25, in 5-bit fields")]
     pub const fn code(self) -> u16 {
         match self {
             Move::Place(to) => to.index() as u16 | 1 << 10,

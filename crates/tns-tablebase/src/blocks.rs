@@ -18,13 +18,6 @@
 //! opened, and each block when it is read: a flipped bit anywhere is an error naming the file
 //! and, past the header, the block.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (file offsets of files this process reads, block numbers).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (file offsets of files this process reads, block numbers)."
-)]
-
 use std::cell::RefCell;
 use std::fs::File;
 use std::path::Path;
@@ -168,6 +161,10 @@ impl Blocks {
     }
 
     /// Reads, checks and decodes block `b` of `file` (at `path`, for errors).
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "offsets checked against the file's length by `parse`; a u64 fits a usize on the 64-bit targets this crate is for"
+    )]
     pub(crate) fn read(
         &self,
         file: &File,
@@ -185,6 +182,10 @@ impl Blocks {
     }
 
     /// Decodes every block of a whole file's bytes into its parts, in parallel.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "offsets checked against the file's length by `parse`; a u64 fits a usize on the 64-bit targets this crate is for"
+    )]
     pub(crate) fn decode_all(&self, bytes: &[u8]) -> Result<Vec<Vec<u8>>, (usize, BlockFault)> {
         let mut parts: Vec<Vec<u8>> = self.parts.iter().map(|&len| vec![0; len]).collect();
         let mut jobs = Vec::with_capacity(self.len());
@@ -233,6 +234,7 @@ thread_local! {
 ///
 /// # Errors
 /// An I/O error from the compressor (it fails only when memory runs out).
+#[expect(clippy::cast_possible_truncation, reason = "the block size, 64 KiB")]
 pub(crate) fn encode(head: Vec<u8>, parts: &[&[u8]]) -> std::io::Result<Vec<u8>> {
     let chunks: Vec<&[u8]> = parts.iter().flat_map(|p| p.chunks(BLOCK)).collect();
     let compressed = chunks
@@ -276,6 +278,10 @@ pub(crate) fn encode(head: Vec<u8>, parts: &[&[u8]]) -> std::io::Result<Vec<u8>>
 ///
 /// # Errors
 /// [`FileError::Length`] for a file too short to hold its block table.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "a block count checked against the file's length before it is used; a u64 fits a usize on the 64-bit targets this crate is for"
+)]
 pub(crate) fn header_len(start: &[u8], head: usize, file_len: u64) -> Result<usize, FileError> {
     let short = |expected: u64| FileError::Length { found: file_len, expected };
     if start.len() < head + 16 {
@@ -301,6 +307,10 @@ pub(crate) fn header_len(start: &[u8], head: usize, file_len: u64) -> Result<usi
 /// [`FileError::Checksum`] for a damaged header, [`FileError::Contents`] for a table that does
 /// not fit the parts (another block size is fine), [`FileError::Length`] for a file whose
 /// length is not where its last block ends.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "a block count checked against the file's length before it is used; a u64 fits a usize on the 64-bit targets this crate is for"
+)]
 pub(crate) fn parse(
     bytes: &[u8],
     head: usize,
@@ -377,6 +387,7 @@ pub(crate) fn read_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::
 mod tests {
     use super::*;
 
+    #[expect(clippy::cast_possible_truncation, reason = "a base-3 code")]
     fn sample() -> (Vec<u8>, Vec<Vec<u8>>) {
         let a: Vec<u8> = (0..BLOCK * 2 + 100).map(|i| (i / 7 % 3) as u8).collect();
         let b: Vec<u8> = (0..300u32).map(|i| (i % 5) as u8).collect();

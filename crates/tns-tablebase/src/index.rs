@@ -10,13 +10,6 @@
 //! each symmetry class of positions has exactly one index. Slots that no class uses are marked
 //! unused.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use tns_board::{Bitboard, Board, Side, Symmetry};
 
 /// Points on the board.
@@ -176,6 +169,10 @@ impl Class {
     /// The smallest rank of `empty` (a board mask of the representative's free points) over
     /// the symmetries that fix the representative: the index of its position's class.
     #[inline]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a symmetry's number: the lowest bit set of an 8-bit set"
+    )]
     pub(crate) fn canonical_rank(&self, empty: u32) -> usize {
         let mut best = rank21(self.compress(empty));
         let mut syms = self.stabiliser & !1;
@@ -200,6 +197,10 @@ pub(crate) struct Indexer {
 }
 
 impl Indexer {
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "point indices under 25 and tiger classes under 1,651"
+    )]
     pub(crate) fn new() -> Indexer {
         let mut tiger = vec![TigerEntry::default(); TIGER_SETS];
         let mut classes: Vec<Class> = Vec::new();
@@ -245,6 +246,10 @@ impl Indexer {
     /// The class of a tiger set (a board mask of four points) and a symmetry that maps the set
     /// to the class's representative.
     #[inline]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a symmetry's number: the lowest bit set of an 8-bit set"
+    )]
     pub(crate) fn classify(&self, tigers: u32) -> (usize, Symmetry) {
         let entry = self.tiger[rank_bits(tigers)];
         let sym = Symmetry::new(entry.to_rep.trailing_zeros() as u8).unwrap_or(Symmetry::IDENTITY);
@@ -260,6 +265,10 @@ impl Indexer {
     /// slot in any table of them: `class * C(21, empties) + rank`, with the smallest rank over
     /// the symmetries that take its tiger set to the representative.
     #[inline]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a symmetry's number: the lowest bit set of an 8-bit set"
+    )]
     pub(crate) fn index(&self, board: Board) -> usize {
         let entry = self.tiger[rank_bits(board.tigers().bits())];
         let class = &self.classes[entry.class as usize];
@@ -309,6 +318,7 @@ impl Indexer {
     /// The number of the 8 symmetries that leave `board` unchanged (1, 2, 4 or 8); the board's
     /// class has `8 / stabiliser` members.
     #[inline]
+    #[expect(clippy::cast_possible_truncation, reason = "at most the 8 symmetries")]
     pub(crate) fn stabiliser(board: Board) -> u32 {
         Symmetry::ALL.iter().filter(|&&s| board.transformed(s) == board).count() as u32
     }
