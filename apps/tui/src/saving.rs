@@ -164,9 +164,7 @@ pub fn ending_of(record: &GameRecord) -> Option<Outcome> {
         RecordResult::TigerWin => Some(Side::Tiger),
         _ => None,
     };
-    let chosen = [EndReason::Resignation, EndReason::Agreement, EndReason::TimeForfeit];
-    let reason = chosen.into_iter().find(|r| r.to_string() == reason)?;
-    match (reason, winner) {
+    match (reason.parse::<EndReason>().ok()?, winner) {
         (EndReason::Agreement, None) if record.result == RecordResult::Draw => {
             Some(Outcome::DRAW_BY_AGREEMENT)
         }

@@ -42,6 +42,14 @@ pub enum TagError {
 #[error("side {0:?}: expected sheep or tiger (or s, t)")]
 pub struct ParseSideError(pub String);
 
+/// Why a string is not an ending's reason (`resignation`, `time forfeit`...).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "reason {0:?}: expected five sheep dead, no moves, repetition, resignation, agreement or \
+     time forfeit"
+)]
+pub struct ParseEndReasonError(pub String);
+
 /// Why a string is not a move such as `c3`, `a5b4` or `a5c3`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]

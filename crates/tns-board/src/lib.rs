@@ -21,8 +21,8 @@ mod symmetry;
 pub use bitboard::{Bitboard, Points};
 pub use board::{Board, KILLS_TO_WIN, TOTAL_SHEEP};
 pub use error::{
-    MoveError, ParseMoveError, ParsePointError, ParsePositionError, ParseRecordError,
-    ParseSideError, PlayError, PositionError, ReplayError, TagError,
+    MoveError, ParseEndReasonError, ParseMoveError, ParsePointError, ParsePositionError,
+    ParseRecordError, ParseSideError, PlayError, PositionError, ReplayError, TagError,
 };
 pub use game::Game;
 pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter};

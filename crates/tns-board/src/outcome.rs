@@ -3,10 +3,11 @@
 use std::fmt;
 
 use crate::board::KILLS_TO_WIN;
-use crate::{Board, Side};
+use crate::{Board, ParseEndReasonError, Side};
 
 /// Why a game ended: by the rules (the first three, which [`Game`](crate::Game) finds
-/// itself), or by the players (the last two, which a program records).
+/// itself), or outside the board (a resignation, an agreed draw, a fallen flag: a program
+/// playing the game records these).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[non_exhaustive]
 pub enum EndReason {
@@ -36,6 +37,37 @@ impl fmt::Display for EndReason {
             EndReason::Agreement => "agreement",
             EndReason::TimeForfeit => "time forfeit",
         })
+    }
+}
+
+impl EndReason {
+    /// Every reason, in the order they are declared.
+    pub const ALL: [EndReason; 6] = [
+        EndReason::FiveDead,
+        EndReason::NoMoves,
+        EndReason::Repetition,
+        EndReason::Resignation,
+        EndReason::Agreement,
+        EndReason::TimeForfeit,
+    ];
+}
+
+impl std::str::FromStr for EndReason {
+    type Err = ParseEndReasonError;
+
+    /// The words [`Display`](fmt::Display) writes, as a record's `Termination` tag holds them.
+    ///
+    /// ```
+    /// use tns_board::EndReason;
+    ///
+    /// assert_eq!("time forfeit".parse(), Ok(EndReason::TimeForfeit));
+    /// assert!("flag".parse::<EndReason>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<EndReason, ParseEndReasonError> {
+        EndReason::ALL
+            .into_iter()
+            .find(|r| r.to_string() == s)
+            .ok_or_else(|| ParseEndReasonError(s.chars().take(40).collect()))
     }
 }
 
@@ -119,5 +151,19 @@ impl fmt::Display for Outcome {
             (EndReason::NoMoves, Some(Side::Sheep)) => "Sheep win: the tigers cannot move",
             (EndReason::NoMoves, Some(Side::Tiger)) => "Tigers win: the sheep cannot move",
         })
+    }
+}
+
+#[cfg(test)]
+mod reason_tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_reads_back_from_its_words() {
+        for reason in EndReason::ALL {
+            assert_eq!(reason.to_string().parse::<EndReason>(), Ok(reason));
+        }
+        let err = "resigned".parse::<EndReason>().unwrap_err();
+        assert!(err.to_string().contains("time forfeit"), "{err}");
     }
 }
