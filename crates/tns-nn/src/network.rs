@@ -99,23 +99,61 @@ fn axpy(out: &mut [f32], a: f32, x: &[f32]) {
 /// Outputs a layer computes at once, its sums kept in registers.
 const CHUNK: usize = 32;
 
-/// One dense layer on sparse inputs: `out = bias + Σ x · weights[i]` over the `(i, x)` of
-/// `active`, in their order (so the sums are the same, to the bit, as one row after another).
+/// The first layer, on sparse inputs: `out = bias + Σ weights[i] + x · weights[j]` over the
+/// inputs `i` of `ones` (those equal to 1) and then the one other input `(j, x)`, in this order.
 /// `weights` holds the layer's rows, input by input, each `out.len()` long.
 ///
-/// The outputs are taken `CHUNK` at a time, so that their sums stay in registers while the
-/// rows stream past instead of being loaded and stored for every input.
+/// Adding a row for an input of 1 is the same, to the bit, as adding 1 times it (a product by
+/// 1 is exact). The outputs are taken `CHUNK` at a time, so that their sums stay in registers
+/// while the rows stream past instead of being loaded and stored for every input.
 #[inline]
-fn dense_layer(out: &mut [f32], bias: &[f32], weights: &[f32], active: &[(u8, f32)]) {
+fn sparse_layer(out: &mut [f32], bias: &[f32], weights: &[f32], ones: &[u8], other: (usize, f32)) {
+    let outputs = out.len();
+    let (j_row, x) = (other.0 * outputs, other.1);
+    let mut j = 0;
+    while j + CHUNK <= outputs {
+        let mut sums = [0.0f32; CHUNK];
+        sums.copy_from_slice(&bias[j..j + CHUNK]);
+        for &i in ones {
+            let at = usize::from(i) * outputs + j;
+            for (s, &w) in sums.iter_mut().zip(&weights[at..at + CHUNK]) {
+                *s += w;
+            }
+        }
+        for (s, &w) in sums.iter_mut().zip(&weights[j_row + j..j_row + j + CHUNK]) {
+            *s += x * w;
+        }
+        out[j..j + CHUNK].copy_from_slice(&sums);
+        j += CHUNK;
+    }
+    if j < outputs {
+        out[j..].copy_from_slice(&bias[j..]);
+        for &i in ones {
+            let at = usize::from(i) * outputs;
+            for (o, &w) in out[j..].iter_mut().zip(&weights[at + j..at + outputs]) {
+                *o += w;
+            }
+        }
+        axpy(&mut out[j..], x, &weights[j_row + j..j_row + outputs]);
+    }
+}
+
+/// A layer after the first: `out = bias + Σ inputs[i] · weights[i]` over every input in order,
+/// `CHUNK` outputs at a time as [`sparse_layer`] does.
+///
+/// The inputs are a ReLU's, many of them zero, and every one is taken: a zero adds a product of
+/// zero, which leaves a sum as it was (only a sum of exactly zero may change its sign), so the
+/// outputs are those of adding only the inputs that are on, to the bit, without the branches
+/// or the gathering that picking them out costs.
+#[inline]
+fn dense_layer(out: &mut [f32], bias: &[f32], weights: &[f32], inputs: &[f32]) {
     let outputs = out.len();
     let mut j = 0;
     while j + CHUNK <= outputs {
         let mut sums = [0.0f32; CHUNK];
         sums.copy_from_slice(&bias[j..j + CHUNK]);
-        for &(i, x) in active {
-            let at = usize::from(i) * outputs + j;
-            let row = &weights[at..at + CHUNK];
-            for (s, &w) in sums.iter_mut().zip(row) {
+        for (row, &x) in weights.chunks_exact(outputs).zip(inputs) {
+            for (s, &w) in sums.iter_mut().zip(&row[j..j + CHUNK]) {
                 *s += x * w;
             }
         }
@@ -124,9 +162,8 @@ fn dense_layer(out: &mut [f32], bias: &[f32], weights: &[f32], active: &[(u8, f3
     }
     if j < outputs {
         out[j..].copy_from_slice(&bias[j..]);
-        for &(i, x) in active {
-            let at = usize::from(i) * outputs;
-            axpy(&mut out[j..], x, &weights[at + j..at + outputs]);
+        for (row, &x) in weights.chunks_exact(outputs).zip(inputs) {
+            axpy(&mut out[j..], x, &row[j..]);
         }
     }
 }
@@ -260,37 +297,32 @@ impl Network {
     #[inline]
     pub fn forward(&self, board: Board) -> f32 {
         let features = Features::of(board, self.inputs);
-        // The inputs that are on, with their values: the ones, then the sheep in hand.
-        let mut active = [(0u8, 0.0f32); MAX_WIDTH];
-        let mut len = 0;
-        for &i in &features.ones[..features.len] {
-            active[len] = (i, 1.0);
-            len += 1;
-        }
-        #[expect(clippy::cast_possible_truncation, reason = "an input's index, under 87")]
-        let in_hand = IN_HAND as u8;
-        active[len] = (in_hand, features.in_hand);
-        len += 1;
+        let mut layers = offsets(&self.sizes, self.buckets.of(board));
         let mut a = [0.0f32; MAX_WIDTH];
-        let mut layers = offsets(&self.sizes, self.buckets.of(board)).peekable();
-        while let Some((_, outputs, weights, biases)) = layers.next() {
+        let mut x = [0.0f32; MAX_WIDTH];
+        // The first layer: the rows of the inputs that are on, then the sheep in hand's.
+        let Some((_, mut width, weights, biases)) = layers.next() else {
+            unreachable!("a network has at least one layer (`check_sizes`)")
+        };
+        sparse_layer(
+            &mut a[..width],
+            &self.params[biases..biases + width],
+            &self.params[weights..biases],
+            &features.ones[..features.len],
+            (IN_HAND, features.in_hand),
+        );
+        for (_, outputs, weights, biases) in layers {
+            // ReLU, then the next layer on every output: one that is off adds a zero.
+            for (x, &v) in x.iter_mut().zip(&a[..width]) {
+                *x = v.max(0.0);
+            }
             dense_layer(
                 &mut a[..outputs],
                 &self.params[biases..biases + outputs],
                 &self.params[weights..biases],
-                &active[..len],
+                &x[..width],
             );
-            if layers.peek().is_none() {
-                break;
-            }
-            // ReLU, keeping only the inputs of the next layer that are on.
-            len = 0;
-            for (i, &v) in a[..outputs].iter().enumerate() {
-                #[expect(clippy::cast_possible_truncation, reason = "under MAX_WIDTH, 256")]
-                let i = i as u8;
-                active[len] = (i, v);
-                len += usize::from(v > 0.0);
-            }
+            width = outputs;
         }
         // The last layer has one output (`check_sizes`), now first in `a`.
         a[0].tanh()
@@ -372,5 +404,77 @@ impl Network {
             delta = back;
         }
         error * error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The forward pass as the search had it before `sparse_layer` and `dense_layer`: every
+    /// input that is on times its row, ones included, and only a ReLU's outputs above zero
+    /// taken into the next layer, in order.
+    fn reference_forward(net: &Network, board: Board) -> f32 {
+        let features = Features::of(board, net.inputs);
+        let mut active: Vec<(usize, f32)> =
+            features.ones[..features.len].iter().map(|&i| (usize::from(i), 1.0)).collect();
+        active.push((IN_HAND, features.in_hand));
+        let layers: Vec<_> = offsets(&net.sizes, net.buckets.of(board)).collect();
+        let mut out = Vec::new();
+        for (l, &(_, outputs, weights, biases)) in layers.iter().enumerate() {
+            out = net.params[biases..biases + outputs].to_vec();
+            for &(i, x) in &active {
+                let row = &net.params[weights + i * outputs..weights + (i + 1) * outputs];
+                for (o, &w) in out.iter_mut().zip(row) {
+                    *o += x * w;
+                }
+            }
+            if l + 1 < layers.len() {
+                active = out.iter().copied().enumerate().filter(|&(_, v)| v > 0.0).collect();
+            }
+        }
+        out[0].tanh()
+    }
+
+    /// A position `plies` random moves from the start (or fewer, if the game ends).
+    fn random_position(seed: u64, plies: usize) -> Board {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut board = Board::START;
+        for _ in 0..plies {
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            board = board.after_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        board
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Adding a row for an input of 1 without multiplying, and every ReLU output with the
+        /// zeros among them, gives the same bits as the sums of only what is on.
+        #[test]
+        fn forward_is_the_sparse_sums_to_the_bit(
+            seed in 1u64..100_000,
+            plies in 0usize..120,
+            inputs in 0usize..3,
+            phase in any::<bool>(),
+            // Widths below, at and between the chunks of 32 outputs, and a third layer.
+            first in 1usize..=140,
+            second in 1usize..=70,
+            third in 0usize..=40,
+        ) {
+            let buckets = if phase { Buckets::Phase } else { Buckets::One };
+            let mut hidden = vec![first, second];
+            if third > 0 {
+                hidden.push(third);
+            }
+            let net = Network::with_buckets(Inputs::ALL[inputs], buckets, &hidden, seed).unwrap();
+            let board = random_position(seed, plies);
+            prop_assert_eq!(net.forward(board).to_bits(), reference_forward(&net, board).to_bits());
+        }
     }
 }
