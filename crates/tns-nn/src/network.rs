@@ -126,15 +126,13 @@ fn sparse_layer(out: &mut [f32], bias: &[f32], weights: &[f32], ones: &[u8], oth
         out[j..j + CHUNK].copy_from_slice(&sums);
         j += CHUNK;
     }
-    if j < outputs {
-        out[j..].copy_from_slice(&bias[j..]);
+    // The last outputs one at a time, each sum in a register.
+    for k in j..outputs {
+        let mut sum = bias[k];
         for &i in ones {
-            let at = usize::from(i) * outputs;
-            for (o, &w) in out[j..].iter_mut().zip(&weights[at + j..at + outputs]) {
-                *o += w;
-            }
+            sum += weights[usize::from(i) * outputs + k];
         }
-        axpy(&mut out[j..], x, &weights[j_row + j..j_row + outputs]);
+        out[k] = sum + x * weights[j_row + k];
     }
 }
 
@@ -160,11 +158,14 @@ fn dense_layer(out: &mut [f32], bias: &[f32], weights: &[f32], inputs: &[f32]) {
         out[j..j + CHUNK].copy_from_slice(&sums);
         j += CHUNK;
     }
-    if j < outputs {
-        out[j..].copy_from_slice(&bias[j..]);
+    // The last outputs (the network's one output among them) one at a time, each sum in a
+    // register rather than stored and loaded again for every input.
+    for k in j..outputs {
+        let mut sum = bias[k];
         for (row, &x) in weights.chunks_exact(outputs).zip(inputs) {
-            axpy(&mut out[j..], x, &row[j..]);
+            sum += x * row[k];
         }
+        out[k] = sum;
     }
 }
 
