@@ -99,6 +99,9 @@ fn axpy(out: &mut [f32], a: f32, x: &[f32]) {
 /// Outputs a layer computes at once, its sums kept in registers.
 const CHUNK: usize = 32;
 
+/// Outputs the first layer computes at once where it has that many.
+const WIDE_CHUNK: usize = 64;
+
 /// The first layer, on sparse inputs: `out = bias + Σ weights[i] + x · weights[j]` over the
 /// inputs `i` of `ones` (those equal to 1) and then the one other input `(j, x)`, in this order.
 /// `weights` holds the layer's rows, input by input, each `out.len()` long.
@@ -109,24 +112,17 @@ const CHUNK: usize = 32;
 #[inline]
 fn sparse_layer(out: &mut [f32], bias: &[f32], weights: &[f32], ones: &[u8], other: (usize, f32)) {
     let outputs = out.len();
-    let (j_row, x) = (other.0 * outputs, other.1);
     let mut j = 0;
+    while j + WIDE_CHUNK <= outputs {
+        sparse_chunk::<WIDE_CHUNK>(out, bias, weights, ones, other, j);
+        j += WIDE_CHUNK;
+    }
     while j + CHUNK <= outputs {
-        let mut sums = [0.0f32; CHUNK];
-        sums.copy_from_slice(&bias[j..j + CHUNK]);
-        for &i in ones {
-            let at = usize::from(i) * outputs + j;
-            for (s, &w) in sums.iter_mut().zip(&weights[at..at + CHUNK]) {
-                *s += w;
-            }
-        }
-        for (s, &w) in sums.iter_mut().zip(&weights[j_row + j..j_row + j + CHUNK]) {
-            *s += x * w;
-        }
-        out[j..j + CHUNK].copy_from_slice(&sums);
+        sparse_chunk::<CHUNK>(out, bias, weights, ones, other, j);
         j += CHUNK;
     }
     // The last outputs one at a time, each sum in a register.
+    let (j_row, x) = (other.0 * outputs, other.1);
     for k in j..outputs {
         let mut sum = bias[k];
         for &i in ones {
@@ -134,6 +130,32 @@ fn sparse_layer(out: &mut [f32], bias: &[f32], weights: &[f32], ones: &[u8], oth
         }
         out[k] = sum + x * weights[j_row + k];
     }
+}
+
+/// Outputs `j` to `j + C` of [`sparse_layer`], their sums in registers.
+#[inline]
+fn sparse_chunk<const C: usize>(
+    out: &mut [f32],
+    bias: &[f32],
+    weights: &[f32],
+    ones: &[u8],
+    other: (usize, f32),
+    j: usize,
+) {
+    let outputs = out.len();
+    let (j_row, x) = (other.0 * outputs, other.1);
+    let mut sums = [0.0f32; C];
+    sums.copy_from_slice(&bias[j..j + C]);
+    for &i in ones {
+        let at = usize::from(i) * outputs + j;
+        for (s, &w) in sums.iter_mut().zip(&weights[at..at + C]) {
+            *s += w;
+        }
+    }
+    for (s, &w) in sums.iter_mut().zip(&weights[j_row + j..j_row + j + C]) {
+        *s += x * w;
+    }
+    out[j..j + C].copy_from_slice(&sums);
 }
 
 /// A layer after the first: `out = bias + Σ inputs[i] · weights[i]` over every input in order,
