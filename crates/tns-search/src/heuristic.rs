@@ -1,8 +1,5 @@
 //! The hand-written evaluator.
 
-// Casts allowed in this file only: unsigned values far below the signed type's limit.
-#![expect(clippy::cast_possible_wrap, reason = "casts of values that fit by construction")]
-
 use tns_board::{Bitboard, Board, Side};
 
 use crate::Evaluator;
@@ -109,19 +106,26 @@ impl Heuristic {
     #[inline]
     pub fn tiger_score(&self, board: Board) -> i32 {
         let w = &self.weights;
-        let capturable = board.capturable_sheep().len() as i32;
+        let capturable = count(board.capturable_sheep().len());
         let capture_weight = match board.side_to_move() {
             Side::Tiger => w.capturable_tiger_to_move,
             Side::Sheep => w.capturable_sheep_to_move,
         };
-        let trapped = 4 - board.mobile_tigers().len() as i32;
+        let trapped = 4 - count(board.mobile_tigers().len());
         w.dead * i32::from(board.dead())
             + capture_weight * capturable
             + w.trapped_tiger * trapped
-            + w.tiger_mobility * board.tiger_step_targets().len() as i32
+            + w.tiger_mobility * count(board.tiger_step_targets().len())
             + w.in_hand * i32::from(board.in_hand())
-            + w.edge_sheep * (board.sheep().bits() & Bitboard::EDGE.bits()).count_ones() as i32
+            + w.edge_sheep * count((board.sheep().bits() & Bitboard::EDGE.bits()).count_ones())
     }
+}
+
+/// A number of points, as a term of the evaluation.
+#[inline]
+#[expect(clippy::cast_possible_wrap, reason = "a number of points, at most 25")]
+const fn count(points: u32) -> i32 {
+    points as i32
 }
 
 impl Heuristic {
@@ -129,7 +133,7 @@ impl Heuristic {
     /// term of the side to move, the other is 0): [`Heuristic::tiger_score`] is their sum
     /// weighted by [`Weights::to_array`]. What a tuner fits the weights on.
     pub fn terms(board: Board) -> Terms {
-        let capturable = board.capturable_sheep().len() as i32;
+        let capturable = count(board.capturable_sheep().len());
         let (tiger_to_move, sheep_to_move) = match board.side_to_move() {
             Side::Tiger => (capturable, 0),
             Side::Sheep => (0, capturable),
@@ -138,10 +142,10 @@ impl Heuristic {
             i32::from(board.dead()),
             tiger_to_move,
             sheep_to_move,
-            4 - board.mobile_tigers().len() as i32,
-            board.tiger_step_targets().len() as i32,
+            4 - count(board.mobile_tigers().len()),
+            count(board.tiger_step_targets().len()),
             i32::from(board.in_hand()),
-            (board.sheep().bits() & Bitboard::EDGE.bits()).count_ones() as i32,
+            count((board.sheep().bits() & Bitboard::EDGE.bits()).count_ones()),
         ]
     }
 }

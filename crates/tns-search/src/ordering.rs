@@ -1,8 +1,5 @@
 //! Move ordering: the table's move, then kills, then killer moves, then the history heuristic.
 
-// Casts allowed in this file only: unsigned values far below the signed type's limit.
-#![expect(clippy::cast_possible_wrap, reason = "casts of values that fit by construction")]
-
 use tns_board::{Move, MoveList, Side};
 
 use crate::Parts;
@@ -49,7 +46,8 @@ impl MoveOrder {
         if !self.parts.history {
             return;
         }
-        let bonus = (depth * depth) as i32;
+        // The search's depth is at most MAX_DEPTH, so its square is far inside an i32.
+        let bonus = i32::try_from(depth * depth).unwrap_or(i32::MAX);
         let slot = self.history_slot(side, m);
         *slot = (*slot + bonus).min(KILLER - 1);
     }

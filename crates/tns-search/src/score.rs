@@ -4,15 +4,6 @@
 //! the search is [`WIN`]` - n`, a loss `-(WIN - n)`; evaluations stay within [`EVAL_LIMIT`]. So
 //! the engine prefers the fastest win and the slowest loss.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// unsigned values far below the signed type's limit.
-#![expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). unsigned values far below the signed type's limit."
-)]
-
 use tns_board::Side;
 
 /// The score of a win at the root (never reached: a win is at least one ply away).
@@ -29,14 +20,22 @@ pub const DRAW: i32 = 0;
 /// Beyond every score, for the search window.
 pub const INFINITY: i32 = 32_000;
 
-/// The score of a win `ply` plies from the root.
+/// The score of a win `ply` plies from the root (a ply beyond 5,000, which no search reaches,
+/// counts as 5,000, so the score is still a win).
 pub const fn win_in(ply: usize) -> i32 {
-    WIN - ply as i32
+    WIN - plies(ply)
 }
 
-/// The score of a loss `ply` plies from the root.
+/// The score of a loss `ply` plies from the root (beyond 5,000 as [`win_in`]).
 pub const fn loss_in(ply: usize) -> i32 {
-    -WIN + ply as i32
+    -WIN + plies(ply)
+}
+
+/// `ply` as a score's distance, at most `WIN - WIN_THRESHOLD` (5,000).
+#[expect(clippy::cast_possible_truncation, clippy::cast_possible_wrap, reason = "at most 5,000")]
+const fn plies(ply: usize) -> i32 {
+    const MOST: usize = (WIN - WIN_THRESHOLD) as usize;
+    (if ply < MOST { ply } else { MOST }) as i32
 }
 
 /// Whether a score is a forced win or loss.
@@ -77,9 +76,9 @@ pub fn describe(score: i32, side_to_move: Side) -> String {
 /// the transposition table (wins count from the node, so they stay true wherever it recurs).
 pub(crate) const fn to_table(score: i32, ply: usize) -> i32 {
     if score >= WIN_THRESHOLD {
-        score + ply as i32
+        score + plies(ply)
     } else if score <= -WIN_THRESHOLD {
-        score - ply as i32
+        score - plies(ply)
     } else {
         score
     }
@@ -88,9 +87,9 @@ pub(crate) const fn to_table(score: i32, ply: usize) -> i32 {
 /// The inverse of [`to_table`].
 pub(crate) const fn from_table(score: i32, ply: usize) -> i32 {
     if score >= WIN_THRESHOLD {
-        score - ply as i32
+        score - plies(ply)
     } else if score <= -WIN_THRESHOLD {
-        score + ply as i32
+        score + plies(ply)
     } else {
         score
     }

@@ -1,8 +1,5 @@
 //! Counters for the `search-stats` feature.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::ops::AddAssign;
 
 /// What the search counted, with the `search-stats` feature (all zero without it).
@@ -22,6 +19,10 @@ pub struct Stats {
 
 impl Stats {
     /// The share of cutoffs made by the first move tried, 0 to 1.
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "a ratio: counts beyond 2^52 lose digits no rate shows"
+    )]
     pub fn first_move_cutoff_rate(&self) -> f64 {
         if self.cutoffs == 0 { 0.0 } else { self.first_move_cutoffs as f64 / self.cutoffs as f64 }
     }

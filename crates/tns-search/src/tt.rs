@@ -16,17 +16,6 @@
 //! and an entry of another epoch reads as an empty slot in every respect, so clearing even the
 //! largest table takes no time. Only every 255th clear writes the slots (the epoch wraps).
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// unsigned values far below the signed type's limit.
-// signed values that are never negative here.
-#![expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds). unsigned values far below the signed type's limit. signed values that are never negative here."
-)]
-
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tns_board::Move;
@@ -75,6 +64,11 @@ pub struct TranspositionTable {
 
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a score, within ±INFINITY (32,000), is kept as its 16 bits and read back as an i16"
+)]
 fn pack(e: Entry, generation: u8, epoch: u8) -> u64 {
     let bound = match e.bound {
         Bound::Exact => 1u64,
@@ -90,6 +84,11 @@ fn pack(e: Entry, generation: u8, epoch: u8) -> u64 {
 }
 
 /// The entry in `data` and its generation, unless the slot is empty or of an earlier epoch.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "each cast takes one field's bits out of the packed word, as `pack` put them in"
+)]
 fn unpack(data: u64, epoch: u8) -> Option<(Entry, u8)> {
     if (data >> 56) as u8 != epoch {
         return None;
@@ -153,6 +152,7 @@ impl TranspositionTable {
         self.generation.store(0, Ordering::Relaxed);
     }
 
+    #[expect(clippy::cast_possible_truncation, reason = "the epoch is kept from 1 to 255")]
     fn current_epoch(&self) -> u8 {
         self.epoch.load(Ordering::Relaxed) as u8
     }
@@ -168,7 +168,7 @@ impl TranspositionTable {
                 unpack(s.data.load(Ordering::Relaxed), epoch).is_some_and(|(_, g)| g == generation)
             })
             .count();
-        (full * 1000 / sample.len()) as u32
+        u32::try_from(full * 1000 / sample.len()).unwrap_or(1000)
     }
 
     /// Marks the start of a new search, so older entries give way first.
@@ -176,6 +176,10 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the generation's low 8 bits, which wrap by design (an entry's age is a difference)"
+    )]
     fn current_generation(&self) -> u8 {
         self.generation.load(Ordering::Relaxed) as u8
     }

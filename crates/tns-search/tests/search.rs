@@ -1,13 +1,6 @@
 //! Search tests: forced wins, a differential test against plain negamax, legality, symmetry and
 //! determinism.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
@@ -109,11 +102,11 @@ fn sheep_trap_the_last_free_tiger() {
 /// tigers and 2 or 3 empty points.
 fn trap_in_three() -> Vec<Board> {
     let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move |n: u64| {
+    let mut next = move |n: u8| {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        (state % n) as u8
+        u8::try_from(state % u64::from(n)).expect("a remainder below a u8")
     };
     let mut found = Vec::new();
     for _ in 0..200_000 {
