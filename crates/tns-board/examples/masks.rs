@@ -1,19 +1,12 @@
 //! Prints where pieces can go from a few points, as 5×5 diagrams, from tns-board's typed
 //! helpers: `cargo run -p tns-board --example masks`.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use tns_board::{Bitboard, Point};
 
 fn diagram(set: Bitboard) -> [String; 5] {
     std::array::from_fn(|y| {
         (0..5)
-            .map(|x| match Point::new(x, y as u8) {
+            .map(|x| match u8::try_from(y).ok().and_then(|y| Point::new(x, y)) {
                 Some(p) if set.contains(p) => "x",
                 _ => ".",
             })

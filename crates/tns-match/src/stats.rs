@@ -2,10 +2,11 @@
 //! difference with its error bar (from single games, and from game pairs as pentanomial counts),
 //! and the SPRT.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::fmt;
+
+/// The score of a pair of games (its two results added, 0 to 2 in halves) as a share of
+/// the pair's points, by the pentanomial's index.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// Wins, draws and losses of one engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -186,7 +187,7 @@ impl Pentanomial {
         if n == 0.0 {
             return None;
         }
-        let score = |k: usize| k as f64 / 4.0;
+        let score = |k: usize| PAIR_SCORES[k];
         let mean = (0..5).map(|k| f64::from(self.counts[k]) * score(k)).sum::<f64>() / n;
         let variance =
             (0..5).map(|k| f64::from(self.counts[k]) * (score(k) - mean).powi(2)).sum::<f64>() / n;
@@ -269,7 +270,7 @@ impl Sprt {
     pub fn llr_pairs(&self, pairs: &Pentanomial) -> f64 {
         let counts = pairs.counts.map(|c| f64::from(c) + 0.25);
         let n: f64 = counts.iter().sum();
-        let score = |k: usize| k as f64 / 4.0;
+        let score = |k: usize| PAIR_SCORES[k];
         let mean = (0..5).map(|k| counts[k] * score(k)).sum::<f64>() / n;
         let var = (0..5).map(|k| counts[k] * (score(k) - mean).powi(2)).sum::<f64>() / n;
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));

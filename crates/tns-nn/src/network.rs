@@ -1,8 +1,5 @@
 //! The multilayer perceptron: dense layers, ReLU between them, tanh at the output.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::Board;
@@ -249,6 +246,7 @@ impl Network {
                 if l == 0 && bucket > 0 {
                     continue;
                 }
+                #[expect(clippy::cast_precision_loss, reason = "a layer's width, at most 256")]
                 let bound = if l == last { 0.1 } else { (6.0 / inputs as f32).sqrt() };
                 for w in &mut params[weights..weights + inputs * outputs] {
                     *w = rng.random_range(-bound..bound);

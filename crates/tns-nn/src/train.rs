@@ -1,8 +1,5 @@
 //! Training: mean squared error on minibatches, gradients computed in parallel.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use rayon::prelude::*;
 use tns_board::Board;
 
@@ -34,7 +31,14 @@ pub fn loss(net: &Network, samples: &[Sample]) -> f32 {
             e * e
         })
         .sum();
-    sum / samples.len() as f32
+    sum / count(samples.len())
+}
+
+/// A count as the divisor of a mean: exact up to 2^24, and past that off only in digits that a
+/// mean of squared errors does not need.
+#[expect(clippy::cast_precision_loss, reason = "see the function's docs")]
+fn count(n: usize) -> f32 {
+    n as f32
 }
 
 /// The gradient of the mean squared error over `batch`, and that error.
@@ -43,7 +47,7 @@ pub fn gradient(net: &Network, batch: &[Sample]) -> (Vec<f32>, f32) {
     if batch.is_empty() {
         return (vec![0.0; n], 0.0);
     }
-    let scale = 1.0 / batch.len() as f32;
+    let scale = 1.0 / count(batch.len());
     let piece = batch.len().div_ceil(PIECES);
     let parts: Vec<(Vec<f32>, f32)> = batch
         .par_chunks(piece)
@@ -80,12 +84,12 @@ pub fn train_epoch(
     batch_size: usize,
 ) -> f32 {
     let mut total = 0.0;
-    let mut batches = 0;
+    let mut batches = 0usize;
     for batch in samples.chunks(batch_size.max(1)) {
         let (grad, loss) = gradient(net, batch);
         adam.step(net.params_mut(), &grad);
         total += loss;
         batches += 1;
     }
-    if batches == 0 { 0.0 } else { total / batches as f32 }
+    if batches == 0 { 0.0 } else { total / count(batches) }
 }

@@ -1,13 +1,6 @@
 //! Network tests: gradients against finite differences, Adam on a small fitted problem, the
 //! sparse and dense forward passes, files and every way loading them can fail.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use proptest::prelude::*;
 use tns_board::{Board, Side};
 use tns_file::FileError;
@@ -27,7 +20,8 @@ fn positions(n: usize, seed: u64) -> Vec<Board> {
             board = Board::START;
             continue;
         }
-        board = board.after_unchecked(moves[(state % moves.len() as u64) as usize]);
+        let pick = usize::try_from(state % moves.len() as u64).expect("below the move count");
+        board = board.after_unchecked(moves[pick]);
         out.push(board);
     }
     out

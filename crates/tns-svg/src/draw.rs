@@ -1,9 +1,6 @@
 //! Drawing: every picture is the same board drawn at an offset, so a strip or an animation is
 //! positions side by side or one over another.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::fmt::Write as _;
 
 use tns_board::{Board, Game, Move, Point, Side};
@@ -184,6 +181,12 @@ pub fn position(board: Board, picture: &Picture) -> String {
     out
 }
 
+/// A count of positions, rows or columns as a coordinate or a share: far below 2^52, so exact.
+#[expect(clippy::cast_precision_loss, reason = "see the function's docs")]
+fn coord(n: usize) -> f64 {
+    n as f64
+}
+
 /// Every position of a game side by side, `columns` to a row, each with the move that led to
 /// it ringed and captioned (`3. b5`, by ply).
 pub fn strip(game: &Game, columns: usize) -> String {
@@ -191,14 +194,14 @@ pub fn strip(game: &Game, columns: usize) -> String {
     let positions = game.positions();
     let rows = positions.len().div_ceil(columns);
     let caption = 24.0;
-    let width = SIZE * columns.min(positions.len()) as f64;
-    let height = (SIZE + caption) * rows as f64;
+    let width = SIZE * coord(columns.min(positions.len()));
+    let height = (SIZE + caption) * coord(rows);
     let mut out = String::new();
     open(&mut out, width, height);
     for (i, &board) in positions.iter().enumerate() {
         let last_move = i.checked_sub(1).map(|j| game.moves()[j]);
         let picture = Picture { last_move, arrows: Vec::new(), labels: false, status: false };
-        let (dx, dy) = ((i % columns) as f64 * SIZE, (i / columns) as f64 * (SIZE + caption));
+        let (dx, dy) = (coord(i % columns) * SIZE, coord(i / columns) * (SIZE + caption));
         board_group(&mut out, board, &picture, dx, dy + caption, "");
         let text = last_move.map_or_else(|| "start".to_string(), |m| format!("{i}. {m}"));
         let _ = writeln!(
@@ -219,7 +222,7 @@ pub fn animated(game: &Game, seconds_per_ply: f64) -> String {
     let n = positions.len();
     let step =
         if seconds_per_ply.is_finite() && seconds_per_ply > 0.0 { seconds_per_ply } else { 1.0 };
-    let total = step * n as f64;
+    let total = step * coord(n);
     let mut out = String::new();
     open(&mut out, SIZE, SIZE);
     for (i, &board) in positions.iter().enumerate() {
@@ -227,7 +230,7 @@ pub fn animated(game: &Game, seconds_per_ply: f64) -> String {
         let picture = Picture { last_move, arrows: Vec::new(), labels: true, status: false };
         // Hidden but for its own slice of the loop; the last frame is visible without animation.
         let base = if i + 1 == n { "visible" } else { "hidden" };
-        let (from, to) = (i as f64 / n as f64, (i + 1) as f64 / n as f64);
+        let (from, to) = (coord(i) / coord(n), coord(i + 1) / coord(n));
         let extra = format!(r#" class="frame" visibility="{base}""#);
         board_group(&mut out, board, &picture, 0.0, 0.0, &extra);
         // The animation goes inside the group just closed: reopen it by replacing its end.

@@ -2,13 +2,6 @@
 //! here in seconds: verification, agreement with an exhaustive minimax down to the movement
 //! table, symmetry, counts by Burnside's lemma, files, resuming and damage.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -56,7 +49,7 @@ fn minimax(table: &Tablebase, board: Board) -> Wdl {
 fn random_position(seed: u64, from: u8, kills: u8) -> Option<Board> {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut board = Board::START;
-    let target = from + (seed % u64::from(TOTAL_SHEEP - from)) as u8;
+    let target = from + u8::try_from(seed % u64::from(TOTAL_SHEEP - from)).expect("under 20");
     let mut step = |board: Board| {
         let moves: Vec<Move> = board
             .legal_moves()
@@ -67,7 +60,8 @@ fn random_position(seed: u64, from: u8, kills: u8) -> Option<Board> {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        (!moves.is_empty()).then(|| moves[(state % moves.len() as u64) as usize])
+        let pick = usize::try_from(state % moves.len().max(1) as u64).expect("a move's index");
+        (!moves.is_empty()).then(|| moves[pick])
     };
     while TOTAL_SHEEP - board.in_hand() < target {
         board = board.after_unchecked(step(board)?);

@@ -2,13 +2,6 @@
 //! ones with `build --from-placed 18`; a full build holds them all). Ignored by default, like
 //! the other tests on the real table; `TNS_TABLEBASE_DIR` names the directory.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 mod common;
 
 use std::sync::Arc;
@@ -53,13 +46,14 @@ fn every_placement_value_agrees_with_its_moves() {
 fn random_start(seed: u64) -> Option<Game> {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut game = Game::new();
-    let target = from() + (seed % u64::from(TOTAL_SHEEP - from())) as u8;
+    let target = from() + u8::try_from(seed % u64::from(TOTAL_SHEEP - from())).expect("under 20");
     while TOTAL_SHEEP - game.board().in_hand() < target {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         let moves = game.legal_moves();
-        let m = *moves.get((state % moves.len().max(1) as u64) as usize)?;
+        let pick = usize::try_from(state % moves.len().max(1) as u64).expect("a move's index");
+        let m = *moves.get(pick)?;
         game.play(m).ok()?;
         if game.outcome().is_some() {
             return None;
