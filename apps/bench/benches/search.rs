@@ -1,13 +1,6 @@
 //! Criterion benches for the engine: the heuristic and network evaluations, and the search to a
 //! fixed depth on each bench position. Each bench checks its answer before timing it.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
@@ -77,6 +70,7 @@ fn network_evaluation(c: &mut Criterion) {
     let boards: Vec<Board> = BENCH_POSITIONS.iter().map(tns_bench::BenchPosition::board).collect();
     for &b in &boards {
         // The evaluation is the network's output scaled, and stays inside the search's limit.
+        #[expect(clippy::cast_possible_truncation, reason = "an output in [-1, 1] times 1,000")]
         let expected = (eval.network().forward(b) * tns_nn::SCORE_SCALE).round() as i32;
         assert_eq!(eval.evaluate(b), expected);
         assert!(expected.abs() <= tns_search::EVAL_LIMIT);

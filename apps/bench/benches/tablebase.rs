@@ -7,13 +7,6 @@
 //! worked out one ply on, and tigers to move, read from a layer file) and the perfect player's
 //! choice of a placement move from the table (every move's verdict).
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -24,19 +17,19 @@ use tns_tablebase::Tablebase;
 /// 1,024 positions with no sheep in hand and fewer than `kills` dead, from a fixed seed.
 fn positions(kills: u8) -> Vec<Board> {
     let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move |n: u64| {
+    let mut next = move |n: usize| {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        state % n
+        usize::try_from(state % n as u64).expect("a remainder below a usize")
     };
     (0..1024)
         .map(|i| {
             let mut points: Vec<u32> = (0..25).collect();
             for j in (1..25).rev() {
-                points.swap(j, next(j as u64 + 1) as usize);
+                points.swap(j, next(j + 1));
             }
-            let dead = next(u64::from(kills)) as usize;
+            let dead = next(usize::from(kills));
             let tigers = points[..4].iter().fold(0, |m, &p| m | 1 << p);
             let sheep = points[4..24 - dead].iter().fold(0, |m, &p| m | 1 << p);
             let side = if i % 2 == 0 { Side::Sheep } else { Side::Tiger };
@@ -79,20 +72,20 @@ fn probe(c: &mut Criterion) {
 /// from a fixed seed.
 fn placement_positions(from: u8, side: Side) -> Vec<Board> {
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move |n: u64| {
+    let mut next = move |n: usize| {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        state % n
+        usize::try_from(state % n as u64).expect("a remainder below a usize")
     };
     let low = if side == Side::Tiger { from.max(1) } else { from };
     (0..256)
         .map(|_| {
-            let placed = low + next(u64::from(20 - low)) as u8;
-            let dead = next(u64::from(placed.min(4) + 1)) as usize;
+            let placed = low + u8::try_from(next(usize::from(20 - low))).expect("under 20");
+            let dead = next(usize::from(placed.min(4) + 1));
             let mut points: Vec<u32> = (0..25).collect();
             for j in (1..25).rev() {
-                points.swap(j, next(j as u64 + 1) as usize);
+                points.swap(j, next(j + 1));
             }
             let tigers = points[..4].iter().fold(0, |m, &p| m | 1 << p);
             let on_board = usize::from(placed) - dead;

@@ -1,9 +1,6 @@
 //! Auditing games against the solved game: every move checked for whether it worsened its
 //! player's game-theoretic result (a win given up for a draw or a loss, a draw for a loss).
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -156,6 +153,10 @@ fn held(probe: Result<Wdl, TablebaseError>) -> Result<Option<Wdl>, TablebaseErro
     }
 }
 
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "counts of moves, far below 2^52, so exact in an f64"
+)]
 fn rate(errors: u64, moves: u64) -> String {
     if moves == 0 { "-".into() } else { format!("{:.2}%", 100.0 * errors as f64 / moves as f64) }
 }

@@ -1,13 +1,6 @@
 //! `audit` on records with planted errors, judged by a small table built here: the 1-kill
 //! variant's movement table and its last three placement layers.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds)."
-)]
-
 use tns_bench::audit;
 use tns_board::{Board, Game, GameRecord, Move, Side, TOTAL_SHEEP};
 use tns_tablebase::Tablebase;
@@ -22,7 +15,8 @@ fn opening(seed: u64) -> Option<Board> {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        board = board.after_unchecked(*moves.get((state % moves.len().max(1) as u64) as usize)?);
+        let pick = usize::try_from(state % moves.len().max(1) as u64).expect("a move's index");
+        board = board.after_unchecked(*moves.get(pick)?);
     }
     Some(board)
 }

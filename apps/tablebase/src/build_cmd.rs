@@ -1,14 +1,11 @@
 //! `build` and `compress`: the movement phase, the placement layers, and the old format converted.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use tns_tablebase::{BuildEvent, PlacementEvent, SliceProgress, TablePart, Tablebase};
 
-use crate::cli::{Cli, secs};
+use crate::cli::{Cli, gigabytes, megabytes, secs};
 
 pub fn build(cli: &Cli) -> Result<Tablebase, String> {
     let start = Instant::now();
@@ -57,7 +54,7 @@ pub fn build(cli: &Cli) -> Result<Tablebase, String> {
         "movement phase: {} slices in {} ({:.1} MB of slice files); this run took {:.1} s",
         slots.len(),
         cli.dir.display(),
-        size as f64 / 1e6,
+        megabytes(size),
         secs(start.elapsed())
     );
     Ok(table)
@@ -96,7 +93,7 @@ pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(),
                         "layer {placed} placed: built in {:.1} s, {} ({:.1} MB)",
                         secs(time),
                         path.display(),
-                        bytes as f64 / 1e6
+                        megabytes(bytes)
                     );
                 });
                 if let Ok(mut sizes) = sizes.lock() {
@@ -110,7 +107,7 @@ pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(),
     say!(
         "placement layers {from} to 19 placed are in {} ({:.2} GB of layer files); this run took {:.1} s",
         cli.dir.display(),
-        total as f64 / 1e9,
+        gigabytes(total),
         secs(start.elapsed())
     );
     Ok(())
@@ -120,7 +117,7 @@ pub fn compress(cli: &Cli) -> Result<(), String> {
     let start = Instant::now();
     let files = Tablebase::convert(cli.kills, &cli.dir, |f| {
         let what = if f.converted { "converted" } else { "already compressed, checked" };
-        say!("{}: {what} ({:.1} MB)", f.path.display(), f.bytes as f64 / 1e6);
+        say!("{}: {what} ({:.1} MB)", f.path.display(), megabytes(f.bytes));
     })
     .map_err(|e| e.to_string())?;
     if files.is_empty() {
@@ -130,7 +127,7 @@ pub fn compress(cli: &Cli) -> Result<(), String> {
     say!(
         "{} files, {:.2} GB in all ({} converted, {:.1} s)",
         files.len(),
-        bytes as f64 / 1e9,
+        gigabytes(bytes),
         files.iter().filter(|f| f.converted).count(),
         secs(start.elapsed())
     );

@@ -143,6 +143,17 @@ pub fn secs(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
+/// Bytes in megabytes (10^6) for a message: exact in an f64 below 2^52 bytes (4 PB).
+#[expect(clippy::cast_precision_loss, reason = "see the function's docs")]
+pub fn megabytes(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+/// Bytes in gigabytes (10^9), as [`megabytes`].
+pub fn gigabytes(bytes: u64) -> f64 {
+    megabytes(bytes) / 1e3
+}
+
 pub fn load(cli: &Cli) -> Result<Tablebase, String> {
     Tablebase::load(cli.kills, &cli.dir).map_err(|e| e.to_string())
 }

@@ -1,13 +1,10 @@
 //! `verify`: every value against its moves, or with `--checksums` every block.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::time::Instant;
 
 use tns_tablebase::Tablebase;
 
-use crate::cli::{Cli, load, secs};
+use crate::cli::{Cli, gigabytes, load, megabytes, secs};
 
 pub fn verify(
     cli: &Cli,
@@ -61,7 +58,7 @@ pub fn verify(
 pub fn checksums(cli: &Cli) -> Result<(), String> {
     let start = Instant::now();
     let files = Tablebase::check_files(cli.kills, &cli.dir, |f| {
-        say!("{}: every block checked ({:.1} MB)", f.path.display(), f.bytes as f64 / 1e6);
+        say!("{}: every block checked ({:.1} MB)", f.path.display(), megabytes(f.bytes));
     })
     .map_err(|e| e.to_string())?;
     if files.is_empty() {
@@ -71,7 +68,7 @@ pub fn checksums(cli: &Cli) -> Result<(), String> {
     say!(
         "{} files, {:.2} GB: every block agrees with its checksum ({:.1} s)",
         files.len(),
-        bytes as f64 / 1e9,
+        gigabytes(bytes),
         secs(start.elapsed())
     );
     Ok(())

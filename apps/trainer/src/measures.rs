@@ -2,9 +2,6 @@
 //! are from the table's, how often its class is the table's, and how often the move it would
 //! choose keeps the position's value where some move would drop it.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
@@ -129,9 +126,20 @@ pub fn one_ply_choice(net: &Network, teacher: &Teacher, board: Board) -> Option<
     best.map(|(m, _)| m)
 }
 
+/// A count of positions as an f64: far below 2^52, so exact.
+#[expect(clippy::cast_precision_loss, reason = "see the function's docs")]
+fn count(n: usize) -> f64 {
+    n as f64
+}
+
+/// `part` of `whole` as a share, 0 when `whole` is 0.
+fn share(part: usize, whole: usize) -> f64 {
+    count(part) / count(whole.max(1))
+}
+
 /// The network's figures on `validation`.
 pub fn figures(net: &Network, teacher: &Teacher, validation: &Validation) -> Figures {
-    let n = validation.held.len().max(1) as f64;
+    let n = count(validation.held.len().max(1));
     let (loss, right) = validation
         .held
         .par_iter()
@@ -149,7 +157,7 @@ pub fn figures(net: &Network, teacher: &Teacher, validation: &Validation) -> Fig
     Figures {
         loss: loss / n,
         values: f64::from(right) / n,
-        moves: kept as f64 / critical.len().max(1) as f64,
+        moves: share(kept, critical.len()),
         critical: critical.len(),
     }
 }
@@ -171,12 +179,12 @@ pub struct Kept {
 impl Kept {
     /// The share kept, overall.
     pub fn share(&self) -> f64 {
-        self.kept as f64 / self.of.max(1) as f64
+        share(self.kept, self.of)
     }
 
     /// The share kept in the placement.
     pub fn placement_share(&self) -> f64 {
-        self.placement_kept as f64 / self.placement_of.max(1) as f64
+        share(self.placement_kept, self.placement_of)
     }
 }
 

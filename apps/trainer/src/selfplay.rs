@@ -1,8 +1,5 @@
 //! Self-play games and the TD(λ) targets drawn from them.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::sync::atomic::AtomicBool;
 
 use rand::rngs::StdRng;
@@ -26,9 +23,14 @@ pub struct SelfPlayGame {
 /// A search score as a value in [-1, 1] for the side to move: a forced win is 1.
 pub fn value_of_score(score: i32) -> f32 {
     if is_decisive(score) {
-        score.signum() as f32
+        if score > 0 { 1.0 } else { -1.0 }
     } else {
-        (score as f32 / SCORE_SCALE).clamp(-1.0, 1.0)
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "a score short of a forced result, within ±25,000: exact in an f32"
+        )]
+        let score = score as f32;
+        (score / SCORE_SCALE).clamp(-1.0, 1.0)
     }
 }
 

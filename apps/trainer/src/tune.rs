@@ -2,9 +2,6 @@
 //! curve of its score predicts the table's result (1 a win, ½ a draw, 0 a loss for the side to
 //! move), on positions of games between players of every strength.
 
-// Casts allowed in this file only: counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-#![expect(clippy::cast_precision_loss, reason = "casts of values that fit by construction")]
-
 use std::collections::HashSet;
 
 use rayon::prelude::*;
@@ -84,7 +81,9 @@ pub fn error(points: &[Point], weights: &[i32; 7], scale: f64) -> f64 {
             (p.result - predicted).powi(2)
         })
         .sum();
-    sum / points.len().max(1) as f64
+    #[expect(clippy::cast_precision_loss, reason = "a count of positions, far below 2^52")]
+    let n = points.len().max(1) as f64;
+    sum / n
 }
 
 /// The scale (score units per logistic unit) that fits `weights` best: a search over 20 to

@@ -1,18 +1,6 @@
 //! The searcher: its table and ordering state across searches, and one search's threads
 //! (lazy SMP); the negamax itself is each thread's [`Worker`](crate::worker).
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// unsigned values far below the signed type's limit.
-// counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-// signed values that are never negative here.
-#![allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_precision_loss,
-    clippy::cast_sign_loss
-)]
-
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::Instant;
 
@@ -183,9 +171,9 @@ impl<E: Evaluator> Search<E> {
         for o in self.orderings_mut() {
             o.new_search();
         }
-        let threads = self.threads() as u64;
+        let threads = self.threads();
         let check_every =
-            limits.nodes.map_or(CHECK_EVERY, |n| (n / (32 * threads)).clamp(1, CHECK_EVERY));
+            limits.nodes.map_or(CHECK_EVERY, |n| (n / (32 * threads as u64)).clamp(1, CHECK_EVERY));
         let shared = Shared {
             evaluator: &self.evaluator,
             root_moves,
@@ -203,7 +191,6 @@ impl<E: Evaluator> Search<E> {
         };
         let lines = self.multipv;
         let (main, helpers) = (&mut self.main_ordering, &mut self.helper_orderings);
-        let threads = threads as usize;
         let mut result = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(helpers.len());
             for (i, ordering) in helpers.iter_mut().enumerate() {
@@ -213,7 +200,7 @@ impl<E: Evaluator> Search<E> {
                     .spawn_scoped(scope, move || {
                         let mut w = Worker::new(shared, ordering, board);
                         // Half the helpers start one ply deeper, so threads spread over depths.
-                        w.iterate(board, 1 + (i as u32 + 1) % 2, 1, |_| {});
+                        w.iterate(board, 1 + u32::from(i % 2 == 0), 1, |_| {});
                         w.stats
                     });
                 match spawned {

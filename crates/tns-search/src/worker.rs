@@ -1,18 +1,6 @@
 //! One thread's search: iterative deepening, negamax alpha-beta over `Copy` boards, the
 //! table's probes and stores, and the limits.
 
-// Casts allowed in this file only:
-// narrowing casts of values that fit by construction (point indices under 25, move counts, table indices, durations in milliseconds).
-// unsigned values far below the signed type's limit.
-// counts far below 2^52 turned into f64 (for rates, statistics, coordinates).
-// signed values that are never negative here.
-#![allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_precision_loss,
-    clippy::cast_sign_loss
-)]
-
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
@@ -27,6 +15,10 @@ use crate::score::{
 };
 use crate::stats::{Stats, count};
 use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// The deepest iteration a search makes: one ply short of the plies the ordering keeps.
+#[expect(clippy::cast_possible_truncation, reason = "MAX_PLY is 128")]
+const DEEPEST: u32 = MAX_PLY as u32 - 1;
 
 /// How often (in nodes) a thread publishes its node count and checks its limits, at most.
 pub(crate) const CHECK_EVERY: u64 = 1024;
@@ -145,8 +137,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         if moves.is_empty() || self.aborted() {
             return result;
         }
-        let max_depth =
-            self.shared.limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
+        let max_depth = self.shared.limits.depth.unwrap_or(DEEPEST).min(DEEPEST);
         let mut stable = 0;
         'deepening: for depth in first_depth..=max_depth.max(1) {
             self.seldepth = 0;
@@ -172,10 +163,16 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                 self.publish();
                 let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
                 let time = self.shared.start.elapsed();
+                #[expect(
+                    clippy::cast_precision_loss,
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a rate of nodes a second: not negative, and far below 2^52"
+                )]
                 let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
                 report(&Report {
                     depth,
-                    seldepth: self.seldepth as u32,
+                    seldepth: u32::try_from(self.seldepth).unwrap_or(u32::MAX),
                     multipv: line,
                     hashfull: self.shared.tt.hashfull(),
                     tbhits: self.shared.tbhits.load(AtomicOrdering::Relaxed),
@@ -188,8 +185,9 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             }
             self.root = moves.clone();
             // A forced result within the horizon is exact: deeper iterations cannot change it.
-            let settled =
-                lines == 1 && plies_to_end(result.score).is_some_and(|n| n <= depth as i32);
+            let settled = lines == 1
+                && plies_to_end(result.score)
+                    .is_some_and(|n| u32::try_from(n).is_ok_and(|n| n <= depth));
             let only_move = moves.len() == 1 && self.shared.limits.depth.is_none();
             let share = if self.shared.stability { target_share(stable) } else { 1.0 };
             let target_met = self.shared.limits.target.is_some_and(|target| {
