@@ -72,7 +72,7 @@ fn audit_counts_exactly_the_planted_errors() {
         let (mut record, planted) = planted_game(&table, start, plan);
         // Every other game opens with two plies that are nobody's: their errors do not count.
         let opening = if games % 2 == 1 { 2 } else { 0 };
-        record.tags.push(("Opening".into(), opening.to_string()));
+        record.set_tag("Opening", &opening.to_string()).expect("a valid tag name");
         let mut first = [None; 2];
         for &(ply, side, phase) in planted.iter().filter(|p| p.0 > opening) {
             want[side][phase] += 1;

@@ -32,8 +32,7 @@ fn print_row(title: &str, sets: &[(String, Bitboard)]) {
 }
 
 fn main() {
-    let points: Vec<Point> =
-        ["a5", "b5", "c5", "b4", "c3"].iter().map(|n| n.parse().expect("a point")).collect();
+    let points = [Point::A5, Point::B5, Point::C5, Point::B4, Point::C3];
     let row = |f: fn(Point) -> Bitboard| -> Vec<(String, Bitboard)> {
         points.iter().map(|&p| (p.to_string(), f(p))).collect()
     };

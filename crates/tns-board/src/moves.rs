@@ -10,7 +10,8 @@ use crate::error::ParseMoveError;
 /// A move, without the side that plays it (the position knows whose turn it is).
 ///
 /// Notation: a placement is its point (`c3`); a step or a jump is its two points (`a5b4`,
-/// `a5c3`). A two-point move whose points are two apart in a straight line parses as a jump,
+/// `a5c3`), and a jump may be written with an `x` between them as the game shows kills
+/// (`a5xc3`). A two-point move whose points are two apart in a straight line parses as a jump,
 /// any other as a step; whether it is legal is for [`Board::check_move`](crate::Board::check_move)
 /// to say.
 ///
@@ -19,8 +20,11 @@ use crate::error::ParseMoveError;
 ///
 /// let m: Move = "a5c3".parse()?;
 /// assert!(m.is_jump());
-/// assert_eq!(m.captured(), Some("b4".parse::<Point>().unwrap()));
-/// assert_eq!("c3".parse::<Move>()?, Move::Place("c3".parse().unwrap()));
+/// assert_eq!(m.captured(), Some(Point::B4));
+/// assert_eq!("a5xc3".parse::<Move>()?, m);
+/// assert_eq!("c3".parse::<Move>()?, Move::Place(Point::C3));
+/// // Debug shows the points' names.
+/// assert_eq!(format!("{:?}", Move::Step { from: Point::A5, to: Point::B4 }), "Step { from: A5, to: B4 }");
 /// # Ok::<(), tns_board::ParseMoveError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -161,7 +165,23 @@ pub const MAX_MOVES: usize = 64;
 
 /// A list of moves with a fixed capacity of [`MAX_MOVES`], filled without heap allocation.
 ///
-/// It dereferences to a slice of moves.
+/// It dereferences to a slice of moves, iterates by value, and collects like a `Vec`.
+///
+/// ```
+/// use tns_board::{Bitboard, Board, Move, MoveList, Point};
+///
+/// let moves = Board::START.legal_moves();
+/// assert_eq!(moves.len(), 21);
+/// assert!(moves.contains(&Move::Place(Point::C3)));
+/// let mut on_the_edge = 0;
+/// for m in moves.clone() {
+///     on_the_edge += usize::from(Bitboard::EDGE.contains(m.to()));
+/// }
+/// assert_eq!(on_the_edge, 12); // sixteen edge points, four of them the tigers'
+/// let mut edge: MoveList = moves.into_iter().filter(|m| Bitboard::EDGE.contains(m.to())).collect();
+/// edge.retain(|m| m.to() != Point::C5);
+/// assert_eq!(edge.len(), 11);
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [Move; MAX_MOVES],

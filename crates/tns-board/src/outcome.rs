@@ -72,6 +72,20 @@ impl std::str::FromStr for EndReason {
 }
 
 /// The end of a game: the winner (none for a draw) and why.
+///
+/// ```
+/// use tns_board::{Board, EndReason, Outcome, Side};
+///
+/// assert_eq!(Outcome::of_board(Board::START), None);
+/// // The tigers to move, every step and jump blocked: the sheep have won.
+/// let walled_in: Board = "TSSST/SSSSS/S1SSS/SSSSS/TSSST t 0".parse()?;
+/// assert_eq!(
+///     Outcome::of_board(walled_in),
+///     Some(Outcome { winner: Some(Side::Sheep), reason: EndReason::NoMoves })
+/// );
+/// assert_eq!(Outcome::DRAW_BY_REPETITION.winner, None);
+/// # Ok::<(), tns_board::ParsePositionError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Outcome {
     /// The side that won, or `None` for a draw.

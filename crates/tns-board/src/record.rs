@@ -26,10 +26,15 @@
 //! `1... a5b4` when the tigers move first), and end with the result again.
 //!
 //! Reading takes these records and the older ones (a `Result` of `sheep`, `tiger` or `draw`, no
-//! roster, no result token); numbers are optional. A roster tag that only repeats what the
-//! writer derives (`?`, or `White` equal to `Sheep`) is not kept, so a record reads back equal to
-//! the one written; a `White` or `Black` without `Sheep` or `Tiger` (a record from elsewhere)
-//! becomes them. (Roster tags are written first, so they read back first among the tags.)
+//! roster, no result token); numbers are optional, but a wrong one is refused. A roster tag that
+//! only repeats what the writer derives (`?`, or `White` equal to `Sheep`) is not kept; a
+//! `White` or `Black` without `Sheep` or `Tiger` (a record from elsewhere) becomes them.
+//!
+//! So every record whose moves replay from its start and whose result agrees with how they end
+//! (every parsed record, and every one [`GameRecord::from_game`] makes) reads back from its text
+//! equal to itself: its tags are set only through [`GameRecord::set_tag`], which keeps names the
+//! text can hold and puts the roster's first, where they are written (a property test holds
+//! the records to that).
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -37,7 +42,20 @@ use std::str::FromStr;
 use crate::error::{ParseRecordError, ReplayError, TagError};
 use crate::{Board, Game, Move, Outcome, Side};
 
-/// The result a record states.
+/// The result a record states, written as PGN writes it (the sheep move first, as White does).
+///
+/// ```
+/// use tns_board::{Outcome, RecordResult, Side};
+///
+/// assert_eq!(RecordResult::SheepWin.to_string(), "1-0");
+/// assert_eq!("1/2-1/2".parse::<RecordResult>()?, RecordResult::Draw);
+/// // Older records said who won in words.
+/// assert_eq!("tiger".parse::<RecordResult>()?, RecordResult::TigerWin);
+/// assert_eq!(RecordResult::from_outcome(Some(Outcome::DRAW_BY_REPETITION)), RecordResult::Draw);
+/// assert_eq!(RecordResult::from_outcome(None), RecordResult::Unfinished);
+/// assert!("2-0".parse::<RecordResult>().is_err());
+/// # Ok::<(), tns_board::ParseRecordError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum RecordResult {
     /// The sheep won.
@@ -170,10 +188,9 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// The stated result.
     pub result: RecordResult,
-    /// Every other tag, in order, such as `Sheep` and `Tiger` (the players), `Event` or `Date`.
-    /// Names should be letters, digits and `_`, and not `Position`, `Result`, `White` or
-    /// `Black` (written from `Sheep` and `Tiger`).
-    pub tags: Vec<(String, String)>,
+    /// Every other tag, in order: set only through [`GameRecord::set_tag`] (or parsing), so
+    /// that every name is one the text can hold and reads back as it was.
+    tags: Vec<(String, String)>,
 }
 
 impl GameRecord {
@@ -187,11 +204,10 @@ impl GameRecord {
         }
     }
 
-    /// Sets the tag `name` to `value`, replacing a tag of that name. A record whose tags are
-    /// all set this way reads back from its text equal to itself (a property test holds it to
-    /// that): the roster's `Event`, `Site`, `Date` and `Round` go first in their order, as they
-    /// are written, and a roster tag set to what the writer writes without one (`?`, and
-    /// `????.??.??` for the date) is removed.
+    /// Sets the tag `name` to `value`, replacing a tag of that name, so that the record still
+    /// reads back from its text equal to itself: the roster's `Event`, `Site`, `Date` and `Round`
+    /// go first in their order, as they are written, and a roster tag set to what the writer
+    /// writes without one (`?`, and `????.??.??` for the date) is removed.
     ///
     /// ```
     /// use tns_board::{Game, GameRecord};
@@ -199,7 +215,7 @@ impl GameRecord {
     /// let mut record = GameRecord::from_game(&Game::new(), "human", "network");
     /// record.set_tag("Termination", "resigned")?;
     /// record.set_tag("Event", "club night")?;
-    /// assert_eq!(record.tags[0], ("Event".to_string(), "club night".to_string()));
+    /// assert_eq!(record.tags()[0], ("Event".to_string(), "club night".to_string()));
     /// assert!(record.set_tag("Result", "1-0").is_err());
     /// assert!(record.set_tag("my tag", "x").is_err());
     /// assert_eq!(record.to_string().parse::<GameRecord>()?, record);
@@ -232,9 +248,41 @@ impl GameRecord {
         Ok(())
     }
 
-    /// The value of the first tag named `name`.
+    /// The value of the tag named `name`.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Every tag but `Position` and `Result` (the record's start and result), in the order
+    /// they are written: such as `Sheep` and `Tiger` (the players), `Event` or `Date`. Each
+    /// name is ASCII letters, digits and `_`, and appears once.
+    ///
+    /// ```
+    /// use tns_board::{Game, GameRecord};
+    ///
+    /// let mut record = GameRecord::from_game(&Game::new(), "human", "network");
+    /// record.set_tag("Round", "3")?;
+    /// let names: Vec<&str> = record.tags().iter().map(|(n, _)| n.as_str()).collect();
+    /// assert_eq!(names, ["Round", "Sheep", "Tiger"]);
+    /// # Ok::<(), tns_board::TagError>(())
+    /// ```
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// Removes the tag `name`, returning its value if it had one.
+    ///
+    /// ```
+    /// use tns_board::{Game, GameRecord};
+    ///
+    /// let mut record = GameRecord::from_game(&Game::new(), "human", "network");
+    /// assert_eq!(record.remove_tag("Tiger").as_deref(), Some("network"));
+    /// assert_eq!(record.tag("Tiger"), None);
+    /// assert_eq!(record.remove_tag("Tiger"), None);
+    /// ```
+    pub fn remove_tag(&mut self, name: &str) -> Option<String> {
+        let at = self.tags.iter().position(|(n, _)| n == name)?;
+        Some(self.tags.remove(at).1)
     }
 
     /// Plays the moves from the start.

@@ -4,6 +4,16 @@ use std::fmt;
 use std::ops::Not;
 
 /// A side of the game, and the kind of piece it plays.
+///
+/// ```
+/// use tns_board::{Board, Side};
+///
+/// assert_eq!(Board::START.side_to_move(), Side::Sheep);
+/// assert_eq!(!Side::Sheep, Side::Tiger);
+/// assert_eq!("tiger".parse::<Side>()?, Side::Tiger);
+/// assert_eq!(Side::ALL.map(|s| s.to_string()), ["sheep", "tiger"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Side {
     /// The twenty sheep, who move first.
