@@ -1,4 +1,4 @@
-//! `build` and `compress`: the movement phase, the placement layers, and the old format converted.
+//! `build`: the movement phase, then the placement layers.
 
 use std::time::{Duration, Instant};
 
@@ -108,27 +108,6 @@ pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(),
         "placement layers {from} to 19 placed are in {} ({:.2} GB of layer files); this run took {:.1} s",
         cli.dir.display(),
         gigabytes(total),
-        secs(start.elapsed())
-    );
-    Ok(())
-}
-
-pub fn compress(cli: &Cli) -> Result<(), String> {
-    let start = Instant::now();
-    let files = Tablebase::convert(cli.kills, &cli.dir, |f| {
-        let what = if f.converted { "converted" } else { "already compressed, checked" };
-        say!("{}: {what} ({:.1} MB)", f.path.display(), megabytes(f.bytes));
-    })
-    .map_err(|e| e.to_string())?;
-    if files.is_empty() {
-        return Err(format!("no table files in {} (tns-tablebase build)", cli.dir.display()));
-    }
-    let bytes: u64 = files.iter().map(|f| f.bytes).sum();
-    say!(
-        "{} files, {:.2} GB in all ({} converted, {:.1} s)",
-        files.len(),
-        gigabytes(bytes),
-        files.iter().filter(|f| f.converted).count(),
         secs(start.elapsed())
     );
     Ok(())

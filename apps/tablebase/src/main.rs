@@ -13,13 +13,15 @@ macro_rules! say {
 
 mod build_cmd;
 mod cli;
+mod compress_cmd;
+mod examples_cmd;
 mod line_cmd;
 mod probe_cmd;
 mod reach_cmd;
 mod stats_cmd;
 mod verify_cmd;
 
-use crate::cli::{Cli, Command, load};
+use crate::cli::{Cli, Command};
 
 fn say(line: std::fmt::Arguments<'_>) {
     use std::io::Write as _;
@@ -61,17 +63,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         Command::Probe { position } => probe_cmd::probe(cli, position),
         Command::Stats => stats_cmd::stats(cli),
         Command::Examples { placed, dead, side, result, count } => {
-            let table = load(cli)?;
-            let found = table
-                .placement_examples(*placed, *dead, *side, *result, *count)
-                .map_err(|e| e.to_string())?;
-            if found.is_empty() {
-                say!("none");
-            }
-            for board in found {
-                say!("{board}");
-            }
-            Ok(())
+            examples_cmd::examples(cli, *placed, *dead, *side, *result, *count)
         }
         Command::Line { position, depth, plies } => line_cmd::line(cli, position, *depth, *plies),
         Command::Reach { plies } => reach_cmd::reach(cli, *plies),
@@ -79,6 +71,6 @@ fn run(cli: &Cli) -> Result<(), String> {
         Command::Verify { placement_only, sample, layers, .. } => {
             verify_cmd::verify(cli, *placement_only, *sample, *layers)
         }
-        Command::Compress => build_cmd::compress(cli),
+        Command::Compress => compress_cmd::compress(cli),
     }
 }

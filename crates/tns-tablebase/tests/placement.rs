@@ -323,3 +323,50 @@ fn verdicts_read_like_the_rules() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn reach_counts_each_ply_by_value_as_a_walk_by_hand_does() {
+    let table = shared_two();
+    let mut checked = 0;
+    for seed in 0..40 {
+        let Some(from) = random_position(seed, 18, table.kills()) else { continue };
+        let mut plies = Vec::new();
+        table.reach(from, 2, |p| plies.push(p)).unwrap();
+        assert_eq!(plies.iter().map(|p| p.ply).collect::<Vec<_>>(), [0, 1, 2]);
+        // Ply 0: the position itself, counted under its value.
+        let first = plies[0];
+        assert_eq!(first.positions, 1);
+        let value = table.probe_wdl(from).unwrap();
+        let counts = [first.losses, first.draws, first.wins];
+        assert_eq!(counts[value as usize], 1, "{from}: {first:?}");
+        assert_eq!(counts.iter().sum::<u64>(), 1);
+        let moves = from.legal_moves();
+        if value == Wdl::Draw {
+            assert_eq!(first.moves_from_draws, moves.len() as u64);
+            let losing = moves
+                .iter()
+                .filter(|&&m| {
+                    let child = from.after_unchecked(m);
+                    child.dead() >= table.kills() || table.probe_wdl(child).unwrap() == Wdl::Win
+                })
+                .count();
+            assert_eq!(first.losing_moves_from_draws, losing as u64, "{from}");
+        } else {
+            assert_eq!((first.moves_from_draws, first.losing_moves_from_draws), (0, 0));
+        }
+        // Ply 1: the children the game goes on from, each set of symmetric ones once.
+        let children: std::collections::HashSet<Board> = moves
+            .iter()
+            .map(|&m| from.after_unchecked(m))
+            .filter(|c| c.dead() < table.kills())
+            .map(|c| c.canonical().0)
+            .collect();
+        assert_eq!(plies[1].positions, children.len() as u64);
+        for p in &plies {
+            assert_eq!(p.positions, p.wins + p.draws + p.losses, "{p:?}");
+            assert!(p.losing_moves_from_draws <= p.moves_from_draws);
+        }
+        checked += 1;
+    }
+    assert!(checked > 20, "only {checked} positions");
+}
