@@ -59,9 +59,9 @@ pub enum Command {
         #[arg(long, default_value_t = 200)]
         plies: usize,
     },
-    /// Every position reachable from the start in up to PLIES plies (each symmetry class once):
-    /// per ply, how many are won, drawn and lost for the side to move, and how many of the
-    /// moves from drawn positions lose.
+    /// Plies 1 to PLIES from the start: for each, the positions it is played from (each
+    /// symmetry class once), how many are won, drawn and lost for the side to move, and how
+    /// many of its moves from the drawn ones lose.
     Reach {
         /// The deepest ply.
         #[arg(default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=12))]

@@ -6,12 +6,14 @@ use tns_board::Board;
 
 use crate::{Tablebase, TablebaseError, Wdl};
 
-/// What the game reaches after some plies from a position (symmetric positions counted once),
-/// by the value for the side to move, and how many of the moves from its drawn positions lose.
+/// One ply of a walk from a position: the positions the ply is played from (symmetric ones
+/// counted once) by their value for the side to move, and how many of the ply's moves from the
+/// drawn ones lose.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ReachedPly {
-    /// Plies played to reach these positions, from 0 (the position the walk starts from).
+    /// The ply, from 1 (the moves from the position the walk starts from): the positions are
+    /// those after `ply - 1` plies.
     pub ply: u32,
     /// Distinct positions, one for each set of symmetric ones.
     pub positions: u64,
@@ -29,8 +31,8 @@ pub struct ReachedPly {
 
 impl Tablebase {
     /// Walks the game from `from` breadth first for `plies` plies, handing `each` the counts of
-    /// the positions after 0 (`from` itself), 1, ... `plies` plies, as each is done (from the
-    /// start: how far a
+    /// each ply as it is done: the positions it is played from and its moves that lose a draw
+    /// (from the start: how far a
     /// game gets before a player can throw a draw away, and how often a move does). The game
     /// ends, as the table's game does, at [`Tablebase::kills`] dead.
     ///
@@ -53,11 +55,10 @@ impl Tablebase {
         mut each: impl FnMut(ReachedPly),
     ) -> Result<(), TablebaseError> {
         let mut layer = HashSet::from([from.canonical().0]);
-        for ply in 0..=plies {
+        for ply in 1..=plies {
             let mut counts =
                 ReachedPly { ply, positions: layer.len() as u64, ..ReachedPly::default() };
             let mut next = HashSet::new();
-            let last = ply == plies;
             for &board in &layer {
                 let verdicts = self.verdicts(board)?;
                 match verdicts.first().map_or(Wdl::Loss, |v| v.1.wdl) {
@@ -70,7 +71,7 @@ impl Tablebase {
                     }
                     Wdl::Loss => counts.losses += 1,
                 }
-                for (m, _) in verdicts.into_iter().filter(|_| !last) {
+                for (m, _) in verdicts {
                     let child = board.after_unchecked(m);
                     if child.dead() < self.kills() {
                         next.insert(child.canonical().0);

@@ -332,8 +332,8 @@ fn reach_counts_each_ply_by_value_as_a_walk_by_hand_does() {
         let Some(from) = random_position(seed, 18, table.kills()) else { continue };
         let mut plies = Vec::new();
         table.reach(from, 2, |p| plies.push(p)).unwrap();
-        assert_eq!(plies.iter().map(|p| p.ply).collect::<Vec<_>>(), [0, 1, 2]);
-        // Ply 0: the position itself, counted under its value.
+        assert_eq!(plies.iter().map(|p| p.ply).collect::<Vec<_>>(), [1, 2]);
+        // Ply 1: played from the position itself, counted under its value.
         let first = plies[0];
         assert_eq!(first.positions, 1);
         let value = table.probe_wdl(from).unwrap();
@@ -354,7 +354,7 @@ fn reach_counts_each_ply_by_value_as_a_walk_by_hand_does() {
         } else {
             assert_eq!((first.moves_from_draws, first.losing_moves_from_draws), (0, 0));
         }
-        // Ply 1: the children the game goes on from, each set of symmetric ones once.
+        // Ply 2: played from the children the game goes on from, each set of symmetric ones once.
         let children: std::collections::HashSet<Board> = moves
             .iter()
             .map(|&m| from.after_unchecked(m))
