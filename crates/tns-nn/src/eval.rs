@@ -9,6 +9,9 @@ use crate::Network;
 /// the heuristic's units, well inside the search's evaluation limit.
 pub const SCORE_SCALE: f32 = 1000.0;
 
+/// The network output (before its tanh) past which the evaluation is ±[`SCORE_SCALE`].
+const SATURATED: f32 = 4.5;
+
 /// The network plugged into `tns_search::Search`: the neural player is the same search with
 /// this evaluator.
 ///
@@ -45,6 +48,16 @@ impl Evaluator for NeuralEvaluator {
         reason = "a network's output, in [-1, 1], times the score scale: far inside an i32"
     )]
     fn evaluate(&self, board: Board) -> i32 {
-        (self.network.forward(board) * SCORE_SCALE).round() as i32
+        let y = self.network.forward_logit(board);
+        // Beyond ±4.5 the tanh is past 0.99975, so 1,000 times it rounds to ±1,000: the same
+        // score without computing the tanh (tanh is monotone, and 1,000 times a value at most 1
+        // is at most 1,000).
+        if y >= SATURATED {
+            SCORE_SCALE as i32
+        } else if y <= -SATURATED {
+            -(SCORE_SCALE as i32)
+        } else {
+            (y.tanh() * SCORE_SCALE).round() as i32
+        }
     }
 }

@@ -317,6 +317,12 @@ impl Network {
     /// The expected result for the side to move, in [-1, 1]. Allocates nothing.
     #[inline]
     pub fn forward(&self, board: Board) -> f32 {
+        self.forward_logit(board).tanh()
+    }
+
+    /// [`Network::forward`] before its tanh.
+    #[inline]
+    pub(crate) fn forward_logit(&self, board: Board) -> f32 {
         let features = Features::of(board, self.inputs);
         let mut layers = offsets(&self.sizes, self.buckets.of(board));
         let mut a = [0.0f32; MAX_WIDTH];
@@ -346,7 +352,7 @@ impl Network {
             width = outputs;
         }
         // The last layer has one output (`check_sizes`), now first in `a`.
-        a[0].tanh()
+        a[0]
     }
 
     /// The forward pass on dense inputs through `bucket`'s layers, keeping every layer's output

@@ -4,7 +4,11 @@
 use proptest::prelude::*;
 use tns_board::{Board, Side};
 use tns_file::FileError;
-use tns_nn::{Adam, Buckets, Inputs, Network, NetworkError, Sample, gradient, loss, train_epoch};
+use tns_nn::{
+    Adam, Buckets, Inputs, Network, NetworkError, NeuralEvaluator, SCORE_SCALE, Sample, gradient,
+    loss, train_epoch,
+};
+use tns_search::Evaluator as _;
 
 /// Positions from seeded random play.
 fn positions(n: usize, seed: u64) -> Vec<Board> {
@@ -201,8 +205,52 @@ fn save_load_round_trip_and_every_error() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Whether a network's evaluations equal its output times 1,000, rounded, on random positions
+/// (its weights scaled by the square root of `gain` from a fresh network's), and how many of
+/// them are the saturated ±1,000.
+fn evaluations_agree(seed: u64, gain: f32) -> (bool, usize) {
+    let mut net = Network::with_buckets(Inputs::Mobility, Buckets::Phase, &[48, 16], seed).unwrap();
+    for p in net.params_mut() {
+        *p *= gain.sqrt();
+    }
+    let eval = NeuralEvaluator::new(net);
+    let (mut same, mut saturated) = (true, 0);
+    for board in positions(40, seed) {
+        if board.dead() >= 5 || !board.has_moves() {
+            continue;
+        }
+        #[expect(clippy::cast_possible_truncation, reason = "an output in [-1, 1] times 1,000")]
+        let expected = (eval.network().forward(board) * SCORE_SCALE).round() as i32;
+        same &= eval.evaluate(board) == expected;
+        saturated += usize::from(expected.abs() == 1000);
+    }
+    (same, saturated)
+}
+
+#[test]
+fn evaluation_saturates_where_it_should() {
+    let (mut saturated, mut all) = (0, 0);
+    for seed in 1..30 {
+        let (same, n) = evaluations_agree(seed, 40.0);
+        assert!(same, "seed {seed}");
+        saturated += n;
+        all += 40;
+    }
+    // Both branches are taken: saturated evaluations and others.
+    assert!(saturated > 0 && saturated < all, "{saturated} of {all}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The evaluation skips the tanh where it saturates, and is still the output times 1,000
+    /// rounded, on networks whose outputs reach far past the saturation and on ones that stay
+    /// near it.
+    #[test]
+    fn evaluation_is_the_output_scaled_and_rounded(seed in 1u64..10_000, gain in 0.5f32..40.0) {
+        let (same, _) = evaluations_agree(seed, gain);
+        prop_assert!(same);
+    }
 
     #[test]
     fn sparse_forward_equals_dense_training_pass(
