@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tns_board::{Board, Game, KILLS_TO_WIN, Side};
 use tns_match::{Budget, PlayerSpec, Searcher};
-use tns_search::{Limits, plies_to_end};
+use tns_search::{Limits, describe, plies_to_end};
 use tns_tablebase::{Tablebase, TablebaseError, Value, Verdict, Wdl};
 
 use crate::error::ApiError;
@@ -120,7 +120,7 @@ pub fn search_verdict(score: i32, side: Side) -> VerdictJson {
                 winner: Some(side_name(winner)),
                 plies: u32::try_from(n).ok(),
                 score: Some(score),
-                text: format!("{} win in {n}", winner.plural()),
+                text: describe(score, side),
             }
         }
         None => VerdictJson {

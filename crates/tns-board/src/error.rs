@@ -289,6 +289,7 @@ pub enum PlayError {
 }
 
 /// Why a [`GameRecord`](crate::GameRecord)'s moves do not replay.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 #[error("ply {ply}: cannot play {mv}: {source}")]
 pub struct ReplayError {

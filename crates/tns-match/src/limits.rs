@@ -11,6 +11,7 @@ pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
 pub const MAX_NODES: u64 = 1 << 48;
 
 /// A limit that does not parse or lies outside its bounds.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{what} must be {range}, not {given:?}")]
 pub struct LimitError {

@@ -33,6 +33,7 @@ pub struct TimeControl {
 }
 
 /// Why a time control does not parse.
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "bad time control {given:?}: expected BASE+INC in seconds (10+0.1), BASE (60), or \

@@ -128,6 +128,7 @@ pub enum BlockFault {
 }
 
 /// A stored value that disagrees with the values of its position's moves.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{position}: stored {stored}, but its moves give {expected}")]
 pub struct VerifyError {
