@@ -73,7 +73,7 @@ impl Validation {
         let boards: Vec<Vec<Board>> = (0..games)
             .into_par_iter()
             .map(|i| {
-                let game_seed = crate::run::mix(seed, i as u64, 0x5A11);
+                let game_seed = tns_match::mix_seed(seed, i as u64, 0x5A11);
                 sampling::game_positions(teacher, seats, None, epsilon, max_plies, game_seed)
             })
             .collect();

@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
 use tns_board::Board;
-use tns_match::{Budget, MatchConfig, PlayerKind, PlayerSpec, run_match};
+use tns_match::{Budget, MatchConfig, PlayerKind, PlayerSpec, mix_seed, run_match};
 use tns_nn::{Adam, Buckets, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
 use tns_search::Heuristic;
 use tns_tablebase::Tablebase;
@@ -86,15 +86,6 @@ pub struct Settings {
     pub validation_games: usize,
     /// With a teacher: the critical positions (at most) the searches are judged on at the end.
     pub final_positions: usize,
-}
-
-/// Mixes a seed with numbers (`SplitMix64`'s finaliser), for per-game and per-generation seeds.
-pub(crate) fn mix(seed: u64, a: u64, b: u64) -> u64 {
-    let mut z =
-        seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The path of generation `n`'s weights.
@@ -271,7 +262,7 @@ pub fn train(
             let per = run_start.elapsed().as_secs_f64() / f64::from(done);
             per * f64::from(s.generations - generation + 1)
         });
-        let mut rng = StdRng::seed_from_u64(mix(s.seed, u64::from(generation), u64::MAX));
+        let mut rng = StdRng::seed_from_u64(mix_seed(s.seed, u64::from(generation), u64::MAX));
         let fresh = match &distil {
             Some((teacher, validation)) => {
                 distil_samples(s, teacher, validation, &net, generation, eta, stop, &mut rng)
@@ -406,7 +397,7 @@ fn self_play(
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            let seed = mix(s.seed, u64::from(generation), i as u64);
+            let seed = mix_seed(s.seed, u64::from(generation), i as u64);
             let game = selfplay::play(net, s.depth, s.epsilon, s.max_plies, seed);
             games_bar.inc(1);
             Some(game)
@@ -423,7 +414,7 @@ fn matches(
     generation: u32,
     last_tested: Option<u32>,
 ) -> Result<(Option<f64>, Option<f64>), String> {
-    let match_seed = mix(s.seed, u64::from(generation), 7);
+    let match_seed = mix_seed(s.seed, u64::from(generation), 7);
     let vs_heuristic = match_score(s, net, PlayerSpec::heuristic(), match_seed)?;
     let vs_previous = match last_tested {
         Some(previous) => {
@@ -472,7 +463,7 @@ fn fit(
 
 /// The seed of the held-out set of a run seeded with `seed`.
 pub fn held_out_seed(seed: u64) -> u64 {
-    mix(seed, 0, 0xE5A1)
+    mix_seed(seed, 0, 0xE5A1)
 }
 
 /// Distillation's teacher (the table) and the held-out set it is measured on, when the run has
@@ -558,7 +549,7 @@ fn distil_samples(
             if stop.load(Ordering::Relaxed) {
                 return Vec::new();
             }
-            let seed = mix(s.seed, u64::from(generation), i as u64);
+            let seed = mix_seed(s.seed, u64::from(generation), i as u64);
             let mut positions = sampling::game_positions(
                 teacher,
                 &TRAINING_SEATS,
@@ -570,7 +561,7 @@ fn distil_samples(
             if s.children > 0 {
                 let line = positions.clone();
                 for (ply, board) in line.into_iter().enumerate() {
-                    let seed = mix(seed, ply as u64, 0xC41D);
+                    let seed = mix_seed(seed, ply as u64, 0xC41D);
                     positions.extend(sampling::children(teacher, board, s.children, seed));
                 }
             }
@@ -585,7 +576,7 @@ fn distil_samples(
     let uniform = sampling::uniform_positions(
         teacher,
         s.uniform,
-        mix(s.seed, u64::from(generation), u64::MAX - 1),
+        mix_seed(s.seed, u64::from(generation), u64::MAX - 1),
     );
     let boards = sampling::distinct(games.into_iter().flatten().chain(uniform), &validation.keys);
     let valued: Vec<(Board, f32)> = boards

@@ -54,7 +54,7 @@ pub fn points<S: std::hash::BuildHasher + Sync>(
     let boards: Vec<Vec<Board>> = (0..games)
         .into_par_iter()
         .map(|i| {
-            let game_seed = crate::run::mix(seed, i as u64, 0x7E);
+            let game_seed = tns_match::mix_seed(seed, i as u64, 0x7E);
             sampling::game_positions(
                 teacher,
                 &VALIDATION_SEATS,

@@ -5,6 +5,7 @@ mod external;
 mod limits;
 mod player;
 mod referee;
+mod seed;
 mod spec;
 mod stats;
 mod time_control;
@@ -19,6 +20,7 @@ pub mod limit {
 pub use error::{MatchError, PlayerError};
 pub use player::{Budget, Player, RandomPlayer, SearchPlayer};
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
+pub use seed::mix_seed;
 pub use spec::{LEVELS, PlayerKind, PlayerSpec, Searcher, shipped_network};
 pub use stats::{
     EloEstimate, Pentanomial, Points, Sprt, SprtDecision, Tally, elo_of_score, score_of_elo,

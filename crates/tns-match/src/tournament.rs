@@ -12,6 +12,7 @@ use tns_tablebase::Tablebase;
 use crate::error::{MatchError, PlayerError};
 use crate::player::Budget;
 use crate::referee::{Conditions, Played, play, random_opening};
+use crate::seed::mix_seed;
 use crate::spec::PlayerSpec;
 use crate::stats::{Pentanomial, Points, Tally};
 use crate::time_control::TimeControl;
@@ -150,12 +151,9 @@ impl Standings {
     }
 }
 
-/// Mixes a seed with a number, so nearby numbers give unrelated seeds (the `SplitMix64` finaliser).
+/// Mixes a seed with a number, so nearby numbers give unrelated seeds.
 fn mix(seed: u64, n: u64) -> u64 {
-    let mut z = seed ^ n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    mix_seed(seed, n.wrapping_add(1), 0)
 }
 
 /// Plays the match, `config.concurrency` games at a time, calling `on_game` (on the calling
