@@ -104,8 +104,9 @@ const WIDE_CHUNK: usize = 64;
 /// `weights` holds the layer's rows, input by input, each `out.len()` long.
 ///
 /// Adding a row for an input of 1 is the same, to the bit, as adding 1 times it (a product by
-/// 1 is exact). The outputs are taken `CHUNK` at a time, so that their sums stay in registers
-/// while the rows stream past instead of being loaded and stored for every input.
+/// 1 is exact). The outputs are taken `WIDE_CHUNK`, then `CHUNK`, at a time, so that their
+/// sums stay in registers while the rows stream past instead of being loaded and stored for
+/// every input; the few left over are summed one at a time.
 #[inline]
 fn sparse_layer(out: &mut [f32], bias: &[f32], weights: &[f32], ones: &[u8], other: (usize, f32)) {
     let outputs = out.len();

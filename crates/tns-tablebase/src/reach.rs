@@ -71,7 +71,8 @@ impl Tablebase {
                     }
                     Wdl::Loss => counts.losses += 1,
                 }
-                for (m, _) in verdicts {
+                // The last ply's positions are counted, not walked on from.
+                for (m, _) in verdicts.into_iter().filter(|_| ply < plies) {
                     let child = board.after_unchecked(m);
                     if child.dead() < self.kills() {
                         next.insert(child.canonical().0);
