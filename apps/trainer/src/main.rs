@@ -108,7 +108,8 @@ struct Cli {
     /// With --teacher: games whose positions make the held-out set.
     #[arg(long, default_value_t = 400, value_parser = games_count)]
     validation_games: usize,
-    /// With --teacher: critical positions the searches are judged on at the end of the run.
+    /// With --teacher: critical positions the searches are judged on at the end of the run (0:
+    /// no search is measured).
     #[arg(long, default_value_t = 1000, value_parser = games_count)]
     final_positions: usize,
 }

@@ -313,8 +313,14 @@ pub fn train(
     if saved == s.generations
         && let Some((_, v)) = &distil
     {
-        for line in final_measures(s, &net, v) {
-            log(&line);
+        if s.final_positions == 0 || v.critical().next().is_none() {
+            log(
+                "no search measured at the end: --final-positions 0, or no critical position held out",
+            );
+        } else {
+            for line in final_measures(s, &net, v) {
+                log(&line);
+            }
         }
     }
     if saved < s.generations {

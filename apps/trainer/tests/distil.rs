@@ -183,6 +183,20 @@ fn a_short_run_lowers_the_validation_loss() {
     std::fs::remove_dir_all(&out).unwrap();
 }
 
+/// `--final-positions 0` asks for no search at the end: the run says so instead of printing
+/// "0.0% of 0 critical positions" as if a measure had been taken.
+#[test]
+fn no_final_positions_measures_no_search_and_says_so() {
+    let out = temp("no-final");
+    let mut s = settings(out.clone(), 1);
+    s.final_positions = 0;
+    let mut lines = Vec::new();
+    train(&s, &AtomicBool::new(false), |l| lines.push(l.to_owned())).unwrap();
+    assert!(!lines.iter().any(|l| l.starts_with("search at")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("--final-positions 0")), "{lines:?}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
 #[test]
 fn a_stopped_distillation_resumes_to_the_same_bits() {
     let whole = temp("whole");
