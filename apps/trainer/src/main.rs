@@ -105,6 +105,11 @@ struct Cli {
     /// worth less than one held by every move.
     #[arg(long, default_value_t = 0.0, value_name = "MARGIN")]
     draw_margin: f32,
+    /// With --teacher: the draw margin of the positions with the tigers to move, if it is to
+    /// differ from --draw-margin (which then holds for the sheep to move). A search at an even
+    /// depth judges its own side's positions, so each side's play follows its own margin.
+    #[arg(long, value_name = "MARGIN")]
+    draw_margin_tigers: Option<f32>,
     /// With --teacher: games whose positions make the held-out set.
     #[arg(long, default_value_t = 400, value_parser = games_count)]
     validation_games: usize,
@@ -135,8 +140,9 @@ fn check(cli: &Cli) -> Result<(), &'static str> {
             "--learning-rate and --final-learning-rate must be positive and --batch at least 1",
         );
     }
-    if !(0.0..=0.9).contains(&cli.draw_margin) {
-        return Err("--draw-margin must lie between 0 and 0.9");
+    let margins = [cli.draw_margin, cli.draw_margin_tigers.unwrap_or(cli.draw_margin)];
+    if !margins.iter().all(|m| (0.0..=0.9).contains(m)) {
+        return Err("--draw-margin and --draw-margin-tigers must lie between 0 and 0.9");
     }
     if cli.match_every > 0 && cli.match_games == 0 {
         return Err("--match-games 0 plays no match: give at least 2, or --match-every 0 for none");
@@ -199,6 +205,7 @@ fn main() -> ExitCode {
         teacher,
         uniform: cli.uniform,
         draw_margin: cli.draw_margin,
+        draw_margin_tigers: cli.draw_margin_tigers.unwrap_or(cli.draw_margin),
         children: cli.children as usize,
         validation_games: cli.validation_games,
         final_positions: cli.final_positions,

@@ -10,7 +10,7 @@ use rand::SeedableRng as _;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
-use tns_board::Board;
+use tns_board::{Board, Side};
 use tns_match::{Budget, MatchConfig, PlayerKind, PlayerSpec, mix_seed, run_match};
 use tns_nn::{Adam, Buckets, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
 use tns_search::Heuristic;
@@ -80,12 +80,24 @@ pub struct Settings {
     /// (where a search looks, and where the moves that lose lead).
     pub children: usize,
     /// With a teacher: the margin of drawn positions' targets, by the share of moves that keep
-    /// the draw (0: every draw is 0).
+    /// the draw (0: every draw is 0), for the positions with the sheep to move.
     pub draw_margin: f32,
+    /// With a teacher: the same margin for the positions with the tigers to move.
+    pub draw_margin_tigers: f32,
     /// With a teacher: the games whose positions make the held-out set.
     pub validation_games: usize,
     /// With a teacher: the critical positions (at most) the searches are judged on at the end.
     pub final_positions: usize,
+}
+
+impl Settings {
+    /// The draw margin of `board`'s targets: its side to move's.
+    pub fn margin_of(&self, board: Board) -> f32 {
+        match board.side_to_move() {
+            Side::Tiger => self.draw_margin_tigers,
+            Side::Sheep => self.draw_margin,
+        }
+    }
 }
 
 /// The path of generation `n`'s weights.
@@ -587,7 +599,7 @@ fn distil_samples(
     let boards = sampling::distinct(games.into_iter().flatten().chain(uniform), &validation.keys);
     let valued: Vec<(Board, f32)> = boards
         .into_par_iter()
-        .filter_map(|b| Some((b, teacher.target_with_margin(b, teacher.value(b)?, s.draw_margin))))
+        .filter_map(|b| Some((b, teacher.target_with_margin(b, teacher.value(b)?, s.margin_of(b)))))
         .collect();
     Some(
         valued

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use tns_board::{Board, Move};
+use tns_board::{Board, Move, Side};
 use tns_nn::Network;
 use tns_tablebase::{Tablebase, Wdl};
 use tns_trainer::measures::{self, Held, Validation};
@@ -61,6 +61,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         uniform: 300,
         children: 2,
         draw_margin: 0.0,
+        draw_margin_tigers: 0.0,
         validation_games: 40,
         final_positions: 20,
     }
@@ -111,6 +112,33 @@ fn targets_are_the_tables_values_and_the_held_out_set_is_never_trained_on() {
     assert!(lines.iter().any(|l| l.starts_with("search at 0.05 s a move:")), "{lines:?}");
     let rows = progress::read(&out.join("progress.csv")).unwrap();
     assert!(rows.iter().all(|r| r.move_accuracy.is_some() && r.validation_loss.is_some()));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn each_side_to_move_is_trained_with_its_own_draw_margin() {
+    let out = temp("margins");
+    let mut s = settings(out.clone(), 1);
+    s.draw_margin_tigers = 0.5;
+    one_thread(|| train(&s, &AtomicBool::new(false), |_| {})).unwrap();
+    let teacher = Teacher::new(table());
+    let state = RunState::load(&out.join("state.bin"), 0.01).unwrap().unwrap();
+    let (mut tigers_off_zero, mut sheep_draws) = (0, 0);
+    for sample in state.window.iter().flatten() {
+        let board = sample.board;
+        let value = teacher.value(board).unwrap();
+        let margin = if board.side_to_move() == Side::Tiger { 0.5 } else { 0.0 };
+        let expected = teacher.target_with_margin(board, value, margin);
+        assert_eq!(sample.target.to_bits(), expected.to_bits(), "{board}");
+        if value == Wdl::Draw {
+            match board.side_to_move() {
+                Side::Tiger => tigers_off_zero += usize::from(sample.target != 0.0),
+                Side::Sheep => sheep_draws += 1,
+            }
+        }
+    }
+    // The case can fail: tigers' draws moved off 0 while the sheep's stayed there.
+    assert!(tigers_off_zero > 0 && sheep_draws > 0, "{tigers_off_zero} and {sheep_draws}");
     std::fs::remove_dir_all(&out).unwrap();
 }
 
