@@ -193,7 +193,7 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         tablebase: None,
         book,
     };
-    let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_match::PlayerKind::Perfect(_));
+    let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_match::PlayerKind::Perfect { .. });
     if perfect(&config.a) || perfect(&config.b) {
         let table = tns_tablebase::Tablebase::load(tns_board::KILLS_TO_WIN, &args.tablebase)
             .map_err(|e| format!("--tablebase: {e}"))?;
@@ -523,7 +523,9 @@ fn print_header(args: &Args, config: &MatchConfig) {
         tns_match::PlayerKind::External(_) => format!("{} through TSI", budget_text(budget)),
         tns_match::PlayerKind::Heuristic(_) => budget_text(budget),
         tns_match::PlayerKind::Neural(_) => format!("{} with the network", budget_text(budget)),
-        tns_match::PlayerKind::Perfect(_) => format!("{} with the tablebase", budget_text(budget)),
+        tns_match::PlayerKind::Perfect { .. } => {
+            format!("{} with the tablebase", budget_text(budget))
+        }
     };
     say!(
         "limits: {name_a}: {}; {name_b}: {}",

@@ -63,7 +63,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         PlayerKind::Neural(net) => {
             bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth)
         }
-        PlayerKind::Perfect(_) => {
+        PlayerKind::Perfect { .. } => {
             Err("perfect is the heuristic with the tablebase: bench the search with heuristic, \
                  and the table with `cargo bench --bench tablebase`"
                 .into())

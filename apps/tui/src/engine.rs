@@ -30,7 +30,7 @@ pub fn engine(budget: Budget) -> Box<Engine> {
 /// The name the game gives the player a spec builds, in "hint from the network".
 pub fn who(spec: &PlayerSpec) -> &'static str {
     match spec.kind {
-        PlayerKind::Perfect(_) => "the table",
+        PlayerKind::Perfect { .. } => "the table",
         PlayerKind::Neural(_) => "the network",
         _ => "the heuristic",
     }

@@ -4,6 +4,7 @@
 //! built in), `perfect`, `random`, or a
 //! weights file, with options that set its limits (`time`, `depth`, `threads`, `tt`)
 //! and, for `heuristic` and `perfect`, any of the heuristic's weights (`dead=350,mobility=15`);
+//! for `perfect`, `traps=on` to play for the opponent's mistakes among the drawing moves;
 //! or `cmd:PROGRAM [ARGS]` for another program, with `name=`, `option.NAME=` and limits among its
 //! words.
 
@@ -28,8 +29,15 @@ pub enum PlayerKind {
     /// The search with the hand-written evaluator and these weights.
     Heuristic(Weights),
     /// The search with the tablebase in front of the heuristic: perfect from the first move
-    /// when the placement layers are built, else once the last sheep is placed.
-    Perfect(Weights),
+    /// when the placement layers are built, else once the last sheep is placed. With `traps`
+    /// (`perfect:traps=on`) it plays, among the drawing moves, those that leave the opponent
+    /// the fewest replies that hold the draw ([`WithTablebase::setting_traps`]).
+    Perfect {
+        /// The heuristic's weights, for the positions the table does not hold.
+        weights: Weights,
+        /// Whether it sets traps.
+        traps: bool,
+    },
     /// The search with a network as its evaluator, from a weights file.
     Neural(Arc<Network>),
     /// A uniformly random legal move.
@@ -110,7 +118,7 @@ impl FromStr for PlayerSpec {
         let (kind_text, options) = s.split_once(':').unwrap_or((s, ""));
         let mut kind = match kind_text {
             "heuristic" => PlayerKind::Heuristic(Weights::DEFAULT),
-            "perfect" => PlayerKind::Perfect(Weights::DEFAULT),
+            "perfect" => PlayerKind::Perfect { weights: Weights::DEFAULT, traps: false },
             "random" => PlayerKind::Random,
             "network" => PlayerKind::Neural(Arc::new(shipped_network()?)),
             _ if std::path::Path::new(kind_text).is_file() => {
@@ -122,8 +130,11 @@ impl FromStr for PlayerSpec {
         };
         let mut spec = PlayerSpec::new(s, PlayerKind::Random);
         let expected: String = match kind {
-            PlayerKind::Heuristic(_) | PlayerKind::Perfect(_) => {
+            PlayerKind::Heuristic(_) => {
                 format!("{LIMIT_KEYS} or a weight ({})", WEIGHT_KEYS.join(", "))
+            }
+            PlayerKind::Perfect { .. } => {
+                format!("{LIMIT_KEYS}, traps (on or off) or a weight ({})", WEIGHT_KEYS.join(", "))
             }
             PlayerKind::Neural(_) => LIMIT_KEYS.into(),
             PlayerKind::Random | PlayerKind::External(_) => "no options".into(),
@@ -143,8 +154,25 @@ impl FromStr for PlayerSpec {
                 "depth" => spec.depth = Some(limits::depth(value)?),
                 "threads" => spec.threads = Some(limits::threads(value)?),
                 "tt" => spec.tt_mb = Some(limits::hash_mb(value)?),
+                "traps" => {
+                    let PlayerKind::Perfect { traps, .. } = &mut kind else {
+                        return Err(bad_option());
+                    };
+                    *traps = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => {
+                            return Err(PlayerError::Value {
+                                key: key.into(),
+                                value: value.into(),
+                                why: "on or off",
+                            });
+                        }
+                    };
+                }
                 _ => {
-                    let (PlayerKind::Heuristic(weights) | PlayerKind::Perfect(weights)) = &mut kind
+                    let (PlayerKind::Heuristic(weights) | PlayerKind::Perfect { weights, .. }) =
+                        &mut kind
                     else {
                         return Err(bad_option());
                     };
@@ -247,7 +275,7 @@ impl PlayerSpec {
     /// `perfect`: the search behind the tablebase, with the heuristic's default weights where
     /// the table does not hold a position.
     pub fn perfect() -> PlayerSpec {
-        PlayerSpec::new("perfect", PlayerKind::Perfect(Weights::DEFAULT))
+        PlayerSpec::new("perfect", PlayerKind::Perfect { weights: Weights::DEFAULT, traps: false })
     }
 
     /// The strongest player without a table: the shipped network (the heuristic only if the
@@ -352,11 +380,11 @@ impl PlayerSpec {
     ) -> Result<Option<Box<dyn Evaluator>>, PlayerError> {
         Ok(match &self.kind {
             PlayerKind::Heuristic(weights) => Some(Box::new(Heuristic::new(*weights))),
-            PlayerKind::Perfect(weights) => {
+            PlayerKind::Perfect { weights, traps } => {
                 let table = tablebase.ok_or(PlayerError::NoTablebase)?;
                 let evaluator = WithTablebase::new(Heuristic::new(*weights), Arc::clone(table))
                     .map_err(|_| PlayerError::NoTablebase)?;
-                Some(Box::new(evaluator))
+                Some(Box::new(if *traps { evaluator.setting_traps() } else { evaluator }))
             }
             PlayerKind::Neural(net) => Some(Box::new(NeuralEvaluator::new(Network::clone(net)))),
             PlayerKind::Random => None,
@@ -404,7 +432,7 @@ impl PlayerSpec {
 
     /// Whether this player needs the tablebase.
     pub fn needs_tablebase(&self) -> bool {
-        matches!(self.kind, PlayerKind::Perfect(_))
+        matches!(self.kind, PlayerKind::Perfect { .. })
     }
 
     /// Whether this player is one of ours that searches (and so has limits): not `random`,
@@ -431,6 +459,15 @@ mod tests {
         assert_eq!((w.dead, w.in_hand, w.trapped_tiger), (350, -5, Weights::DEFAULT.trapped_tiger));
         assert_eq!(spec.to_string(), "heuristic:time=0.2,dead=350,in_hand=-5");
         assert_eq!("random".parse::<PlayerSpec>().unwrap().kind, PlayerKind::Random);
+        let traps: PlayerSpec = "perfect:traps=on,dead=300".parse().unwrap();
+        let PlayerKind::Perfect { weights, traps: true } = traps.kind else { panic!("{traps:?}") };
+        assert_eq!(weights.dead, 300);
+        let plain: PlayerSpec = "perfect:traps=off".parse().unwrap();
+        assert!(matches!(plain.kind, PlayerKind::Perfect { traps: false, .. }));
+        assert_eq!(
+            PlayerSpec::perfect().kind,
+            PlayerKind::Perfect { weights: Weights::DEFAULT, traps: false }
+        );
     }
 
     #[test]
@@ -487,6 +524,12 @@ mod tests {
         // A file that is not a weights file says why.
         match err("Cargo.toml") {
             PlayerError::Network(why) => assert!(why.contains("not a Tigers and Sheep weights")),
+            other => panic!("{other:?}"),
+        }
+        // Traps are on or off, and only the perfect player sets them.
+        assert!(matches!(err("perfect:traps=yes"), PlayerError::Value { why: "on or off", .. }));
+        match err("heuristic:traps=on") {
+            PlayerError::Option { option, .. } => assert_eq!(option, "traps=on"),
             other => panic!("{other:?}"),
         }
         let perfect: PlayerSpec = "perfect:dead=300".parse().unwrap();

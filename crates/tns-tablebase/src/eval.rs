@@ -5,7 +5,7 @@ use std::sync::Arc;
 use tns_board::{Board, KILLS_TO_WIN, MoveList};
 use tns_search::{DRAW, EvalError, Evaluator, loss_in, win_in};
 
-use crate::{Tablebase, TablebaseError, Value};
+use crate::{Tablebase, TablebaseError, Value, Wdl};
 
 /// An evaluator that answers exactly wherever the table holds the position (no sheep in hand)
 /// and leaves every other position to `inner`. Plugged into `tns_search::Search`, it makes the
@@ -27,6 +27,7 @@ use crate::{Tablebase, TablebaseError, Value};
 pub struct WithTablebase<E> {
     inner: E,
     table: Arc<Tablebase>,
+    traps: bool,
 }
 
 impl<E> WithTablebase<E> {
@@ -36,10 +37,26 @@ impl<E> WithTablebase<E> {
     /// [`TablebaseError::Variant`] when the table is for a variant, not the real game.
     pub fn new(inner: E, table: Arc<Tablebase>) -> Result<WithTablebase<E>, TablebaseError> {
         if table.kills() == KILLS_TO_WIN {
-            Ok(WithTablebase { inner, table })
+            Ok(WithTablebase { inner, table, traps: false })
         } else {
             Err(TablebaseError::Variant(table.kills()))
         }
+    }
+
+    /// The same evaluator setting traps: where the position is drawn, the root keeps only the
+    /// drawing moves that leave the opponent the smallest share of replies that hold the draw,
+    /// in the placement and the movement alike. Perfect play that still never lets a draw or a
+    /// win slip, but plays for the opponent's mistakes as a strong player does; the plain one
+    /// treats every drawing move alike.
+    #[must_use]
+    pub fn setting_traps(mut self) -> WithTablebase<E> {
+        self.traps = true;
+        self
+    }
+
+    /// Whether it sets traps ([`WithTablebase::setting_traps`]).
+    pub fn sets_traps(&self) -> bool {
+        self.traps
     }
 
     /// The table.
@@ -76,12 +93,13 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
     /// In the placement phase, where the layers are built, the moves that keep the position's
     /// value: the search picks among them by its own evaluation, so a drawn or won game never
     /// slips and a weaker opponent still meets moves that test it. (With no sheep in hand the
-    /// exact scores already steer the search.)
+    /// exact scores already steer the search.) Setting traps, a drawn position's moves are
+    /// narrowed further, in both phases, to those that leave the fewest safe replies.
     ///
     /// A layer that is not built leaves the search all the moves; a layer that cannot be read
     /// (damaged, unreadable) is an error, so the player never plays on imperfectly unawares.
     fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
-        if board.in_hand() == 0 || board.dead() >= self.table.kills() {
+        if board.dead() >= self.table.kills() || (board.in_hand() == 0 && !self.traps) {
             return Ok(None);
         }
         let verdicts = match self.table.verdicts(board) {
@@ -90,10 +108,48 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
             Err(e) => return Err(EvalError::new(e)),
         };
         let Some(best) = verdicts.first().map(|v| v.1.wdl) else { return Ok(None) };
-        let mut list = MoveList::new();
-        for (m, _) in verdicts.into_iter().filter(|(_, v)| v.wdl == best) {
-            list.push(m);
+        if best != Wdl::Draw && board.in_hand() == 0 {
+            return Ok(None);
+        }
+        let mut list: MoveList =
+            verdicts.into_iter().filter(|(_, v)| v.wdl == best).map(|(m, _)| m).collect();
+        if self.traps && best == Wdl::Draw {
+            match self.fewest_safe_replies(board, &mut list) {
+                // A child in a layer not built: the drawing moves, unnarrowed.
+                Ok(()) | Err(TablebaseError::NoLayer(_)) => {}
+                Err(e) => return Err(EvalError::new(e)),
+            }
         }
         Ok(Some(list))
+    }
+}
+
+impl<E> WithTablebase<E> {
+    /// Narrows `moves`, drawing moves of the drawn `board`, to those after which the opponent
+    /// has the smallest share of replies that keep the draw.
+    fn fewest_safe_replies(
+        &self,
+        board: Board,
+        moves: &mut MoveList,
+    ) -> Result<(), TablebaseError> {
+        let mut shares = [(0, 1); tns_board::MAX_MOVES];
+        for (share, &m) in shares.iter_mut().zip(moves.iter()) {
+            let replies = self.table.verdicts(board.after_unchecked(m))?;
+            let safe = replies.iter().filter(|(_, v)| v.wdl == Wdl::Draw).count();
+            *share = (safe, replies.len().max(1));
+        }
+        // k1 / n1 against k2 / n2, in whole numbers.
+        let less = |a: (usize, usize), b: (usize, usize)| a.0 * b.1 < b.0 * a.1;
+        let shares = &shares[..moves.len()];
+        let Some(&fewest) = shares.iter().reduce(|a, b| if less(*b, *a) { b } else { a }) else {
+            return Ok(());
+        };
+        let mut i = 0;
+        moves.retain(|_| {
+            let keep = !less(fewest, shares[i]);
+            i += 1;
+            keep
+        });
+        Ok(())
     }
 }

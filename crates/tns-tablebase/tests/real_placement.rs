@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use common::burnside;
 use tns_board::{Board, Game, KILLS_TO_WIN, Move, Side, TOTAL_SHEEP};
-use tns_search::{Heuristic, Limits, Search, SearchConfig, SearchError};
+use tns_search::{Evaluator as _, Heuristic, Limits, Search, SearchConfig, SearchError};
 use tns_tablebase::{Tablebase, TablebaseError, Wdl, WithTablebase};
 
 fn table() -> &'static Arc<Tablebase> {
@@ -163,4 +163,61 @@ fn the_perfect_player_given_a_damaged_table_returns_the_error() {
     }
     assert!(failed > 0, "no search met a damaged block");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Of a drawn position's moves, how many keep the draw (the safe replies), and how many there are.
+fn safe_replies(board: Board) -> (usize, usize) {
+    let replies = table().verdicts(board).unwrap();
+    (replies.iter().filter(|(_, v)| v.wdl == Wdl::Draw).count(), replies.len())
+}
+
+#[test]
+#[ignore = "needs the built placement layers; CI builds the last ones"]
+fn setting_traps_keeps_the_draw_with_the_moves_that_leave_the_fewest_safe_replies() {
+    let plain = WithTablebase::new(Heuristic::default(), Arc::clone(table())).unwrap();
+    let traps = plain.clone().setting_traps();
+    let (mut drawn, mut narrowed, mut in_movement) = (0, 0, 0);
+    for seed in 0..24 {
+        let Some(mut game) = random_start(seed) else { continue };
+        // A random walk on from there, through the rest of the placement and into the movement.
+        let mut state = seed | 1;
+        while game.outcome().is_none() && game.len() < 100 {
+            let board = game.board();
+            if table().probe_wdl(board).ok() == Some(Wdl::Draw) {
+                drawn += 1;
+                let drawing: Vec<Move> = table()
+                    .verdicts(board)
+                    .unwrap()
+                    .into_iter()
+                    .filter(|(_, v)| v.wdl == Wdl::Draw)
+                    .map(|(m, _)| m)
+                    .collect();
+                let chosen = traps.root_moves(board).unwrap().expect("a drawn position's moves");
+                let share = |m: Move| safe_replies(board.after_unchecked(m));
+                // Shares as whole numbers: k1 / n1 against k2 / n2.
+                let below = |(k1, n1): (usize, usize), (k2, n2): (usize, usize)| k1 * n2 < k2 * n1;
+                let shares: Vec<_> = drawing.iter().map(|&m| share(m)).collect();
+                let fewest = shares.iter().fold(shares[0], |f, &s| if below(s, f) { s } else { f });
+                for (&m, &s) in drawing.iter().zip(&shares) {
+                    assert_eq!(chosen.contains(&m), !below(fewest, s), "{board}: {m}");
+                }
+                assert!(chosen.iter().all(|m| drawing.contains(m)), "{board}");
+                narrowed += usize::from(chosen.len() < drawing.len());
+                in_movement += usize::from(board.in_hand() == 0);
+                // The plain player narrows the placement to the drawing moves only.
+                if board.in_hand() > 0 {
+                    assert_eq!(plain.root_moves(board).unwrap().unwrap().len(), drawing.len());
+                }
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let moves = game.legal_moves();
+            let m = moves[usize::try_from(state % moves.len() as u64).unwrap()];
+            game.play(m).unwrap();
+        }
+    }
+    assert!(drawn >= 20 && in_movement >= 5, "{drawn} drawn, {in_movement} in the movement");
+    // The check can fail: setting traps must choose among the drawing moves somewhere.
+    assert!(narrowed >= 5, "narrowed in {narrowed} of {drawn}");
 }
