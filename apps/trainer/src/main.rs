@@ -110,6 +110,11 @@ struct Cli {
     /// depth judges its own side's positions, so each side's play follows its own margin.
     #[arg(long, value_name = "MARGIN")]
     draw_margin_tigers: Option<f32>,
+    /// With --teacher: one of the games' two perfect seats sets traps, playing in a drawn
+    /// position a drawing move that leaves the fewest safe replies, so that the network meets
+    /// the positions a perfect opponent playing to win leads to.
+    #[arg(long)]
+    traps: bool,
     /// With --teacher: games whose positions make the held-out set.
     #[arg(long, default_value_t = 400, value_parser = games_count)]
     validation_games: usize,
@@ -206,6 +211,7 @@ fn main() -> ExitCode {
         uniform: cli.uniform,
         draw_margin: cli.draw_margin,
         draw_margin_tigers: cli.draw_margin_tigers.unwrap_or(cli.draw_margin),
+        traps: cli.traps,
         children: cli.children as usize,
         validation_games: cli.validation_games,
         final_positions: cli.final_positions,

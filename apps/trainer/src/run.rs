@@ -19,7 +19,7 @@ use tns_tablebase::Tablebase;
 use crate::lock::RunLock;
 use crate::measures::{self, Figures, Validation};
 use crate::progress::{self, Row};
-use crate::sampling::{self, TRAINING_SEATS};
+use crate::sampling::{self, TRAINING_SEATS, TRAP_TRAINING_SEATS};
 use crate::selfplay;
 use crate::state::RunState;
 use crate::teacher::Teacher;
@@ -84,6 +84,9 @@ pub struct Settings {
     pub draw_margin: f32,
     /// With a teacher: the same margin for the positions with the tigers to move.
     pub draw_margin_tigers: f32,
+    /// With a teacher: one of the games' two perfect seats sets traps
+    /// ([`sampling::TRAP_TRAINING_SEATS`]).
+    pub traps: bool,
     /// With a teacher: the games whose positions make the held-out set.
     pub validation_games: usize,
     /// With a teacher: the critical positions (at most) the searches are judged on at the end.
@@ -570,7 +573,7 @@ fn distil_samples(
             let seed = mix_seed(s.seed, u64::from(generation), i as u64);
             let mut positions = sampling::game_positions(
                 teacher,
-                &TRAINING_SEATS,
+                if s.traps { &TRAP_TRAINING_SEATS } else { &TRAINING_SEATS },
                 Some(&network),
                 s.epsilon,
                 s.max_plies,

@@ -11,6 +11,7 @@ use tns_board::{Board, Side, Symmetry, TOTAL_SHEEP};
 use tns_match::{Budget, Player, RandomPlayer, SearchPlayer, random_opening};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::Heuristic;
+use tns_tablebase::Wdl;
 
 use crate::teacher::Teacher;
 
@@ -26,6 +27,10 @@ pub enum Seat {
     /// The solved game: a move that keeps the position's value, drawn at random among them
     /// (so perfect play, in all its variety: the positions a player meets against the best).
     Perfect,
+    /// The solved game setting traps: in a drawn position, a drawing move that leaves the
+    /// opponent the smallest share of replies that hold the draw, at random among them (the
+    /// positions a player meets against a perfect opponent that plays to win).
+    Trapping,
 }
 
 /// The seats of the training games: every strength from random play to the heuristic at depth
@@ -44,6 +49,20 @@ pub const TRAINING_SEATS: [Seat; 10] = [
     Seat::Perfect,
 ];
 
+/// The training seats with `--traps`: one of the two perfect seats sets traps.
+pub const TRAP_TRAINING_SEATS: [Seat; 10] = [
+    Seat::Random,
+    Seat::Heuristic(1),
+    Seat::Heuristic(2),
+    Seat::Heuristic(3),
+    Seat::Heuristic(4),
+    Seat::Network(1),
+    Seat::Network(2),
+    Seat::Network(3),
+    Seat::Perfect,
+    Seat::Trapping,
+];
+
 /// The seats of the validation games: the same strengths without the network, whose play
 /// changes as it learns, so the held-out set is fixed by the seed alone.
 pub const VALIDATION_SEATS: [Seat; 6] = [
@@ -56,11 +75,39 @@ pub const VALIDATION_SEATS: [Seat; 6] = [
 ];
 
 /// Perfect play from the teacher: a move that keeps the value, at random among them (where the
-/// table does not hold the position, any move).
+/// table does not hold the position, any move); setting traps, in a drawn position only those
+/// drawing moves that leave the fewest safe replies.
 #[derive(Debug)]
 struct PerfectSeat {
     teacher: Teacher,
     rng: StdRng,
+    traps: bool,
+}
+
+impl PerfectSeat {
+    /// Of `moves`, drawing moves of a drawn `board`, those after which the opponent has the
+    /// smallest share of replies that keep the draw (all of them where a child is not held).
+    fn fewest_safe_replies(
+        &self,
+        board: Board,
+        moves: Vec<tns_board::Move>,
+    ) -> Vec<tns_board::Move> {
+        let shares: Option<Vec<(usize, usize)>> = moves
+            .iter()
+            .map(|&m| {
+                let replies = self.teacher.move_values(board.after_unchecked(m))?;
+                let safe = replies.iter().filter(|&&(_, v)| v == Wdl::Draw).count();
+                Some((safe, replies.len().max(1)))
+            })
+            .collect();
+        let Some(shares) = shares else { return moves };
+        // k1 / n1 against k2 / n2, in whole numbers.
+        let below = |(k1, n1): (usize, usize), (k2, n2): (usize, usize)| k1 * n2 < k2 * n1;
+        let Some(&fewest) = shares.iter().reduce(|f, s| if below(*s, *f) { s } else { f }) else {
+            return moves;
+        };
+        moves.into_iter().zip(shares).filter(|&(_, s)| !below(fewest, s)).map(|(m, _)| m).collect()
+    }
 }
 
 impl Player for PerfectSeat {
@@ -73,7 +120,12 @@ impl Player for PerfectSeat {
         let moves: Vec<tns_board::Move> = match self.teacher.move_values(board) {
             Some(values) => {
                 let best = values.iter().map(|&(_, v)| v).max()?;
-                values.into_iter().filter(|&(_, v)| v == best).map(|(m, _)| m).collect()
+                let keeping = values.into_iter().filter(|&(_, v)| v == best).map(|(m, _)| m);
+                if self.traps && best == Wdl::Draw {
+                    self.fewest_safe_replies(board, keeping.collect())
+                } else {
+                    keeping.collect()
+                }
             }
             None => board.legal_moves().iter().copied().collect(),
         };
@@ -84,7 +136,12 @@ impl Player for PerfectSeat {
 /// The most random plies a sampled game opens with.
 const OPENING_PLIES: usize = 4;
 
-fn player(
+/// The player that sits at `seat`: the network (if given) for [`Seat::Network`], else the
+/// heuristic; perfect play from `teacher`; random moves from `seed`.
+///
+/// # Panics
+/// Only on a machine out of memory: the searches are of one thread and 1 MiB, within bounds.
+pub fn player(
     seat: Seat,
     teacher: &Teacher,
     network: Option<&Arc<Network>>,
@@ -102,9 +159,11 @@ fn player(
                 .expect(small),
         ),
         (Seat::Random, _) => Box::new(RandomPlayer::new(seed)),
-        (Seat::Perfect, _) => {
-            Box::new(PerfectSeat { teacher: teacher.clone(), rng: StdRng::seed_from_u64(seed) })
-        }
+        (Seat::Perfect | Seat::Trapping, _) => Box::new(PerfectSeat {
+            teacher: teacher.clone(),
+            rng: StdRng::seed_from_u64(seed),
+            traps: seat == Seat::Trapping,
+        }),
     }
 }
 

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use tns_board::{Board, Move, Side};
+use tns_board::{Board, Game, Move, Side};
 use tns_nn::Network;
 use tns_tablebase::{Tablebase, Wdl};
 use tns_trainer::measures::{self, Held, Validation};
-use tns_trainer::sampling::{self, class_key};
+use tns_trainer::sampling::{self, Seat, class_key};
 use tns_trainer::state::RunState;
 use tns_trainer::teacher::{Teacher, target};
 use tns_trainer::{Settings, generation_path, progress, train, validation_set};
@@ -62,6 +62,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         children: 2,
         draw_margin: 0.0,
         draw_margin_tigers: 0.0,
+        traps: false,
         validation_games: 40,
         final_positions: 20,
     }
@@ -140,6 +141,39 @@ fn each_side_to_move_is_trained_with_its_own_draw_margin() {
     // The case can fail: tigers' draws moved off 0 while the sheep's stayed there.
     assert!(tigers_off_zero > 0 && sheep_draws > 0, "{tigers_off_zero} and {sheep_draws}");
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn trapping_seats_play_the_drawing_moves_that_leave_the_fewest_safe_replies() {
+    let teacher = Teacher::new(table());
+    // Of a drawn position's moves, those that keep the draw, and how many there are.
+    let safe = |b: Board| {
+        let replies = teacher.move_values(b)?;
+        Some((replies.iter().filter(|&&(_, v)| v == Wdl::Draw).count(), replies.len().max(1)))
+    };
+    // k1 / n1 against k2 / n2, in whole numbers.
+    let below = |(k1, n1): (usize, usize), (k2, n2): (usize, usize)| k1 * n2 < k2 * n1;
+    let (mut checked, mut narrowed) = (0, 0);
+    let mut seat = sampling::player(Seat::Trapping, &teacher, None, 3);
+    for board in sampling::uniform_positions(&teacher, 3000, 4) {
+        let Some(values) = teacher.move_values(board) else { continue };
+        if teacher.value(board) != Some(Wdl::Draw) {
+            continue;
+        }
+        let drawing: Vec<Move> =
+            values.iter().filter(|&&(_, v)| v == Wdl::Draw).map(|&(m, _)| m).collect();
+        let shares: Option<Vec<_>> =
+            drawing.iter().map(|&m| safe(board.after_unchecked(m))).collect();
+        let Some(shares) = shares else { continue };
+        let fewest = shares.iter().copied().reduce(|f, s| if below(s, f) { s } else { f }).unwrap();
+        let m = seat.choose(&Game::from_position(board), &AtomicBool::new(false)).unwrap();
+        assert!(drawing.contains(&m), "{board}: {m} does not keep the draw");
+        assert!(!below(fewest, safe(board.after_unchecked(m)).unwrap()), "{board}: {m}");
+        checked += 1;
+        narrowed += usize::from(shares.iter().any(|&s| below(fewest, s)));
+    }
+    // The check can fail: some drawn positions have drawing moves with more safe replies.
+    assert!(checked >= 20 && narrowed >= 5, "{checked} checked, {narrowed} with a choice");
 }
 
 #[test]
