@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
-use tns_board::{Board, Side, Symmetry, TOTAL_SHEEP};
+use tns_board::{Board, MoveList, Side, Symmetry, TOTAL_SHEEP};
 use tns_match::{Budget, Player, RandomPlayer, SearchPlayer, random_opening};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::Heuristic;
@@ -84,32 +84,6 @@ struct PerfectSeat {
     traps: bool,
 }
 
-impl PerfectSeat {
-    /// Of `moves`, drawing moves of a drawn `board`, those after which the opponent has the
-    /// smallest share of replies that keep the draw (all of them where a child is not held).
-    fn fewest_safe_replies(
-        &self,
-        board: Board,
-        moves: Vec<tns_board::Move>,
-    ) -> Vec<tns_board::Move> {
-        let shares: Option<Vec<(usize, usize)>> = moves
-            .iter()
-            .map(|&m| {
-                let replies = self.teacher.move_values(board.after_unchecked(m))?;
-                let safe = replies.iter().filter(|&&(_, v)| v == Wdl::Draw).count();
-                Some((safe, replies.len().max(1)))
-            })
-            .collect();
-        let Some(shares) = shares else { return moves };
-        // k1 / n1 against k2 / n2, in whole numbers.
-        let below = |(k1, n1): (usize, usize), (k2, n2): (usize, usize)| k1 * n2 < k2 * n1;
-        let Some(&fewest) = shares.iter().reduce(|f, s| if below(*s, *f) { s } else { f }) else {
-            return moves;
-        };
-        moves.into_iter().zip(shares).filter(|&(_, s)| !below(fewest, s)).map(|(m, _)| m).collect()
-    }
-}
-
 impl Player for PerfectSeat {
     fn new_game(&mut self, seed: u64) {
         self.rng = StdRng::seed_from_u64(seed);
@@ -120,12 +94,12 @@ impl Player for PerfectSeat {
         let moves: Vec<tns_board::Move> = match self.teacher.move_values(board) {
             Some(values) => {
                 let best = values.iter().map(|&(_, v)| v).max()?;
-                let keeping = values.into_iter().filter(|&(_, v)| v == best).map(|(m, _)| m);
+                let mut keeping: MoveList =
+                    values.into_iter().filter(|&(_, v)| v == best).map(|(m, _)| m).collect();
                 if self.traps && best == Wdl::Draw {
-                    self.fewest_safe_replies(board, keeping.collect())
-                } else {
-                    keeping.collect()
+                    self.teacher.keep_traps(board, &mut keeping);
                 }
+                keeping.to_vec()
             }
             None => board.legal_moves().iter().copied().collect(),
         };

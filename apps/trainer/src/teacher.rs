@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use tns_board::{Board, Move};
+use tns_board::{Board, Move, MoveList};
 use tns_tablebase::{Tablebase, TablebaseError, Wdl};
 
 /// The tablebase, asked for exact values. A table that fails to answer (a damaged or unreadable
@@ -79,13 +79,25 @@ impl Teacher {
             Ok(wdl) => Some(wdl),
             Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => None,
             Err(e) => {
-                self.fault
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .get_or_insert(e.to_string());
+                self.keep_fault(&e);
                 None
             }
         }
+    }
+
+    /// [`Tablebase::keep_traps`]: of a drawn `board`'s drawing `moves`, those that leave the
+    /// fewest safe replies; all of them where the table does not hold a position one move on,
+    /// or fails (kept for [`Teacher::check`]).
+    pub fn keep_traps(&self, board: Board, moves: &mut MoveList) {
+        match self.table.keep_traps(board, moves) {
+            Ok(()) | Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => {}
+            Err(e) => self.keep_fault(&e),
+        }
+    }
+
+    /// Keeps the table's first error for [`Teacher::check`].
+    fn keep_fault(&self, e: &TablebaseError) {
+        self.fault.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e.to_string());
     }
 
     /// The value of playing `m` in `board`, for the side that plays it: a win when it makes the

@@ -114,42 +114,12 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
         let mut list: MoveList =
             verdicts.into_iter().filter(|(_, v)| v.wdl == best).map(|(m, _)| m).collect();
         if self.traps && best == Wdl::Draw {
-            match self.fewest_safe_replies(board, &mut list) {
+            match self.table.keep_traps(board, &mut list) {
                 // A child in a layer not built: the drawing moves, unnarrowed.
                 Ok(()) | Err(TablebaseError::NoLayer(_)) => {}
                 Err(e) => return Err(EvalError::new(e)),
             }
         }
         Ok(Some(list))
-    }
-}
-
-impl<E> WithTablebase<E> {
-    /// Narrows `moves`, drawing moves of the drawn `board`, to those after which the opponent
-    /// has the smallest share of replies that keep the draw.
-    fn fewest_safe_replies(
-        &self,
-        board: Board,
-        moves: &mut MoveList,
-    ) -> Result<(), TablebaseError> {
-        let mut shares = [(0, 1); tns_board::MAX_MOVES];
-        for (share, &m) in shares.iter_mut().zip(moves.iter()) {
-            let replies = self.table.verdicts(board.after_unchecked(m))?;
-            let safe = replies.iter().filter(|(_, v)| v.wdl == Wdl::Draw).count();
-            *share = (safe, replies.len().max(1));
-        }
-        // k1 / n1 against k2 / n2, in whole numbers.
-        let less = |a: (usize, usize), b: (usize, usize)| a.0 * b.1 < b.0 * a.1;
-        let shares = &shares[..moves.len()];
-        let Some(&fewest) = shares.iter().reduce(|a, b| if less(*b, *a) { b } else { a }) else {
-            return Ok(());
-        };
-        let mut i = 0;
-        moves.retain(|_| {
-            let keep = !less(fewest, shares[i]);
-            i += 1;
-            keep
-        });
-        Ok(())
     }
 }

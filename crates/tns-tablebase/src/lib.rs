@@ -10,6 +10,7 @@ mod movement;
 mod placement;
 mod reach;
 mod tablebase;
+mod traps;
 mod value;
 mod verify;
 mod whole_game;
