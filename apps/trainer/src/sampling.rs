@@ -50,18 +50,11 @@ pub const TRAINING_SEATS: [Seat; 10] = [
 ];
 
 /// The training seats with `--traps`: one of the two perfect seats sets traps.
-pub const TRAP_TRAINING_SEATS: [Seat; 10] = [
-    Seat::Random,
-    Seat::Heuristic(1),
-    Seat::Heuristic(2),
-    Seat::Heuristic(3),
-    Seat::Heuristic(4),
-    Seat::Network(1),
-    Seat::Network(2),
-    Seat::Network(3),
-    Seat::Perfect,
-    Seat::Trapping,
-];
+pub const TRAP_TRAINING_SEATS: [Seat; 10] = {
+    let mut seats = TRAINING_SEATS;
+    seats[seats.len() - 1] = Seat::Trapping;
+    seats
+};
 
 /// The seats of the validation games: the same strengths without the network, whose play
 /// changes as it learns, so the held-out set is fixed by the seed alone.
