@@ -106,8 +106,8 @@ struct Cli {
     #[arg(long, default_value_t = 0.0, value_name = "MARGIN")]
     draw_margin: f32,
     /// With --teacher: the draw margin of the positions with the tigers to move, if it is to
-    /// differ from --draw-margin (which then holds for the sheep to move). A search at an even
-    /// depth judges its own side's positions, so each side's play follows its own margin.
+    /// differ from --draw-margin (which then holds for the sheep to move). Each margin moves
+    /// both sides' play, not only its own side's: see docs/training.md.
     #[arg(long, value_name = "MARGIN")]
     draw_margin_tigers: Option<f32>,
     /// With --teacher: one of the games' two perfect seats sets traps, playing in a drawn
