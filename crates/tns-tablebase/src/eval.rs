@@ -54,11 +54,6 @@ impl<E> WithTablebase<E> {
         self
     }
 
-    /// Whether it sets traps ([`WithTablebase::setting_traps`]).
-    pub fn sets_traps(&self) -> bool {
-        self.traps
-    }
-
     /// The table.
     pub fn table(&self) -> &Tablebase {
         &self.table
