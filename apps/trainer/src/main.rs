@@ -110,6 +110,11 @@ struct Cli {
     /// both sides' play, not only its own side's: see docs/training.md.
     #[arg(long, value_name = "MARGIN")]
     draw_margin_tigers: Option<f32>,
+    /// With --teacher: the draw margin of the movement phase's positions (no sheep in hand),
+    /// either side to move, if it is to differ there; --draw-margin and --draw-margin-tigers
+    /// then hold for the placement's.
+    #[arg(long, value_name = "MARGIN")]
+    draw_margin_movement: Option<f32>,
     /// With --teacher: one of the games' two perfect seats sets traps, playing in a drawn
     /// position a drawing move that leaves the fewest safe replies, so that the network meets
     /// the positions a perfect opponent playing to win leads to.
@@ -145,9 +150,10 @@ fn check(cli: &Cli) -> Result<(), &'static str> {
             "--learning-rate and --final-learning-rate must be positive and --batch at least 1",
         );
     }
-    let margins = [cli.draw_margin, cli.draw_margin_tigers.unwrap_or(cli.draw_margin)];
-    if !margins.iter().all(|m| (0.0..=0.9).contains(m)) {
-        return Err("--draw-margin and --draw-margin-tigers must lie between 0 and 0.9");
+    let margins = [Some(cli.draw_margin), cli.draw_margin_tigers, cli.draw_margin_movement];
+    if !margins.iter().flatten().all(|m| (0.0..=0.9).contains(m)) {
+        return Err("--draw-margin, --draw-margin-tigers and --draw-margin-movement must lie \
+                    between 0 and 0.9");
     }
     if cli.match_every > 0 && cli.match_games == 0 {
         return Err("--match-games 0 plays no match: give at least 2, or --match-every 0 for none");
@@ -211,6 +217,7 @@ fn main() -> ExitCode {
         uniform: cli.uniform,
         draw_margin: cli.draw_margin,
         draw_margin_tigers: cli.draw_margin_tigers.unwrap_or(cli.draw_margin),
+        draw_margin_movement: cli.draw_margin_movement,
         traps: cli.traps,
         children: cli.children as usize,
         validation_games: cli.validation_games,

@@ -84,6 +84,9 @@ pub struct Settings {
     pub draw_margin: f32,
     /// With a teacher: the same margin for the positions with the tigers to move.
     pub draw_margin_tigers: f32,
+    /// With a teacher: the margin of every movement position (no sheep in hand), either side
+    /// to move, if it differs there; the two above then hold for the placement's.
+    pub draw_margin_movement: Option<f32>,
     /// With a teacher: one of the games' two perfect seats sets traps
     /// ([`sampling::TRAP_TRAINING_SEATS`]).
     pub traps: bool,
@@ -94,8 +97,12 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The draw margin of `board`'s targets: its side to move's.
+    /// The draw margin of `board`'s targets: the movement's, or in the placement its side to
+    /// move's.
     pub fn margin_of(&self, board: Board) -> f32 {
+        if let Some(movement) = self.draw_margin_movement.filter(|_| board.in_hand() == 0) {
+            return movement;
+        }
         match board.side_to_move() {
             Side::Tiger => self.draw_margin_tigers,
             Side::Sheep => self.draw_margin,

@@ -62,6 +62,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         children: 2,
         draw_margin: 0.0,
         draw_margin_tigers: 0.0,
+        draw_margin_movement: None,
         traps: false,
         validation_games: 40,
         final_positions: 20,
@@ -140,6 +141,39 @@ fn each_side_to_move_is_trained_with_its_own_draw_margin() {
     }
     // The case can fail: tigers' draws moved off 0 while the sheep's stayed there.
     assert!(tigers_off_zero > 0 && sheep_draws > 0, "{tigers_off_zero} and {sheep_draws}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn the_movement_phase_is_trained_with_its_own_draw_margin() {
+    let out = temp("movement-margin");
+    let mut s = settings(out.clone(), 1);
+    s.draw_margin_tigers = 0.2;
+    s.draw_margin_movement = Some(0.5);
+    one_thread(|| train(&s, &AtomicBool::new(false), |_| {})).unwrap();
+    let teacher = Teacher::new(table());
+    let state = RunState::load(&out.join("state.bin"), 0.01).unwrap().unwrap();
+    let (mut movement_off_zero, mut placement_draws) = (0, 0);
+    for sample in state.window.iter().flatten() {
+        let board = sample.board;
+        let value = teacher.value(board).unwrap();
+        let margin = match (board.in_hand(), board.side_to_move()) {
+            (0, _) => 0.5,
+            (_, Side::Tiger) => 0.2,
+            (_, Side::Sheep) => 0.0,
+        };
+        let expected = teacher.target_with_margin(board, value, margin);
+        assert_eq!(sample.target.to_bits(), expected.to_bits(), "{board}");
+        if value == Wdl::Draw {
+            if board.in_hand() == 0 {
+                movement_off_zero += usize::from(sample.target != 0.0);
+            } else {
+                placement_draws += 1;
+            }
+        }
+    }
+    // The case can fail: the movement's draws moved off 0, and the placement's were met.
+    assert!(movement_off_zero > 0 && placement_draws > 0, "{movement_off_zero}, {placement_draws}");
     std::fs::remove_dir_all(&out).unwrap();
 }
 

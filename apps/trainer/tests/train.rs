@@ -36,6 +36,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         children: 0,
         draw_margin: 0.0,
         draw_margin_tigers: 0.0,
+        draw_margin_movement: None,
         traps: false,
         validation_games: 0,
         final_positions: 0,
