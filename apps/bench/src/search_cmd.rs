@@ -19,6 +19,8 @@ enum Part {
     Killers,
     /// The history heuristic.
     History,
+    /// Principal variation search (null windows after the first move).
+    Pvs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -54,6 +56,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             Part::Jumps => parts.jumps_first = on,
             Part::Killers => parts.killers = on,
             Part::History => parts.history = on,
+            Part::Pvs => parts.pvs = on,
         }
     }
     let config =

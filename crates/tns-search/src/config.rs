@@ -57,6 +57,10 @@ pub struct Parts {
     pub killers: bool,
     /// The history heuristic: quiet moves ordered by how often they caused cutoffs.
     pub history: bool,
+    /// Principal variation search: after the first move, each move is searched with a null
+    /// window (can it beat the best so far?) and again with the whole window only when it can.
+    /// The value is the same; only the node count moves.
+    pub pvs: bool,
     /// Time management by the best move's stability: with a target time, stop early when the
     /// best move holds and go on when it changes. Off, the search stops at the target. (It
     /// changes only how a clock's time is spent, not what a search finds.)
@@ -65,8 +69,14 @@ pub struct Parts {
 
 impl Parts {
     /// Every part on.
-    pub const ALL: Parts =
-        Parts { table: true, jumps_first: true, killers: true, history: true, stability: true };
+    pub const ALL: Parts = Parts {
+        table: true,
+        jumps_first: true,
+        killers: true,
+        history: true,
+        pvs: true,
+        stability: true,
+    };
 
     /// The parts the engine uses: all but killer moves, which cost 15-25% more nodes to reach
     /// depths 12 to 14 on the bench positions (docs/search.md has the figures).

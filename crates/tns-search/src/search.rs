@@ -179,6 +179,7 @@ impl<E: Evaluator> Search<E> {
             root_moves,
             tt: &self.tt,
             use_table: self.parts.table,
+            pvs: self.parts.pvs,
             stability: self.parts.stability,
             history,
             limits,

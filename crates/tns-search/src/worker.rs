@@ -54,6 +54,7 @@ pub(crate) struct Shared<'a, E> {
     pub(crate) evaluator: &'a E,
     pub(crate) tt: &'a TranspositionTable,
     pub(crate) use_table: bool,
+    pub(crate) pvs: bool,
     pub(crate) stability: bool,
     pub(crate) history: &'a [Board],
     pub(crate) limits: Limits,
@@ -360,7 +361,18 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let m = moves[i];
-            let score = -self.negamax(board.after_unchecked(m), depth - 1, ply + 1, -beta, -alpha);
+            let child = board.after_unchecked(m);
+            let score = if i > 0 && self.shared.pvs && beta - alpha > 1 {
+                // Can it beat the best so far? Only if so, how far.
+                let bound = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if bound > alpha && bound < beta && !self.aborted {
+                    -self.negamax(child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    bound
+                }
+            } else {
+                -self.negamax(child, depth - 1, ply + 1, -beta, -alpha)
+            };
             if self.aborted {
                 return None;
             }

@@ -241,17 +241,17 @@ proptest! {
     fn root_value_matches_plain_negamax(
         choices in prop::collection::vec(any::<u8>(), 0..70),
         depth in 1u32..=4,
-        switches in any::<[bool; 4]>(),
+        switches in any::<[bool; 5]>(),
     ) {
         let boards = play_random(&choices);
         let (board, history) = boards.split_last().unwrap();
         prop_assume!(board.has_moves() && board.dead() < KILLS_TO_WIN);
         let expected = reference(*board, depth, &mut Vec::new(), history);
         // Whichever parts are switched off, the value is the same; only the node count moves.
-        let [table, jumps_first, killers, history_heuristic] = switches;
+        let [table, jumps_first, killers, history_heuristic, pvs] = switches;
         let mut parts = Parts::DEFAULT;
         (parts.table, parts.jumps_first, parts.killers) = (table, jumps_first, killers);
-        parts.history = history_heuristic;
+        (parts.history, parts.pvs) = (history_heuristic, pvs);
         let r = search_parts(*board, history, Limits::depth(depth), 1, parts);
         prop_assert_eq!(r.score, expected, "{} depth {}", board, depth);
         prop_assert!(pv_is_legal(*board, &r.pv));
