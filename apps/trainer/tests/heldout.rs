@@ -1,0 +1,113 @@
+//! `tns-heldout`: bad players and tables are clear errors; on the real table (as far as it is
+//! built: CI builds the last placement layers) it measures the held-out set the trainer builds
+//! from the same seed, and its figures are the library's for that set.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+use tns_board::KILLS_TO_WIN;
+use tns_nn::{Network, NeuralEvaluator};
+use tns_search::Limits;
+use tns_tablebase::Tablebase;
+use tns_trainer::held_out_seed;
+use tns_trainer::measures::{Validation, figures, search_move_accuracy};
+use tns_trainer::teacher::Teacher;
+
+fn heldout(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tns-heldout")).args(args).output().expect("it runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn shipped() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../weights/latest.bin")
+}
+
+#[test]
+fn players_that_cannot_be_measured_are_refused_before_the_table_is_read() {
+    for player in ["random", "perfect"] {
+        let out = heldout(&["--teacher", "/nonexistent", player]);
+        assert_eq!(out.status.code(), Some(1), "{player}");
+        assert!(stderr(&out).contains("not a searching player without the table"), "{player}");
+    }
+    let out = heldout(&["--teacher", "/nonexistent", "/nonexistent.bin"]);
+    assert_eq!(out.status.code(), Some(2), "a missing weights file is a bad argument");
+    assert!(stderr(&out).contains("/nonexistent.bin"), "{}", stderr(&out));
+    let out = heldout(&["--teacher", "/nonexistent"]);
+    assert_eq!(out.status.code(), Some(2), "no player");
+}
+
+#[test]
+fn a_missing_or_foreign_table_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("tns-heldout-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for teacher in [dir.to_str().unwrap(), "/nonexistent"] {
+        let out = heldout(&["--teacher", teacher, "heuristic"]);
+        assert_eq!(out.status.code(), Some(1), "{teacher}");
+        assert!(stderr(&out).contains("the table in"), "{teacher}: {}", stderr(&out));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The first number after `after` on the line of `stdout` that begins with `line_start`.
+fn figure(stdout: &str, line_start: &str, after: &str) -> f64 {
+    let line = stdout.lines().find(|l| l.starts_with(line_start)).unwrap_or_else(|| {
+        panic!("no line starting {line_start:?} in:\n{stdout}");
+    });
+    let rest =
+        &line[line.find(after).unwrap_or_else(|| panic!("{after:?} in {line}")) + after.len()..];
+    let number: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    number.parse().unwrap_or_else(|_| panic!("a number after {after:?} in {line}"))
+}
+
+#[test]
+#[ignore = "needs the real table's last placement layers; CI builds them"]
+fn on_the_real_table_it_measures_the_trainers_held_out_set() {
+    let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
+        PathBuf::from,
+    );
+    let weights = shipped();
+    let args = ["--validation-games", "30", "--positions", "40", "--seed", "7"];
+    let out = heldout(
+        &[
+            &["--teacher", dir.to_str().unwrap()],
+            &args[..],
+            &[weights.to_str().unwrap(), "heuristic"],
+        ]
+        .concat(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+
+    // The library's figures on the set the trainer builds from seed 7 (epsilon 0.05, 300 plies).
+    let table = Tablebase::load(KILLS_TO_WIN, &dir).unwrap();
+    let teacher = Teacher::new(Arc::new(table));
+    let validation = Validation::build(&teacher, 30, 0.05, 300, held_out_seed(7));
+    let critical = validation.critical().count();
+    assert!(critical > 0, "the built layers hold critical positions of 30 games");
+    let set = format!("held-out set: {} positions ({critical} critical)", validation.held.len());
+    assert!(stdout.contains(&set), "{set} in:\n{stdout}");
+
+    let net = Network::load(&weights).unwrap();
+    let f = figures(&net, &teacher, &validation);
+    let name = weights.display().to_string();
+    let moves = figure(&stdout, &format!("{name}: validation"), "one-ply moves ");
+    assert!((moves - 100.0 * f.moves).abs() < 0.051, "{moves} against {}", f.moves);
+    let loss = figure(&stdout, &format!("{name}: validation"), "loss ");
+    assert!((loss - f.loss).abs() < 0.000_051, "{loss} against {}", f.loss);
+
+    // At depth 4 the search is deterministic: the same share, to the printed digit.
+    let evaluator = NeuralEvaluator::new(net);
+    let k = search_move_accuracy(&evaluator, &validation, &Limits::depth(4), 40);
+    let share = figure(&stdout, &format!("{name}: search at depth 4"), "value in ");
+    assert!((share - 100.0 * k.share()).abs() < 0.051, "{share} against {}", k.share());
+    assert!(stdout.contains(&format!("of {} critical positions", critical.min(40))), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with("heuristic: search at 0.05 s a move")),
+        "{stdout}"
+    );
+}
