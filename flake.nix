@@ -48,7 +48,7 @@
         packages.tigers-and-sheep = tigers-and-sheep;
 
         # `nix run` plays the game; `nix run .#engine`, `.#web`, `.#bench`, `.#tablebase`,
-        # `.#train` and `.#tune` start the other programs.
+        # `.#train`, `.#tune` and `.#heldout` start the other programs.
         apps = {
           default = app "tigers-and-sheep";
           engine = app "tns-engine";
@@ -57,6 +57,7 @@
           tablebase = app "tns-tablebase";
           train = app "tns-train";
           tune = app "tns-tune";
+          heldout = app "tns-heldout";
         };
 
         # `nix develop`: the stable Rust toolchain with clippy and rustfmt, plus the tools the
