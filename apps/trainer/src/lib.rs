@@ -12,6 +12,25 @@ pub mod state;
 pub mod teacher;
 pub mod tune;
 
+/// Runs `job` on a thread pool of `threads` threads (all cores when `None`), as each of the
+/// trainer's programs does its work.
+///
+/// # Errors
+/// The job's own error, or that the threads could not be started.
+pub fn in_pool<T: Send>(
+    threads: Option<u32>,
+    job: impl FnOnce() -> Result<T, String> + Send,
+) -> Result<T, String> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(n as usize);
+    }
+    match pool.build() {
+        Ok(pool) => pool.install(job),
+        Err(e) => Err(format!("cannot start threads: {e}")),
+    }
+}
+
 pub use run::{
     Settings, complete_generation, generation_path, held_out_seed, newest_generation, train,
     validation_set,

@@ -223,10 +223,6 @@ fn main() -> ExitCode {
         validation_games: cli.validation_games,
         final_positions: cli.final_positions,
     };
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = cli.threads {
-        pool = pool.num_threads(n as usize);
-    }
     // Ctrl+C ends the run between generations, with where it stopped; a second one at once.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     {
@@ -239,10 +235,8 @@ fn main() -> ExitCode {
             eprintln!("tns-train: stopping after this generation's games (Ctrl+C again quits now)");
         });
     }
-    let result = match pool.build() {
-        Ok(pool) => pool.install(|| train(&settings, &stop, |line| println!("{line}"))),
-        Err(e) => Err(format!("cannot start threads: {e}")),
-    };
+    let result =
+        tns_trainer::in_pool(cli.threads, || train(&settings, &stop, |line| println!("{line}")));
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {

@@ -121,14 +121,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = cli.threads {
-        pool = pool.num_threads(n as usize);
-    }
-    let result = match pool.build() {
-        Ok(pool) => pool.install(|| run(&cli, &mut |line| println!("{line}"))),
-        Err(e) => Err(format!("cannot start threads: {e}")),
-    };
+    let result = tns_trainer::in_pool(cli.threads, || run(&cli, &mut |line| println!("{line}")));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

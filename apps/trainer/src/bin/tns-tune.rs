@@ -80,14 +80,7 @@ fn run(cli: &Cli) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = cli.threads {
-        pool = pool.num_threads(n as usize);
-    }
-    let result = match pool.build() {
-        Ok(pool) => pool.install(|| run(&cli)),
-        Err(e) => Err(format!("cannot start threads: {e}")),
-    };
+    let result = tns_trainer::in_pool(cli.threads, || run(&cli));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
