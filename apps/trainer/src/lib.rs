@@ -2,6 +2,7 @@
 //! the solved game (the teacher, where its positions come from, the exact measures), the
 //! generation loop and its log, and Texel tuning of the heuristic.
 
+mod held_out_args;
 mod lock;
 pub mod measures;
 pub mod progress;
@@ -31,6 +32,7 @@ pub fn in_pool<T: Send>(
     }
 }
 
+pub use held_out_args::HeldOutArgs;
 pub use run::{
     Settings, complete_generation, generation_path, held_out_seed, newest_generation, train,
     validation_set,

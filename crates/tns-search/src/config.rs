@@ -44,7 +44,8 @@ impl Default for SearchConfig {
 
 /// Switches for the parts of the search that only make it faster, so each one's worth can be
 /// measured by turning it off (`tns-bench search --without ...`). None of them changes the
-/// value a fixed-depth search finds, only how many nodes it takes.
+/// value a fixed-depth search finds, only how many nodes it takes and, where moves score alike,
+/// which of them is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(clippy::struct_excessive_bools)]
 #[non_exhaustive]
@@ -59,7 +60,7 @@ pub struct Parts {
     pub history: bool,
     /// Principal variation search: after the first move, each move is searched with a null
     /// window (can it beat the best so far?) and again with the whole window only when it can.
-    /// The value is the same; only the node count moves.
+    /// The value is the same; the node count and the choice among equal scores move.
     pub pvs: bool,
     /// Time management by the best move's stability: with a target time, stop early when the
     /// best move holds and go on when it changes. Off, the search stops at the target. (It

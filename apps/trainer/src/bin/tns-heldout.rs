@@ -2,17 +2,13 @@
 //! measures its network, without training anything: a shipped file, an averaged one, or the
 //! same network under a changed search can be judged on the same positions.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::Parser;
 use tns_match::{PlayerKind, PlayerSpec};
 use tns_search::{Evaluator, Limits};
-use tns_tablebase::Tablebase;
-use tns_trainer::held_out_seed;
-use tns_trainer::measures::{Kept, Validation, figures, search_move_accuracy};
-use tns_trainer::teacher::Teacher;
+use tns_trainer::HeldOutArgs;
+use tns_trainer::measures::{Kept, figures, search_move_accuracy};
 
 /// Measures each player on the held-out set the trainer builds from the same seed: for a
 /// network its validation loss, value accuracy and one-ply move accuracy; for every player
@@ -25,27 +21,8 @@ struct Cli {
     /// a colon, as tns-bench match takes them).
     #[arg(required = true, value_name = "PLAYER")]
     players: Vec<PlayerSpec>,
-    /// The tablebase folder (the whole game, built by `tns-tablebase build --placement`).
-    #[arg(long, value_name = "DIR")]
-    teacher: PathBuf,
-    /// Games of the held-out set (as the trainer's --validation-games).
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    validation_games: u32,
-    /// Critical positions the searches are judged on (as the trainer's --final-positions).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    positions: u32,
-    /// Probability of a random move in the held-out games (as the trainer's --epsilon).
-    #[arg(long, default_value_t = 0.05)]
-    epsilon: f64,
-    /// Plies after which a held-out game ends (as the trainer's --max-plies).
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    max_plies: u64,
-    /// The seed (as the trainer's --seed, for the same held-out set).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Threads (all cores unless given); each search has one.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
-    threads: Option<u32>,
+    #[command(flatten)]
+    held_out: HeldOutArgs,
 }
 
 /// "96.8% of 1000 critical positions (96.2% of the 532 in the placement)".
@@ -60,9 +37,6 @@ fn kept(k: Kept) -> String {
 }
 
 fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
-    if !(0.0..=1.0).contains(&cli.epsilon) {
-        return Err("--epsilon must lie between 0 and 1".into());
-    }
     // Every player is checked before the held-out set is built: a bad one fails at once.
     let evaluators: Vec<Box<dyn Evaluator>> = cli
         .players
@@ -76,23 +50,14 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
             )),
         })
         .collect::<Result<_, _>>()?;
-    let table = Tablebase::load(tns_board::KILLS_TO_WIN, &cli.teacher)
-        .map_err(|e| format!("the table in {}: {e}", cli.teacher.display()))?;
-    let teacher = Teacher::new(Arc::new(table));
-    let max_plies = usize::try_from(cli.max_plies).unwrap_or(usize::MAX);
-    let validation = Validation::build(
-        &teacher,
-        cli.validation_games as usize,
-        cli.epsilon,
-        max_plies,
-        held_out_seed(cli.seed),
-    );
+    let h = &cli.held_out;
+    let (teacher, validation) = h.load()?;
     out(&format!(
         "held-out set: {} positions ({} critical) from {} games, seed {}",
         validation.held.len(),
         validation.critical().count(),
-        cli.validation_games,
-        cli.seed
+        h.validation_games,
+        h.seed
     ));
     let limits = [
         ("depth 4", Limits::depth(4)),
@@ -112,7 +77,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         }
         let evaluator: &dyn Evaluator = evaluator.as_ref();
         for (what, limit) in &limits {
-            let k = search_move_accuracy(&evaluator, &validation, limit, cli.positions as usize);
+            let k = search_move_accuracy(&evaluator, &validation, limit, h.positions as usize);
             out(&format!("{}: search at {what} keeps the value in {}", spec.name, kept(k)));
         }
     }
@@ -121,7 +86,8 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = tns_trainer::in_pool(cli.threads, || run(&cli, &mut |line| println!("{line}")));
+    let result =
+        tns_trainer::in_pool(cli.held_out.threads, || run(&cli, &mut |line| println!("{line}")));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -2,16 +2,12 @@
 //! result where it counts: the moves the search keeps the value with, on the trainer's
 //! held-out set.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::Parser;
 use tns_search::{Heuristic, Weights};
-use tns_tablebase::Tablebase;
-use tns_trainer::measures::{Validation, compare_searches};
-use tns_trainer::teacher::Teacher;
-use tns_trainer::{held_out_seed, tune};
+use tns_trainer::measures::compare_searches;
+use tns_trainer::{HeldOutArgs, tune};
 
 /// Fits the heuristic's weights so that a logistic curve of its score predicts the table's
 /// result, on positions of games between players of every strength; then compares the old and
@@ -19,45 +15,26 @@ use tns_trainer::{held_out_seed, tune};
 #[derive(Parser, Debug)]
 #[command(name = "tns-tune", version)]
 struct Cli {
-    /// The tablebase folder (the whole game, built by `tns-tablebase build --placement`).
-    #[arg(long, value_name = "DIR")]
-    teacher: PathBuf,
     /// Games whose positions the weights are fitted on.
     #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     games: u32,
-    /// Games of the held-out set (as the trainer's --validation-games).
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    validation_games: u32,
-    /// Critical positions the searches are judged on.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    positions: u32,
-    /// Probability of a random move in the games.
-    #[arg(long, default_value_t = 0.05)]
-    epsilon: f64,
-    /// The seed (as the trainer's --seed, for the same held-out set).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Threads (all cores unless given).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
-    threads: Option<u32>,
+    /// The table, the held-out set and the threads (the fitting games use the same --epsilon,
+    /// --max-plies and --seed).
+    #[command(flatten)]
+    held_out: HeldOutArgs,
 }
 
 fn run(cli: &Cli) -> Result<(), String> {
-    if !(0.0..=1.0).contains(&cli.epsilon) {
-        return Err("--epsilon must lie between 0 and 1".into());
-    }
-    let table = Tablebase::load(tns_board::KILLS_TO_WIN, &cli.teacher)
-        .map_err(|e| format!("the table in {}: {e}", cli.teacher.display()))?;
-    let teacher = Teacher::new(Arc::new(table));
-    let validation = Validation::build(
+    let h = &cli.held_out;
+    let (teacher, validation) = h.load()?;
+    let points = tune::points(
         &teacher,
-        cli.validation_games as usize,
-        cli.epsilon,
-        300,
-        held_out_seed(cli.seed),
+        cli.games as usize,
+        h.epsilon,
+        h.max_plies(),
+        h.seed,
+        &validation.keys,
     );
-    let points =
-        tune::points(&teacher, cli.games as usize, cli.epsilon, 300, cli.seed, &validation.keys);
     let start = Weights::DEFAULT;
     let (tuned, scale, after) = tune::tune(&points, start, 1000);
     let before = tune::error(&points, &start.to_array(), scale);
@@ -70,7 +47,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         (&Heuristic::new(start), "with the default weights"),
         (&Heuristic::new(tuned), "tuned"),
         &validation,
-        cli.positions as usize,
+        h.positions as usize,
     );
     for line in lines {
         println!("{line}");
@@ -80,7 +57,7 @@ fn run(cli: &Cli) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = tns_trainer::in_pool(cli.threads, || run(&cli));
+    let result = tns_trainer::in_pool(cli.held_out.threads, || run(&cli));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
