@@ -33,6 +33,15 @@ fn players_that_cannot_be_measured_are_refused_before_the_table_is_read() {
         assert_eq!(out.status.code(), Some(1), "{player}");
         assert!(stderr(&out).contains("not a searching player without the table"), "{player}");
     }
+    // The perfect player's own reason comes along.
+    let out = heldout(&["--teacher", "/nonexistent", "perfect"]);
+    assert!(stderr(&out).contains("tablebase"), "{}", stderr(&out));
+    // A player's own limits would be ignored: they are refused instead.
+    for player in ["heuristic:time=0.2", "heuristic:depth=6", "network:threads=2", "network:tt=8"] {
+        let out = heldout(&["--teacher", "/nonexistent", player]);
+        assert_eq!(out.status.code(), Some(1), "{player}");
+        assert!(stderr(&out).contains("sets its own limits"), "{player}: {}", stderr(&out));
+    }
     let out = heldout(&["--teacher", "/nonexistent", "/nonexistent.bin"]);
     assert_eq!(out.status.code(), Some(2), "a missing weights file is a bad argument");
     assert!(stderr(&out).contains("/nonexistent.bin"), "{}", stderr(&out));

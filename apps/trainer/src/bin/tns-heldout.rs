@@ -36,20 +36,34 @@ fn kept(k: Kept) -> String {
     )
 }
 
+/// The evaluator `player` searches with, or why it cannot be measured here: it does not search
+/// without the table (its own error passed on), or it sets limits of its own, which the tool
+/// would otherwise ignore (it judges every player at the same two limits, one thread each).
+fn evaluator(player: &PlayerSpec) -> Result<Box<dyn Evaluator>, String> {
+    const MEASURABLE: &str =
+        "not a searching player without the table (a weights file, network or heuristic)";
+    if player.time.is_some()
+        || player.depth.is_some()
+        || player.threads.is_some()
+        || player.tt_mb.is_some()
+    {
+        return Err(format!(
+            "{}: sets its own limits, but every player is measured at depth 4 and at 0.05 s a \
+             move, one thread, from an empty table: name it without time, depth, threads or tt",
+            player.name
+        ));
+    }
+    match player.evaluator(None) {
+        Ok(Some(e)) => Ok(e),
+        Ok(None) => Err(format!("{}: {MEASURABLE}", player.name)),
+        Err(e) => Err(format!("{}: {MEASURABLE}: {e}", player.name)),
+    }
+}
+
 fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
     // Every player is checked before the held-out set is built: a bad one fails at once.
-    let evaluators: Vec<Box<dyn Evaluator>> = cli
-        .players
-        .iter()
-        .map(|p| match p.evaluator(None) {
-            Ok(Some(e)) => Ok(e),
-            Ok(None) | Err(_) => Err(format!(
-                "{}: not a searching player without the table (a weights file, network or \
-                 heuristic)",
-                p.name
-            )),
-        })
-        .collect::<Result<_, _>>()?;
+    let evaluators: Vec<Box<dyn Evaluator>> =
+        cli.players.iter().map(evaluator).collect::<Result<_, _>>()?;
     let h = &cli.held_out;
     let (teacher, validation) = h.load()?;
     out(&format!(
