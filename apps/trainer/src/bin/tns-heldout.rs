@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use tns_match::{PlayerKind, PlayerSpec};
-use tns_search::{Evaluator, Limits};
+use tns_search::Evaluator;
 use tns_trainer::HeldOutArgs;
-use tns_trainer::measures::{Kept, figures, search_move_accuracy};
+use tns_trainer::measures::{figures, judged_limits, search_move_accuracy};
 
 /// Measures each player on the held-out set the trainer builds from the same seed: for a
 /// network its validation loss, value accuracy and one-ply move accuracy; for every player
@@ -23,17 +23,6 @@ struct Cli {
     players: Vec<PlayerSpec>,
     #[command(flatten)]
     held_out: HeldOutArgs,
-}
-
-/// "96.8% of 1000 critical positions (96.2% of the 532 in the placement)".
-fn kept(k: Kept) -> String {
-    format!(
-        "{:.1}% of {} critical positions ({:.1}% of the {} in the placement)",
-        100.0 * k.share(),
-        k.of,
-        100.0 * k.placement_share(),
-        k.placement_of
-    )
 }
 
 /// The evaluator `player` searches with, or why it cannot be measured here: it does not search
@@ -73,10 +62,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         h.validation_games,
         h.seed
     ));
-    let limits = [
-        ("depth 4", Limits::depth(4)),
-        ("0.05 s a move", Limits::time(std::time::Duration::from_millis(50))),
-    ];
+    let limits = judged_limits();
     for (spec, evaluator) in cli.players.iter().zip(&evaluators) {
         if let PlayerKind::Neural(net) = &spec.kind {
             let f = figures(net, &teacher, &validation);
@@ -92,7 +78,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         let evaluator: &dyn Evaluator = evaluator.as_ref();
         for (what, limit) in &limits {
             let k = search_move_accuracy(&evaluator, &validation, limit, h.positions as usize);
-            out(&format!("{}: search at {what} keeps the value in {}", spec.name, kept(k)));
+            out(&format!("{}: search at {what} keeps the value in {k}", spec.name));
         }
     }
     Ok(())
