@@ -21,9 +21,10 @@ pub struct HeldOutArgs {
     /// Games of the held-out set (as the trainer's --validation-games).
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub validation_games: u32,
-    /// Critical positions the searches are judged on (as the trainer's --final-positions).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub positions: u32,
+    /// Critical positions the searches are judged on, the first of the held-out set's (as the
+    /// trainer's --final-positions) [default: all of them].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub positions: Option<u32>,
     /// Probability of a random move in the games (as the trainer's --epsilon).
     #[arg(long, default_value_t = 0.05)]
     pub epsilon: f64,
@@ -39,6 +40,11 @@ pub struct HeldOutArgs {
 }
 
 impl HeldOutArgs {
+    /// How many of the critical positions the searches are judged on: `--positions`, else all.
+    pub fn positions(&self) -> usize {
+        self.positions.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
     /// The plies after which a game ends, as a length.
     pub fn max_plies(&self) -> usize {
         usize::try_from(self.max_plies).unwrap_or(usize::MAX)

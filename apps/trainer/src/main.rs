@@ -123,10 +123,10 @@ struct Cli {
     /// With --teacher: games whose positions make the held-out set.
     #[arg(long, default_value_t = 400, value_parser = games_count)]
     validation_games: usize,
-    /// With --teacher: critical positions the searches are judged on at the end of the run (0:
-    /// no search is measured).
-    #[arg(long, default_value_t = 1000, value_parser = games_count)]
-    final_positions: usize,
+    /// With --teacher: critical positions the searches are judged on at the end of the run, the
+    /// first of the held-out set's (0: no search is measured) [default: all of them].
+    #[arg(long, value_parser = games_count)]
+    final_positions: Option<usize>,
 }
 
 /// A count of games or positions: 0 to a million (more would not fit in memory).
@@ -221,7 +221,7 @@ fn main() -> ExitCode {
         traps: cli.traps,
         children: cli.children as usize,
         validation_games: cli.validation_games,
-        final_positions: cli.final_positions,
+        final_positions: cli.final_positions.unwrap_or(usize::MAX),
     };
     // Ctrl+C ends the run between generations, with where it stopped; a second one at once.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -92,7 +92,8 @@ pub struct Settings {
     pub traps: bool,
     /// With a teacher: the games whose positions make the held-out set.
     pub validation_games: usize,
-    /// With a teacher: the critical positions (at most) the searches are judged on at the end.
+    /// With a teacher: the critical positions (at most; the first) the searches are judged on at
+    /// the end (`usize::MAX`: all of them).
     pub final_positions: usize,
 }
 

@@ -119,4 +119,18 @@ fn on_the_real_table_it_measures_the_trainers_held_out_set() {
         stdout.lines().any(|l| l.starts_with("heuristic: search at 0.05 s a move")),
         "{stdout}"
     );
+
+    // Without --positions every critical position is judged, not only the first.
+    let out = heldout(&[
+        "--teacher",
+        dir.to_str().unwrap(),
+        "--validation-games",
+        "30",
+        "--seed",
+        "7",
+        "heuristic",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains(&format!("of {critical} critical positions")), "{stdout}");
 }

@@ -77,7 +77,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         }
         let evaluator: &dyn Evaluator = evaluator.as_ref();
         for (what, limit) in &limits {
-            let k = search_move_accuracy(&evaluator, &validation, limit, h.positions as usize);
+            let k = search_move_accuracy(&evaluator, &validation, limit, h.positions());
             out(&format!("{}: search at {what} keeps the value in {k}", spec.name));
         }
     }

@@ -47,7 +47,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         (&Heuristic::new(start), "with the default weights"),
         (&Heuristic::new(tuned), "tuned"),
         &validation,
-        h.positions as usize,
+        h.positions(),
     );
     for line in lines {
         println!("{line}");
