@@ -6,6 +6,7 @@ mod error;
 mod eval;
 mod file;
 mod input;
+mod kernels;
 mod network;
 mod train;
 

@@ -7,6 +7,7 @@ use tns_board::Board;
 use crate::NetworkError;
 use crate::buckets::Buckets;
 use crate::input::{Features, IN_HAND, Inputs, MAX_INPUTS};
+use crate::kernels::{Nonzero, gathered_layer, sparse_layer};
 
 /// The widest layer a network may have, so the forward pass can keep its activations on the
 /// stack.
@@ -90,102 +91,6 @@ pub(crate) fn check_sizes(sizes: &[usize]) -> Result<Inputs, NetworkError> {
 fn axpy(out: &mut [f32], a: f32, x: &[f32]) {
     for (o, &xi) in out.iter_mut().zip(x) {
         *o += a * xi;
-    }
-}
-
-/// Outputs a layer computes at once, its sums kept in registers.
-const CHUNK: usize = 32;
-
-/// Outputs the first layer computes at once where it has that many.
-const WIDE_CHUNK: usize = 64;
-
-/// The first layer, on sparse inputs: `out = bias + Σ weights[i] + x · weights[j]` over the
-/// inputs `i` of `ones` (those equal to 1) and then the one other input `(j, x)`, in this order.
-/// `weights` holds the layer's rows, input by input, each `out.len()` long.
-///
-/// Adding a row for an input of 1 is the same, to the bit, as adding 1 times it (a product by
-/// 1 is exact). The outputs are taken `WIDE_CHUNK`, then `CHUNK`, at a time, so that their
-/// sums stay in registers while the rows stream past instead of being loaded and stored for
-/// every input; the few left over are summed one at a time.
-#[inline]
-fn sparse_layer(out: &mut [f32], bias: &[f32], weights: &[f32], ones: &[u8], other: (usize, f32)) {
-    let outputs = out.len();
-    let mut j = 0;
-    while j + WIDE_CHUNK <= outputs {
-        sparse_chunk::<WIDE_CHUNK>(out, bias, weights, ones, other, j);
-        j += WIDE_CHUNK;
-    }
-    while j + CHUNK <= outputs {
-        sparse_chunk::<CHUNK>(out, bias, weights, ones, other, j);
-        j += CHUNK;
-    }
-    // The last outputs one at a time, each sum in a register.
-    let (j_row, x) = (other.0 * outputs, other.1);
-    for k in j..outputs {
-        let mut sum = bias[k];
-        for &i in ones {
-            sum += weights[usize::from(i) * outputs + k];
-        }
-        out[k] = sum + x * weights[j_row + k];
-    }
-}
-
-/// Outputs `j` to `j + C` of [`sparse_layer`], their sums in registers.
-#[inline]
-fn sparse_chunk<const C: usize>(
-    out: &mut [f32],
-    bias: &[f32],
-    weights: &[f32],
-    ones: &[u8],
-    other: (usize, f32),
-    j: usize,
-) {
-    let outputs = out.len();
-    let (j_row, x) = (other.0 * outputs, other.1);
-    let mut sums = [0.0f32; C];
-    sums.copy_from_slice(&bias[j..j + C]);
-    for &i in ones {
-        let at = usize::from(i) * outputs + j;
-        for (s, &w) in sums.iter_mut().zip(&weights[at..at + C]) {
-            *s += w;
-        }
-    }
-    for (s, &w) in sums.iter_mut().zip(&weights[j_row + j..j_row + j + C]) {
-        *s += x * w;
-    }
-    out[j..j + C].copy_from_slice(&sums);
-}
-
-/// A layer after the first: `out = bias + Σ inputs[i] · weights[i]` over every input in order,
-/// `CHUNK` outputs at a time as [`sparse_layer`] does.
-///
-/// The inputs are a ReLU's, many of them zero, and every one is taken: a zero adds a product of
-/// zero, which leaves a sum as it was (only a sum of exactly zero may change its sign), so the
-/// outputs are those of adding only the inputs that are on, to the bit, without the branches
-/// or the gathering that picking them out costs.
-#[inline]
-fn dense_layer(out: &mut [f32], bias: &[f32], weights: &[f32], inputs: &[f32]) {
-    let outputs = out.len();
-    let mut j = 0;
-    while j + CHUNK <= outputs {
-        let mut sums = [0.0f32; CHUNK];
-        sums.copy_from_slice(&bias[j..j + CHUNK]);
-        for (row, &x) in weights.chunks_exact(outputs).zip(inputs) {
-            for (s, &w) in sums.iter_mut().zip(&row[j..j + CHUNK]) {
-                *s += x * w;
-            }
-        }
-        out[j..j + CHUNK].copy_from_slice(&sums);
-        j += CHUNK;
-    }
-    // The last outputs (the network's one output among them) one at a time, each sum in a
-    // register rather than stored and loaded again for every input.
-    for k in j..outputs {
-        let mut sum = bias[k];
-        for (row, &x) in weights.chunks_exact(outputs).zip(inputs) {
-            sum += x * row[k];
-        }
-        out[k] = sum;
     }
 }
 
@@ -326,34 +231,37 @@ impl Network {
     pub(crate) fn forward_logit(&self, board: Board) -> f32 {
         let features = Features::of(board, self.inputs);
         let mut layers = offsets(&self.sizes, self.buckets.of(board));
+        // Two layers' outputs, each layer reading one and writing the other.
         let mut a = [0.0f32; MAX_WIDTH];
-        let mut x = [0.0f32; MAX_WIDTH];
+        let mut b = [0.0f32; MAX_WIDTH];
+        let (mut this, mut next) = (&mut a, &mut b);
+        let mut on = Nonzero::new();
         // The first layer: the rows of the inputs that are on, then the sheep in hand's.
         let Some((_, mut width, weights, biases)) = layers.next() else {
             unreachable!("a network has at least one layer (`check_sizes`)")
         };
         sparse_layer(
-            &mut a[..width],
+            &mut this[..width],
             &self.params[biases..biases + width],
             &self.params[weights..biases],
             &features.ones[..features.len],
             (IN_HAND, features.in_hand),
         );
         for (_, outputs, weights, biases) in layers {
-            // ReLU, then the next layer on every output: one that is off adds a zero.
-            for (x, &v) in x.iter_mut().zip(&a[..width]) {
-                *x = v.max(0.0);
-            }
-            dense_layer(
-                &mut a[..outputs],
+            // ReLU, then the next layer on the outputs above zero alone.
+            on.find(&this[..width]);
+            gathered_layer(
+                &mut next[..outputs],
                 &self.params[biases..biases + outputs],
                 &self.params[weights..biases],
-                &x[..width],
+                on.indices(),
+                &this[..width],
             );
+            std::mem::swap(&mut this, &mut next);
             width = outputs;
         }
-        // The last layer has one output (`check_sizes`), now first in `a`.
-        a[0]
+        // The last layer has one output (`check_sizes`).
+        this[0]
     }
 
     /// The forward pass on dense inputs through `bucket`'s layers, keeping every layer's output
@@ -440,9 +348,9 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The forward pass as the search had it before `sparse_layer` and `dense_layer`: every
+    /// The forward pass as the search had it before `sparse_layer` and `gathered_layer`: every
     /// input that is on times its row, ones included, and only a ReLU's outputs above zero
-    /// taken into the next layer, in order.
+    /// taken into the next layer, in order, each picked out one at a time.
     fn reference_forward(net: &Network, board: Board) -> f32 {
         let features = Features::of(board, net.inputs);
         let mut active: Vec<(usize, f32)> =
@@ -482,8 +390,8 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
-        /// Adding a row for an input of 1 without multiplying, and every ReLU output with the
-        /// zeros among them, gives the same bits as the sums of only what is on.
+        /// Adding a row for an input of 1 without multiplying, and the ReLU outputs above zero
+        /// found eight at a time, gives the same bits as the sums of only what is on.
         #[test]
         fn forward_is_the_sparse_sums_to_the_bit(
             seed in 1u64..100_000,
