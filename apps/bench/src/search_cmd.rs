@@ -131,12 +131,15 @@ fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result
     );
     #[cfg(feature = "search-stats")]
     say!(
-        "stats tt_probes {} tt_hits {} tt_cutoffs {} cutoffs {} first_move_cutoff_rate {:.3}",
+        "stats tt_probes {} tt_hits {} tt_cutoffs {} cutoffs {} first_move_cutoff_rate {:.3} \
+         evaluations {} evaluator_calls {}",
         stats.tt_probes,
         stats.tt_hits,
         stats.tt_cutoffs,
         stats.cutoffs,
-        stats.first_move_cutoff_rate()
+        stats.first_move_cutoff_rate(),
+        stats.evaluations,
+        stats.evaluator_calls
     );
     Ok(())
 }

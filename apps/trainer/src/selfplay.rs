@@ -39,7 +39,7 @@ pub fn value_of_score(score: i32) -> f32 {
 /// explore). Stops at `max_plies` as a draw. Deterministic for a given `seed`.
 ///
 /// # Panics
-/// Only on a machine without the memory for a 2 MiB table.
+/// Only on a machine without the memory for a 2 MiB table and 2 MiB of evaluations.
 pub fn play(
     network: &Network,
     depth: u32,

@@ -60,4 +60,9 @@ impl Evaluator for NeuralEvaluator {
             (y.tanh() * SCORE_SCALE).round() as i32
         }
     }
+
+    /// An evaluation costs hundreds of nanoseconds, and depends on the board alone.
+    fn worth_caching(&self) -> bool {
+        true
+    }
 }

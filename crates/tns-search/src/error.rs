@@ -25,6 +25,15 @@ pub enum SearchError {
         /// The size asked for, in MiB.
         mib: usize,
     },
+    /// The threads' tables of evaluations could not be had
+    /// ([`Evaluator::worth_caching`](crate::Evaluator::worth_caching)).
+    #[error(
+        "cannot allocate the search threads' tables of evaluations ({bytes} bytes): not enough memory"
+    )]
+    EvalCacheMemory {
+        /// The size asked for, in bytes, all threads together.
+        bytes: usize,
+    },
     /// A search thread could not be started (the system's limit on threads, say).
     #[error("cannot start search thread {thread} of {threads}: {source}")]
     Spawn {

@@ -14,6 +14,16 @@ pub trait Evaluator: Send + Sync + std::fmt::Debug {
     /// positions where the game goes on: fewer than five dead and a legal move to make.
     fn evaluate(&self, board: Board) -> i32;
 
+    /// Whether an evaluation costs more than looking it up, so that the search should keep
+    /// each thread's evaluations in a table (2 MiB a thread) and not make one twice: a
+    /// network's does, the heuristic's (a few nanoseconds) does not. The default is `false`.
+    ///
+    /// Say `true` only if [`evaluate`](Evaluator::evaluate) depends on the board alone, always
+    /// the same score for the same position: the table hands back what it was given.
+    fn worth_caching(&self) -> bool {
+        false
+    }
+
     /// An exact result for `board`, if the evaluator knows one (a tablebase does): a score from
     /// the side to move's view built with [`win_in`](crate::win_in) or
     /// [`loss_in`](crate::loss_in) counted from `board` itself (ply 0), or
@@ -59,6 +69,9 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     fn evaluate(&self, board: Board) -> i32 {
         (**self).evaluate(board)
     }
+    fn worth_caching(&self) -> bool {
+        (**self).worth_caching()
+    }
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)
     }
@@ -71,6 +84,9 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn evaluate(&self, board: Board) -> i32 {
         (**self).evaluate(board)
     }
+    fn worth_caching(&self) -> bool {
+        (**self).worth_caching()
+    }
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)
     }
@@ -82,6 +98,9 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
 impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
     fn evaluate(&self, board: Board) -> i32 {
         (**self).evaluate(board)
+    }
+    fn worth_caching(&self) -> bool {
+        (**self).worth_caching()
     }
     fn exact(&self, board: Board) -> Option<i32> {
         (**self).exact(board)

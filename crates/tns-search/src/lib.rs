@@ -4,6 +4,7 @@ mod clock;
 mod config;
 mod error;
 mod eval;
+mod eval_cache;
 mod heuristic;
 mod limits;
 mod ordering;

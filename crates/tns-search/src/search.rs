@@ -9,6 +9,7 @@ use tns_board::{Board, MoveList};
 use crate::Evaluator;
 use crate::config::{Parts, SearchConfig};
 use crate::error::SearchError;
+use crate::eval_cache::EvalCache;
 use crate::limits::{Limits, MAX_THREADS};
 use crate::ordering::MoveOrder;
 use crate::report::{Report, SearchResult};
@@ -38,6 +39,10 @@ pub struct Search<E> {
     /// Ordering state of the main thread, then of each helper thread.
     main_ordering: MoveOrder,
     helper_orderings: Vec<MoveOrder>,
+    /// Each thread's evaluations, the main thread's then the helpers' (off unless the
+    /// evaluator is [worth caching](Evaluator::worth_caching)).
+    main_evals: EvalCache,
+    helper_evals: Vec<EvalCache>,
     parts: Parts,
     /// Lines to search and report (UCI's `MultiPV`).
     multipv: usize,
@@ -50,13 +55,19 @@ impl<E: Evaluator> Search<E> {
     /// [`SearchError::Threads`] for a thread count outside 1 to
     /// [`MAX_THREADS`](crate::MAX_THREADS), [`SearchError::TableSize`] for a table size
     /// outside 1 to [`MAX_TT_MB`](crate::MAX_TT_MB), [`SearchError::Memory`] when the table's
-    /// memory cannot be had.
+    /// memory cannot be had, [`SearchError::EvalCacheMemory`] when that of the threads' tables
+    /// of evaluations cannot.
     pub fn new(evaluator: E, config: SearchConfig) -> Result<Search<E>, SearchError> {
         let threads = config.threads;
         if !(1..=MAX_THREADS).contains(&threads) {
             return Err(SearchError::Threads { given: threads });
         }
+        let evals = || {
+            if evaluator.worth_caching() { EvalCache::new() } else { Ok(EvalCache::off()) }
+        };
         Ok(Search {
+            main_evals: evals()?,
+            helper_evals: (1..threads).map(|_| evals()).collect::<Result<_, _>>()?,
             evaluator,
             tt: TranspositionTable::new(config.tt_mb)?,
             main_ordering: MoveOrder::new(config.parts),
@@ -97,6 +108,10 @@ impl<E: Evaluator> Search<E> {
     /// search behaves as a fresh searcher's.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.main_evals.clear();
+        for e in &mut self.helper_evals {
+            e.clear();
+        }
         let parts = self.parts;
         for o in self.orderings_mut() {
             *o = MoveOrder::new(parts);
@@ -192,14 +207,15 @@ impl<E: Evaluator> Search<E> {
         };
         let lines = self.multipv;
         let (main, helpers) = (&mut self.main_ordering, &mut self.helper_orderings);
+        let (main_evals, helper_evals) = (&mut self.main_evals, &mut self.helper_evals);
         let mut result = std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(helpers.len());
-            for (i, ordering) in helpers.iter_mut().enumerate() {
+            for (i, (ordering, evals)) in helpers.iter_mut().zip(helper_evals).enumerate() {
                 let shared = &shared;
                 let spawned = std::thread::Builder::new()
                     .name(format!("search helper {}", i + 1))
                     .spawn_scoped(scope, move || {
-                        let mut w = Worker::new(shared, ordering, board);
+                        let mut w = Worker::new(shared, ordering, evals, board);
                         // Half the helpers start one ply deeper, so threads spread over depths.
                         w.iterate(board, 1 + u32::from(i % 2 == 0), 1, |_| {});
                         w.stats
@@ -212,7 +228,7 @@ impl<E: Evaluator> Search<E> {
                     }
                 }
             }
-            let mut w = Worker::new(&shared, main, board);
+            let mut w = Worker::new(&shared, main, main_evals, board);
             let mut result = w.iterate(board, 1, lines, &mut on_iteration);
             shared.abort.store(true, AtomicOrdering::Relaxed);
             result.stats = w.stats;

@@ -15,6 +15,11 @@ pub struct Stats {
     pub cutoffs: u64,
     /// Beta cutoffs by the first move tried.
     pub first_move_cutoffs: u64,
+    /// Positions scored by the evaluator at the horizon.
+    pub evaluations: u64,
+    /// Of those, the ones the evaluator was asked for: the others were in the thread's table of
+    /// evaluations ([`Evaluator::worth_caching`](crate::Evaluator::worth_caching)).
+    pub evaluator_calls: u64,
 }
 
 impl Stats {
@@ -35,6 +40,8 @@ impl AddAssign for Stats {
         self.tt_cutoffs += o.tt_cutoffs;
         self.cutoffs += o.cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
+        self.evaluations += o.evaluations;
+        self.evaluator_calls += o.evaluator_calls;
     }
 }
 

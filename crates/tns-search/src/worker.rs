@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use tns_board::{Board, KILLS_TO_WIN, MAX_MOVES, Move, MoveList, Symmetry, repetition_candidates};
 
 use crate::Evaluator;
+use crate::eval_cache::EvalCache;
 use crate::limits::Limits;
 use crate::ordering::{MoveOrder, pick_next};
 use crate::report::{Report, SearchResult};
@@ -84,6 +85,7 @@ impl<E> Shared<'_, E> {
 pub(crate) struct Worker<'a, 's, E> {
     pub(crate) shared: &'s Shared<'a, E>,
     pub(crate) ordering: &'s mut MoveOrder,
+    pub(crate) evals: &'s mut EvalCache,
     pub(crate) unpublished: u64,
     pub(crate) tbhits: u64,
     pub(crate) seldepth: usize,
@@ -98,10 +100,16 @@ pub(crate) struct Worker<'a, 's, E> {
 }
 
 impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
-    pub(crate) fn new(shared: &'s Shared<'a, E>, ordering: &'s mut MoveOrder, root: Board) -> Self {
+    pub(crate) fn new(
+        shared: &'s Shared<'a, E>,
+        ordering: &'s mut MoveOrder,
+        evals: &'s mut EvalCache,
+        root: Board,
+    ) -> Self {
         Worker {
             shared,
             ordering,
+            evals,
             unpublished: 0,
             tbhits: 0,
             seldepth: 0,
@@ -301,7 +309,12 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             if !board.has_moves() {
                 return Some(loss_in(ply));
             }
-            return Some(self.shared.evaluator.evaluate(board).clamp(-EVAL_LIMIT, EVAL_LIMIT));
+            count!(self.stats, evaluations);
+            let score = self.evals.get_or(board, |b| {
+                count!(self.stats, evaluator_calls);
+                self.shared.evaluator.evaluate(b)
+            });
+            return Some(score.clamp(-EVAL_LIMIT, EVAL_LIMIT));
         }
         None
     }

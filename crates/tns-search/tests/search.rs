@@ -478,3 +478,74 @@ fn a_root_drawn_by_repetition_gets_no_move() {
     let r = search_with(game.board(), game.previous(), Limits::depth(3), 1);
     assert!(r.best_move.is_some());
 }
+
+/// The heuristic, counting its evaluations, and saying it is worth caching or not.
+#[derive(Debug)]
+struct Counting {
+    worth_caching: bool,
+    calls: std::sync::atomic::AtomicU64,
+}
+
+impl Counting {
+    fn new(worth_caching: bool) -> Counting {
+        Counting { worth_caching, calls: std::sync::atomic::AtomicU64::new(0) }
+    }
+}
+
+impl Evaluator for Counting {
+    fn evaluate(&self, board: Board) -> i32 {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Heuristic::default().evaluate(board)
+    }
+    fn worth_caching(&self) -> bool {
+        self.worth_caching
+    }
+}
+
+/// Two searches of each board in a row with each searcher (the second meets the table of
+/// evaluations the first filled), and each searcher's count of evaluations.
+fn with_and_without_the_table(boards: &[Board], depth: u32) -> [(Vec<SearchResult>, u64); 2] {
+    [true, false].map(|cache| {
+        let mut s =
+            Search::new(Counting::new(cache), SearchConfig::default().with_tt_mb(2)).unwrap();
+        let mut results = Vec::new();
+        for &board in boards {
+            for _ in 0..2 {
+                results.push(s.go(board, Limits::depth(depth)).unwrap());
+            }
+        }
+        (results, s.evaluator().calls.load(std::sync::atomic::Ordering::Relaxed))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// A searcher that keeps its evaluations finds the same moves, scores, lines and node
+    /// counts as one that does not, and asks the evaluator no more often.
+    #[test]
+    fn the_table_of_evaluations_changes_nothing_but_the_calls(
+        choices in prop::collection::vec(any::<u8>(), 0..90),
+        depth in 1u32..6,
+    ) {
+        let boards = play_random(&choices);
+        let [(cached, cached_calls), (plain, plain_calls)] =
+            with_and_without_the_table(&boards[boards.len().saturating_sub(3)..], depth);
+        for (c, p) in cached.iter().zip(&plain) {
+            prop_assert_eq!(c.best_move, p.best_move);
+            prop_assert_eq!(c.score, p.score);
+            prop_assert_eq!(&c.pv, &p.pv);
+            prop_assert_eq!(c.nodes, p.nodes);
+        }
+        prop_assert!(cached_calls <= plain_calls, "{} > {}", cached_calls, plain_calls);
+    }
+}
+
+#[test]
+fn the_table_of_evaluations_saves_evaluations() {
+    // From the start at depth 6, placements reach the same positions in other orders.
+    let [(cached, cached_calls), (plain, plain_calls)] =
+        with_and_without_the_table(&[Board::START], 6);
+    assert_eq!(cached[1].nodes, plain[1].nodes);
+    assert!(cached_calls * 4 < plain_calls * 3, "{cached_calls} against {plain_calls}");
+}

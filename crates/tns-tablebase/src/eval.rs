@@ -81,6 +81,11 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
     }
 
     #[inline]
+    fn worth_caching(&self) -> bool {
+        self.inner.worth_caching()
+    }
+
+    #[inline]
     fn exact(&self, board: Board) -> Option<i32> {
         self.table.probe(board).map(score_of)
     }
