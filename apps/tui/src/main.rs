@@ -73,7 +73,7 @@ Players (for --sheep and --tiger; the same names as `tns-bench match`):
   heuristic:depth=4   looks four plies ahead: medium (beats depth 2 in 80%)
   heuristic           searches for the time limit (--time, 2 s a move): strong (at 0.2 s,
                       beats depth 4 in 93%)
-  network             the shipped network, distilled from the solved game, the default: the strongest without the table (let a draw slip in 3 of 600 games against perfect play at 0.05 s a move, the heuristic in 9 of 200)
+  network             the shipped network, distilled from the solved game, the default: the strongest without the table (let a draw slip in 6 of 600 games against perfect play at 0.05 s a move, the heuristic in 9 of 200)
   perfect             the solved game (needs the tablebase): never lets a win or a draw slip
   FILE                a trained network's weights file, searching with it
 Options go after a colon: heuristic:time=0.5, heuristic:depth=6,dead=350, FILE:depth=4.
