@@ -104,8 +104,8 @@ impl<E: Evaluator> Search<E> {
         1 + self.helper_orderings.len()
     }
 
-    /// Forgets everything learnt in earlier searches (table, killers, history), so the next
-    /// search behaves as a fresh searcher's.
+    /// Forgets everything learnt in earlier searches (table, killers, history, the evaluations
+    /// kept), so the next search behaves as a fresh searcher's.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.main_evals.clear();
