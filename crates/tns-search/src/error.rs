@@ -28,10 +28,10 @@ pub enum SearchError {
     /// The threads' tables of evaluations could not be had
     /// ([`Evaluator::worth_caching`](crate::Evaluator::worth_caching)).
     #[error(
-        "cannot allocate the search threads' tables of evaluations ({bytes} bytes): not enough memory"
+        "cannot allocate a search thread's table of evaluations ({bytes} bytes): not enough memory"
     )]
     EvalCacheMemory {
-        /// The size asked for, in bytes, all threads together.
+        /// The size asked for, in bytes: one thread's table.
         bytes: usize,
     },
     /// A search thread could not be started (the system's limit on threads, say).
