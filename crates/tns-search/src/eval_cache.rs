@@ -36,7 +36,7 @@ impl EvalCache {
     /// A table of 2^[`ENTRY_BITS`] empty slots.
     ///
     /// # Errors
-    /// [`SearchError::Memory`] when the memory cannot be had.
+    /// [`SearchError::EvalCacheMemory`] when the memory cannot be had.
     pub(crate) fn new() -> Result<EvalCache, SearchError> {
         let entries = 1usize << ENTRY_BITS;
         let mut slots = Vec::new();
@@ -77,7 +77,7 @@ mod tests {
 
     use super::*;
 
-    /// Positions `n` random moves on from the start, as many as asked, all different.
+    /// `count` different positions, each up to 39 random moves on from the start.
     fn positions(count: usize) -> Vec<Board> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();

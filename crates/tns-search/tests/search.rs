@@ -549,3 +549,18 @@ fn the_table_of_evaluations_saves_evaluations() {
     assert_eq!(cached[1].nodes, plain[1].nodes);
     assert!(cached_calls * 4 < plain_calls * 3, "{cached_calls} against {plain_calls}");
 }
+
+#[test]
+fn helper_threads_keep_evaluations_of_their_own() {
+    // Two threads, each with its own table: the search still answers with a legal move and a
+    // score, and the evaluator is asked.
+    let config = SearchConfig::default().with_threads(2).with_tt_mb(2);
+    let mut s = Search::new(Counting::new(true), config).unwrap();
+    for _ in 0..2 {
+        let r = s.go(Board::START, Limits::depth(5)).unwrap();
+        assert!(Board::START.check_move(r.best_move.unwrap()).is_ok());
+    }
+    assert!(s.evaluator().calls.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    s.clear();
+    assert!(s.go(Board::START, Limits::depth(3)).unwrap().best_move.is_some());
+}
