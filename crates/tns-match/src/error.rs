@@ -16,8 +16,10 @@ pub enum PlayerError {
     /// `cmd:` with no program after it.
     #[error("cmd: needs a program to run, as in cmd:target/release/tns-engine")]
     NoProgram,
-    /// A perfect player, but no tablebase was given.
-    #[error("the perfect player needs the tablebase: build it with `tns-tablebase build`")]
+    /// A perfect player, or one with `table=on`, but no tablebase of the real game was given.
+    #[error(
+        "the perfect player (or `table=on`) needs the tablebase: build it with `tns-tablebase build`"
+    )]
     NoTablebase,
     /// A weights file that does not load.
     #[error("{0}")]

@@ -5,6 +5,8 @@
 //! weights file, with options that set its limits (`time`, `depth`, `threads`, `tt`)
 //! and, for `heuristic` and `perfect`, any of the heuristic's weights (`dead=350,mobility=15`);
 //! for `perfect`, `traps=on` to play for the opponent's mistakes among the drawing moves;
+//! for `heuristic`, `network` and a weights file, `table=on` to search with the exact values of
+//! the tablebase's movement phase wherever the search reaches it;
 //! or `cmd:PROGRAM [ARGS]` for another program, with `name=`, `option.NAME=` and limits among its
 //! words.
 
@@ -78,6 +80,10 @@ pub struct PlayerSpec {
     pub threads: Option<usize>,
     /// Table size in MiB, if set for this player.
     pub tt_mb: Option<usize>,
+    /// Whether the search takes the tablebase's exact values wherever it reaches a position
+    /// with no sheep in hand (`table=on`, for `heuristic`, `network` and weights files; see
+    /// [`WithTablebase::movement_only`]). The perfect player always does.
+    pub table: bool,
 }
 
 const LIMIT_KEYS: &str = "time, depth, threads, tt";
@@ -102,6 +108,15 @@ fn weight_mut<'w>(weights: &'w mut Weights, key: &str) -> Option<&'w mut i32> {
         "edge_sheep" => &mut weights.edge_sheep,
         _ => return None,
     })
+}
+
+/// `on` or `off`, as the options `traps` and `table` take.
+fn on_off(key: &str, value: &str) -> Result<bool, PlayerError> {
+    match value {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(PlayerError::Value { key: key.into(), value: value.into(), why: "on or off" }),
+    }
 }
 
 fn parse_value<T: FromStr>(key: &str, value: &str, why: &'static str) -> Result<T, PlayerError> {
@@ -131,12 +146,12 @@ impl FromStr for PlayerSpec {
         let mut spec = PlayerSpec::new(s, PlayerKind::Random);
         let expected: String = match kind {
             PlayerKind::Heuristic(_) => {
-                format!("{LIMIT_KEYS} or a weight ({})", WEIGHT_KEYS.join(", "))
+                format!("{LIMIT_KEYS}, table (on or off) or a weight ({})", WEIGHT_KEYS.join(", "))
             }
             PlayerKind::Perfect { .. } => {
                 format!("{LIMIT_KEYS}, traps (on or off) or a weight ({})", WEIGHT_KEYS.join(", "))
             }
-            PlayerKind::Neural(_) => LIMIT_KEYS.into(),
+            PlayerKind::Neural(_) => format!("{LIMIT_KEYS} or table (on or off)"),
             PlayerKind::Random | PlayerKind::External(_) => "no options".into(),
         };
         for option in options.split(',').filter(|o| !o.is_empty()) {
@@ -158,17 +173,13 @@ impl FromStr for PlayerSpec {
                     let PlayerKind::Perfect { traps, .. } = &mut kind else {
                         return Err(bad_option());
                     };
-                    *traps = match value {
-                        "on" => true,
-                        "off" => false,
-                        _ => {
-                            return Err(PlayerError::Value {
-                                key: key.into(),
-                                value: value.into(),
-                                why: "on or off",
-                            });
-                        }
-                    };
+                    *traps = on_off(key, value)?;
+                }
+                "table" => {
+                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+                        return Err(bad_option());
+                    }
+                    spec.table = on_off(key, value)?;
                 }
                 _ => {
                     let (PlayerKind::Heuristic(weights) | PlayerKind::Perfect { weights, .. }) =
@@ -255,7 +266,15 @@ pub fn shipped_network() -> Result<Network, PlayerError> {
 impl PlayerSpec {
     /// A player of `kind` named `name`, setting no limits of its own.
     pub fn new(name: impl Into<String>, kind: PlayerKind) -> PlayerSpec {
-        PlayerSpec { name: name.into(), kind, time: None, depth: None, threads: None, tt_mb: None }
+        PlayerSpec {
+            name: name.into(),
+            kind,
+            time: None,
+            depth: None,
+            threads: None,
+            tt_mb: None,
+            table: false,
+        }
     }
 
     /// `network`: the search with the shipped network, within the limits a program gives it.
@@ -292,10 +311,37 @@ impl PlayerSpec {
         PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic())
     }
 
+    /// The same player with `table=on` (its name says so): its search takes the exact values
+    /// of the tablebase's movement phase. The perfect player, which always does, and players
+    /// that do not search are returned as they are.
+    ///
+    /// ```
+    /// use tns_match::PlayerSpec;
+    ///
+    /// let spec: PlayerSpec = "heuristic:depth=4".parse()?;
+    /// let with = spec.using_table();
+    /// assert!(with.table);
+    /// assert_eq!(with.name, "heuristic:depth=4,table=on");
+    /// assert_eq!(with.name.parse::<PlayerSpec>()?, with);
+    /// # Ok::<(), tns_match::PlayerError>(())
+    /// ```
+    #[must_use]
+    pub fn using_table(mut self) -> PlayerSpec {
+        if self.table || !matches!(self.kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+            return self;
+        }
+        self.table = true;
+        let joint = if self.name.contains(':') { ',' } else { ':' };
+        self.name = format!("{}{joint}table=on", self.name);
+        self
+    }
+
     /// The strongest player there is for `board`: `perfect` where a table of the real game
-    /// holds the position, else [`PlayerSpec::strongest`]. A table built only from the last
-    /// placement layers (`build --from-placed 18`) does not hold the early placement, where
-    /// the perfect player would search with the heuristic behind it, weaker than the network.
+    /// holds the position, else [`PlayerSpec::strongest`], with `table=on` when there is a
+    /// table (its movement phase is always there: the network sees exactly how the movement
+    /// phase ends wherever its search reaches it). A table built only from the last placement
+    /// layers (`build --from-placed 18`) does not hold the early placement, where the perfect
+    /// player would search with the heuristic behind it, weaker than the network.
     ///
     /// # Errors
     /// The table's error when it cannot answer for `board` for any reason but that it does
@@ -311,7 +357,7 @@ impl PlayerSpec {
         match table.probe_wdl(board) {
             Ok(_) => Ok(PlayerSpec::perfect()),
             Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => {
-                Ok(PlayerSpec::strongest())
+                Ok(PlayerSpec::strongest().using_table())
             }
             Err(e) => Err(e),
         }
@@ -372,21 +418,33 @@ impl PlayerSpec {
     /// with [`PlayerSpec::budget`]; others use [`PlayerSpec::build`].
     ///
     /// # Errors
-    /// [`PlayerError::NoTablebase`] for a perfect player without a table (or with a table for a
-    /// variant rather than the real game).
+    /// [`PlayerError::NoTablebase`] for a perfect player or one with `table=on` without a
+    /// table (or with a table for a variant rather than the real game).
     pub fn evaluator(
         &self,
         tablebase: Option<&Arc<Tablebase>>,
     ) -> Result<Option<Box<dyn Evaluator>>, PlayerError> {
+        // `table=on`: the table's movement phase in front of the player's own evaluator.
+        let exact = |evaluator: Box<dyn Evaluator>| -> Result<Box<dyn Evaluator>, PlayerError> {
+            if !self.table {
+                return Ok(evaluator);
+            }
+            let table = tablebase.ok_or(PlayerError::NoTablebase)?;
+            let evaluator = WithTablebase::new(evaluator, Arc::clone(table))
+                .map_err(|_| PlayerError::NoTablebase)?;
+            Ok(Box::new(evaluator.movement_only()))
+        };
         Ok(match &self.kind {
-            PlayerKind::Heuristic(weights) => Some(Box::new(Heuristic::new(*weights))),
+            PlayerKind::Heuristic(weights) => Some(exact(Box::new(Heuristic::new(*weights)))?),
             PlayerKind::Perfect { weights, traps } => {
                 let table = tablebase.ok_or(PlayerError::NoTablebase)?;
                 let evaluator = WithTablebase::new(Heuristic::new(*weights), Arc::clone(table))
                     .map_err(|_| PlayerError::NoTablebase)?;
                 Some(Box::new(if *traps { evaluator.setting_traps() } else { evaluator }))
             }
-            PlayerKind::Neural(net) => Some(Box::new(NeuralEvaluator::new(Network::clone(net)))),
+            PlayerKind::Neural(net) => {
+                Some(exact(Box::new(NeuralEvaluator::new(Network::clone(net))))?)
+            }
             PlayerKind::Random => None,
             PlayerKind::External(_) => return Err(PlayerError::External(self.name.clone())),
         })
@@ -430,9 +488,9 @@ impl PlayerSpec {
         })
     }
 
-    /// Whether this player needs the tablebase.
+    /// Whether this player needs the tablebase: the perfect player, and those with `table=on`.
     pub fn needs_tablebase(&self) -> bool {
-        matches!(self.kind, PlayerKind::Perfect { .. })
+        self.table || matches!(self.kind, PlayerKind::Perfect { .. })
     }
 
     /// Whether this player is one of ours that searches (and so has limits): not `random`,
@@ -449,6 +507,56 @@ mod tests {
     use tns_board::Game;
 
     use super::*;
+
+    #[test]
+    fn table_on_is_for_the_searching_players_and_needs_the_real_games_table() {
+        for text in ["network:table=on", "heuristic:depth=3,table=on"] {
+            let spec: PlayerSpec = text.parse().unwrap();
+            assert!(spec.table && spec.needs_tablebase(), "{text}");
+            // Without a table, or with a variant's, it is refused, never quietly dropped.
+            assert!(matches!(spec.evaluator(None), Err(PlayerError::NoTablebase)), "{text}");
+            let variant = Arc::new(Tablebase::build(1, None, |_| {}).unwrap());
+            let refused = spec.evaluator(Some(&variant));
+            assert!(matches!(refused, Err(PlayerError::NoTablebase)), "{text}");
+        }
+        let off: PlayerSpec = "network:table=off".parse().unwrap();
+        assert!(!off.table && !off.needs_tablebase());
+        assert!(off.evaluator(None).unwrap().is_some());
+        assert!(!PlayerSpec::heuristic().table);
+        let err = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
+        assert!(matches!(err("perfect:table=on"), PlayerError::Option { .. }));
+        assert!(matches!(err("random:table=on"), PlayerError::Option { .. }));
+        let PlayerError::Value { key, why, .. } = err("network:table=yes") else { panic!() };
+        assert_eq!((key.as_str(), why), ("table", "on or off"));
+        // `using_table` names what it adds, once, and leaves the perfect player as it is.
+        let network = PlayerSpec::network().unwrap().using_table();
+        assert_eq!(network.name, "network:table=on");
+        assert_eq!(network.clone().using_table(), network);
+        assert_eq!(PlayerSpec::perfect().using_table(), PlayerSpec::perfect());
+    }
+
+    #[test]
+    #[ignore = "needs the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
+    fn table_on_searches_with_the_movement_phases_exact_values() {
+        let dir = std::env::var_os("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
+        let table = Arc::new(Tablebase::load(KILLS_TO_WIN, std::path::Path::new(&dir)).unwrap());
+        // The sheep to move, none in hand: the table holds it, the network alone does not know.
+        let board: Board = "SSSSS/S1TTS/STS2/S1S1S/TSSSS s 0".parse().unwrap();
+        let value = table.probe(board).expect("the movement phase holds it");
+        let spec: PlayerSpec = "network:table=on".parse().unwrap();
+        let evaluator = spec.evaluator(Some(&table)).unwrap().unwrap();
+        assert_eq!(evaluator.exact(board), Some(tns_tablebase::score_of(value)));
+        assert_eq!(evaluator.exact(Board::START), None);
+        assert!(evaluator.root_moves(Board::START).unwrap().is_none());
+        let plain = PlayerSpec::network().unwrap().evaluator(Some(&table)).unwrap().unwrap();
+        assert_eq!(plain.exact(board), None, "without table=on the table is not read");
+        // Where the table does not hold the position, the strongest player is the network
+        // searching with it.
+        let start = PlayerSpec::strongest_at(Board::START, Some(&table)).unwrap();
+        if table.placement_from().is_none_or(|from| from > 0) {
+            assert_eq!(start.name, "network:table=on");
+        }
+    }
 
     #[test]
     fn parses_kinds_limits_and_weights() {
