@@ -76,7 +76,7 @@ pub struct Args {
     /// H1: Elo = ELO1, with error rates ALPHA and BETA (0.05 each unless given).
     #[arg(long, num_args = 2..=4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
     sprt: Option<Vec<f64>>,
-    /// The tablebase's directory, for perfect players.
+    /// The tablebase's directory, for perfect players and those with `table=on`.
     #[arg(long, default_value = "tablebase")]
     tablebase: PathBuf,
     /// Write every game to FILE in the game-record notation.
@@ -193,8 +193,8 @@ fn config(args: &Args) -> Result<(MatchConfig, Option<Sprt>), String> {
         tablebase: None,
         book,
     };
-    let perfect = |spec: &PlayerSpec| matches!(spec.kind, tns_match::PlayerKind::Perfect { .. });
-    if perfect(&config.a) || perfect(&config.b) {
+    // The perfect player and `table=on` search with the table; no one else reads it.
+    if config.a.needs_tablebase() || config.b.needs_tablebase() {
         let table = tns_tablebase::Tablebase::load(tns_board::KILLS_TO_WIN, &args.tablebase)
             .map_err(|e| format!("--tablebase: {e}"))?;
         config.tablebase = Some(std::sync::Arc::new(table));
@@ -521,7 +521,13 @@ fn print_header(args: &Args, config: &MatchConfig) {
     let describe = |spec: &PlayerSpec, budget| match spec.kind {
         tns_match::PlayerKind::Random => "random moves".to_string(),
         tns_match::PlayerKind::External(_) => format!("{} through TSI", budget_text(budget)),
+        tns_match::PlayerKind::Heuristic(_) if spec.table => {
+            format!("{} with the table's movement phase", budget_text(budget))
+        }
         tns_match::PlayerKind::Heuristic(_) => budget_text(budget),
+        tns_match::PlayerKind::Neural(_) if spec.table => {
+            format!("{} with the network and the table's movement phase", budget_text(budget))
+        }
         tns_match::PlayerKind::Neural(_) => format!("{} with the network", budget_text(budget)),
         tns_match::PlayerKind::Perfect { .. } => {
             format!("{} with the tablebase", budget_text(budget))

@@ -66,6 +66,11 @@ impl Teacher {
         }
     }
 
+    /// The table, to be shared with a player that searches with it (`table=on`).
+    pub fn shared_table(&self) -> &Arc<Tablebase> {
+        &self.table
+    }
+
     /// The table.
     pub fn table(&self) -> &Tablebase {
         &self.table

@@ -37,6 +37,16 @@ impl PlayerKind {
         PlayerKind::Computer(PlayerSpec::heuristic())
     }
 
+    /// The same player searching with the tablebase's exact values of the movement phase
+    /// ([`PlayerSpec::using_table`]); people and the perfect player as they are.
+    #[must_use]
+    pub fn using_table(self) -> PlayerKind {
+        match self {
+            PlayerKind::Computer(spec) => PlayerKind::Computer(spec.using_table()),
+            human @ PlayerKind::Human => human,
+        }
+    }
+
     /// The shipped network: the strongest player without the tablebase, and the default.
     pub fn network() -> PlayerKind {
         // The network is built into the program; were its bytes damaged, the heuristic plays.

@@ -60,7 +60,7 @@ fn the_perfect_player_says_where_it_looked_for_the_table() {
         .expect("it runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("the perfect player needs the tablebase"), "{stderr}");
+    assert!(stderr.contains("the perfect player (or `table=on`) needs the tablebase"), "{stderr}");
     for place in ["from-env", "tablebase", "tigers-and-sheep/tablebase"] {
         assert!(stderr.contains(place), "{place}: {stderr}");
     }

@@ -4,9 +4,12 @@
 
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use clap::Parser;
 use tns_match::{PlayerKind, PlayerSpec};
 use tns_search::Evaluator;
+use tns_tablebase::Tablebase;
 use tns_trainer::HeldOutArgs;
 use tns_trainer::measures::{figures, judged_limits, search_move_accuracy};
 
@@ -18,7 +21,8 @@ use tns_trainer::measures::{figures, judged_limits, search_move_accuracy};
 #[command(name = "tns-heldout", version)]
 struct Cli {
     /// Players: a weights file, `network` (the built-in one) or `heuristic` (with weights after
-    /// a colon, as tns-bench match takes them).
+    /// a colon, as tns-bench match takes them), each with `table=on` to search with the
+    /// teacher's exact values of the movement phase.
     #[arg(required = true, value_name = "PLAYER")]
     players: Vec<PlayerSpec>,
     #[command(flatten)]
@@ -28,7 +32,11 @@ struct Cli {
 /// The evaluator `player` searches with, or why it cannot be measured here: it does not search
 /// without the table (its own error passed on), or it sets limits of its own, which the tool
 /// would otherwise ignore (it judges every player at the same two limits, one thread each).
-fn evaluator(player: &PlayerSpec) -> Result<Box<dyn Evaluator>, String> {
+/// A player with `table=on` searches with `table`.
+fn evaluator(
+    player: &PlayerSpec,
+    table: Option<&Arc<Tablebase>>,
+) -> Result<Box<dyn Evaluator>, String> {
     const MEASURABLE: &str =
         "not a searching player without the table (a weights file, network or heuristic)";
     if player.time.is_some()
@@ -42,7 +50,7 @@ fn evaluator(player: &PlayerSpec) -> Result<Box<dyn Evaluator>, String> {
             player.name
         ));
     }
-    match player.evaluator(None) {
+    match player.evaluator(table) {
         Ok(Some(e)) => Ok(e),
         Ok(None) => Err(format!("{}: {MEASURABLE}", player.name)),
         Err(e) => Err(format!("{}: {MEASURABLE}: {e}", player.name)),
@@ -50,11 +58,20 @@ fn evaluator(player: &PlayerSpec) -> Result<Box<dyn Evaluator>, String> {
 }
 
 fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
-    // Every player is checked before the held-out set is built: a bad one fails at once.
-    let evaluators: Vec<Box<dyn Evaluator>> =
-        cli.players.iter().map(evaluator).collect::<Result<_, _>>()?;
+    // Every player is checked before the held-out set is built: a bad one fails at once (one
+    // with `table=on` is built again with the table, once it is loaded).
+    for player in &cli.players {
+        if !player.table {
+            evaluator(player, None)?;
+        }
+    }
     let h = &cli.held_out;
     let (teacher, validation) = h.load()?;
+    let evaluators: Vec<Box<dyn Evaluator>> = cli
+        .players
+        .iter()
+        .map(|player| evaluator(player, Some(teacher.shared_table())))
+        .collect::<Result<_, _>>()?;
     out(&format!(
         "held-out set: {} positions ({} critical) from {} games, seed {}",
         validation.held.len(),
