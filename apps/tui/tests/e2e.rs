@@ -228,3 +228,29 @@ fn an_illegal_move_shows_its_error_at_60_by_20() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(screen.contains("a5 is occupied"), "{screen}");
 }
+
+/// The autosaved game's tiger player after one sheep move, the tigers left to the default and
+/// the table looked for in `table` alone.
+fn default_tiger_with(name: &str, table: &str) -> String {
+    let args = format!("--sheep human --time 0.1 --tablebase {table}");
+    let (session, dir) = start_game(name, 100, 32, &args);
+    wait_for(&session, "Your move", Duration::from_secs(10));
+    tmux(&["send-keys", "-t", &session, "c", "3"]);
+    wait_for(&session, "Sheep to move (human)   in hand 19", Duration::from_secs(15));
+    let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    saved.lines().find(|l| l.starts_with("[Tiger ")).unwrap_or_default().to_string()
+}
+
+#[test]
+#[ignore = "needs tmux and the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
+fn the_default_player_searches_with_the_table_when_one_is_found() {
+    let dir = std::env::var("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
+    assert_eq!(default_tiger_with("table-on", &dir), "[Tiger \"network:table=on\"]");
+    // Without a table (an empty folder named): the network alone.
+    let empty = std::env::temp_dir().join(format!("tns-no-table-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let without = default_tiger_with("table-off", &empty.display().to_string());
+    let _ = std::fs::remove_dir_all(&empty);
+    assert_eq!(without, "[Tiger \"network\"]");
+}
