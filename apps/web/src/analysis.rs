@@ -157,6 +157,15 @@ pub struct Analyst {
 }
 
 impl Analyst {
+    /// The strongest player where the table does not answer: the shipped network, searching
+    /// with the table's movement phase when there is a table (`network:table=on`).
+    fn strongest(&self) -> PlayerSpec {
+        match self.table {
+            Some(_) => PlayerSpec::strongest().using_table(),
+            None => PlayerSpec::strongest(),
+        }
+    }
+
     /// Whether the table's layers answer for `board` and its moves (a cheap test: the layers
     /// built, not a probe).
     pub fn holds(&self, board: Board) -> bool {
@@ -263,7 +272,7 @@ impl Analyst {
         let side = board.side_to_move();
         let failed =
             |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
-        let mut search = searcher(&PlayerSpec::strongest(), 8, None)?;
+        let mut search = searcher(&self.strongest(), 8, self.table.as_ref())?;
         let limits = |time| Limits::depth(30).with_time(time);
         let score = search
             .search(board, game.previous(), limits(self.budget.position), stop, |_| {})
@@ -313,9 +322,9 @@ impl Analyst {
         let table = self.table.as_ref().filter(|_| self.holds(game.board()));
         let (spec, source) = match table {
             Some(_) => (PlayerSpec::perfect(), "table"),
-            None => (PlayerSpec::strongest(), "search"),
+            None => (self.strongest(), "search"),
         };
-        let mut search = searcher(&spec, 16, table)?;
+        let mut search = searcher(&spec, 16, table.or(self.table.as_ref()))?;
         let mut line = Vec::new();
         while game.outcome().is_none() && line.len() < plies && start.elapsed() < time {
             let board = game.board();
