@@ -36,8 +36,9 @@ pub struct Args {
     #[arg(long, default_value = "tablebase")]
     tablebase: PathBuf,
     /// The player whose search is shown, as a match names players (`heuristic:depth=8`, a
-    /// weights file, `perfect`) [default: the strongest there is: perfect with the table,
-    /// else the network].
+    /// weights file, `perfect`) [default: the strongest there is: perfect where the table holds
+    /// the position, else the network, with the table's movement phase when there is a table
+    /// (`network:table=on`)].
     #[arg(long)]
     player: Option<PlayerSpec>,
 }

@@ -61,6 +61,12 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     let config =
         SearchConfig::default().with_threads(args.threads).with_tt_mb(args.tt_mb).with_parts(parts);
+    if args.evaluator.table {
+        return Err(format!(
+            "{}: the bench suite measures the evaluator alone, without the table (drop table=on)",
+            args.evaluator
+        ));
+    }
     match &args.evaluator.kind {
         PlayerKind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
         PlayerKind::Neural(net) => {

@@ -84,6 +84,7 @@ fn bad_arguments_fail_with_a_message() {
         (&["match", "--sheep", "heuristic"], "--tiger"),
         (&["search", "0"], "0"),
         (&["search", "2", "--evaluator", "random"], "no evaluator"),
+        (&["search", "2", "--evaluator", "network:table=on"], "drop table=on"),
         (&["analyse", "T3T/5/5/5 s 20"], "bad position"),
         (&["analyse", "T3T/5/5/5/T3T s 20", "--player", "random"], "does not search"),
         (

@@ -125,8 +125,9 @@ const CENTRE: Point = match Point::new(2, 2) {
 
 impl App {
     /// A new game between the two players, who think within `limits` unless their spec sets
-    /// limits of its own (`heuristic:depth=2`). A perfect player needs `tablebase`; without one
-    /// it plays as the network, the strongest player without one.
+    /// limits of its own (`heuristic:depth=2`). A perfect player, or one with `table=on`, needs
+    /// `tablebase`; without one it plays as the network, the strongest player without one
+    /// (the game's `main` never starts them so: it finds the table first, or says it is missing).
     #[expect(
         clippy::needless_pass_by_value,
         reason = "a new game takes its settings as values, as it does the game and the players"

@@ -149,7 +149,8 @@ impl Drop for Thinking {
 
 /// Works out a hint on its own thread: a short search (at most 300 ms) by the strongest player
 /// there is: the perfect one where a table holds the position (exact, and in the placement
-/// phase choosing only among the moves that keep the value), else the network. The answer comes on
+/// phase choosing only among the moves that keep the value), else the network (`table=on` when
+/// there is a table: its search takes the movement phase's exact values). The answer comes on
 /// the returned channel: the move and who found it, or why the search failed (a damaged
 /// table).
 pub fn start_hint(board: Board, history: Vec<Board>, table: Option<Arc<Tablebase>>) -> HintAnswer {

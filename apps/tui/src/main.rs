@@ -77,7 +77,7 @@ Players (for --sheep and --tiger; the same names as `tns-bench match`):
   network             the shipped network, distilled from the solved game, the default: the strongest without the table (let a draw slip in 6 of 600 games against perfect play at 0.05 s a move, the heuristic in 9 of 200)
   network:table=on    the network searching with the table's exact values once the sheep
                       are all placed (the movement phase alone will do: `tns-tablebase
-                      build`, a minute and a half): the default when a table is found (at
+                      build`, about a minute): the default when a table is found (at
                       depth 4, 6 games of 2,400 let slip against perfect play, 44 without)
   perfect             the solved game (needs the tablebase): never lets a win or a draw slip
   FILE                a trained network's weights file, searching with it
@@ -138,7 +138,7 @@ fn find_tablebase(
     Err(format!(
         "the perfect player (or `table=on`) needs the tablebase, and there is none in {}\n(build \
          it with `cargo run --release -p tns-tablebase-cli -- build --placement --dir DIR`; the \
-         movement phase alone, enough for `table=on`, builds in a minute and a half without \
+         movement phase alone, enough for `table=on`, builds in about a minute without \
          `--placement`)",
         looked.join(", ")
     ))
@@ -211,15 +211,24 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     } else {
         Game::new()
     };
-    let wants_table = sheep.needs_tablebase() || tiger.needs_tablebase();
+    // A saved game's `table=on` player plays on without it where there is no table (the game
+    // was saved where one was found); a perfect player, or `table=on` asked for here, needs it.
+    let from_save =
+        [cli.sheep.is_none() && !default_seats[0], cli.tiger.is_none() && !default_seats[1]];
+    let needs = |seat: &PlayerKind, saved: bool| {
+        seat.needs_tablebase() && !(saved && matches!(seat, PlayerKind::Computer(s) if s.table))
+    };
+    let wants_table = needs(&sheep, from_save[0]) || needs(&tiger, from_save[1]);
     let tablebase = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
-    // With a table (even the movement phase alone, built in a minute and a half), the default
+    // With a table (even the movement phase alone, built in about a minute), the default
     // network searches with its exact values: `network:table=on`.
-    if tablebase.is_some() {
-        for (seat, default) in [&mut sheep, &mut tiger].into_iter().zip(default_seats) {
-            if default {
-                *seat = seat.clone().using_table();
-            }
+    for ((seat, default), saved) in
+        [&mut sheep, &mut tiger].into_iter().zip(default_seats).zip(from_save)
+    {
+        if tablebase.is_some() && default {
+            *seat = seat.clone().using_table();
+        } else if tablebase.is_none() && saved {
+            *seat = seat.clone().without_table();
         }
     }
     let mut app = App::new(game, sheep, tiger, limits, tablebase);

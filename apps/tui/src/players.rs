@@ -61,7 +61,16 @@ impl PlayerKind {
         }
     }
 
-    /// Whether this is the perfect player, which needs the tablebase.
+    /// Without `table=on` ([`PlayerSpec::without_table`]).
+    #[must_use]
+    pub fn without_table(self) -> PlayerKind {
+        match self {
+            PlayerKind::Computer(spec) => PlayerKind::Computer(spec.without_table()),
+            human @ PlayerKind::Human => human,
+        }
+    }
+
+    /// Whether this player needs the tablebase: the perfect player, and `table=on`.
     pub fn needs_tablebase(&self) -> bool {
         matches!(self, PlayerKind::Computer(spec) if spec.needs_tablebase())
     }

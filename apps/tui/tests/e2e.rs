@@ -254,3 +254,30 @@ fn the_default_player_searches_with_the_table_when_one_is_found() {
     let _ = std::fs::remove_dir_all(&empty);
     assert_eq!(without, "[Tiger \"network\"]");
 }
+
+#[test]
+#[ignore = "needs tmux and the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
+fn a_game_saved_with_table_on_resumes_where_there_is_no_table() {
+    let table = std::env::var("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
+    let args = format!("--sheep human --time 0.1 --tablebase {table}");
+    let (session, dir) = start_game("resume-table", 100, 32, &args);
+    wait_for(&session, "Your move", Duration::from_secs(10));
+    tmux(&["send-keys", "-t", &session, "c", "3"]);
+    wait_for(&session, "Sheep to move (human)   in hand 19", Duration::from_secs(15));
+    let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap_or_default();
+    assert!(saved.contains("[Tiger \"network:table=on\"]"), "{saved}");
+    drop(session);
+    // Resumed with no table (an empty folder named): the network alone plays on.
+    let empty = std::env::temp_dir().join(format!("tns-no-table-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let args = format!("--resume --time 0.1 --tablebase {}", empty.display());
+    let (session, dir) = start_game("resume-table", 100, 32, &args);
+    let screen = wait_for(&session, "Your move", Duration::from_secs(10));
+    let _ = std::fs::remove_dir_all(&empty);
+    assert!(screen.contains("in hand 19"), "resumed:\n{screen}");
+    tmux(&["send-keys", "-t", &session, "c", "2"]);
+    wait_for(&session, "Sheep to move (human)   in hand 18", Duration::from_secs(15));
+    let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(saved.contains("[Tiger \"network\"]"), "{saved}");
+}

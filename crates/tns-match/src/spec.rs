@@ -336,6 +336,33 @@ impl PlayerSpec {
         self
     }
 
+    /// The same player without `table=on` (its name no longer says it): for a saved game whose
+    /// player searched with a table that is not here now.
+    ///
+    /// ```
+    /// use tns_match::PlayerSpec;
+    ///
+    /// let spec: PlayerSpec = "network:depth=4,table=on".parse()?;
+    /// let without = spec.without_table();
+    /// assert!(!without.table);
+    /// assert_eq!(without.name, "network:depth=4");
+    /// assert_eq!(without.name.parse::<PlayerSpec>()?, without);
+    /// # Ok::<(), tns_match::PlayerError>(())
+    /// ```
+    #[must_use]
+    pub fn without_table(mut self) -> PlayerSpec {
+        if !self.table {
+            return self;
+        }
+        self.table = false;
+        let (kind, options) = self.name.split_once(':').unwrap_or((&self.name, ""));
+        let kept: Vec<&str> =
+            options.split(',').filter(|o| !o.is_empty() && !o.starts_with("table=")).collect();
+        self.name =
+            if kept.is_empty() { kind.to_string() } else { format!("{kind}:{}", kept.join(",")) };
+        self
+    }
+
     /// The strongest player there is for `board`: `perfect` where a table of the real game
     /// holds the position, else [`PlayerSpec::strongest`], with `table=on` when there is a
     /// table (its movement phase is always there: the network sees exactly how the movement

@@ -62,8 +62,8 @@ impl<E> WithTablebase<E> {
     /// else, and the root keeps every legal move (the placement layers, if any, are not read,
     /// and no trap is set). Not perfect play, but a player that sees exactly how the movement
     /// phase ends wherever its search reaches it: the shipped network so helped lets a draw
-    /// slip against perfect play in a tenth as many games at a depth of 4 plies
-    /// (docs/solution.md). The movement phase alone builds in a minute and a half
+    /// slip against perfect play in a seventh as many games at a depth of 4 plies
+    /// (docs/solution.md). The movement phase alone builds in about a minute
     /// (`tns-tablebase build`).
     ///
     /// ```

@@ -230,7 +230,7 @@ fn setting_traps_keeps_the_draw_with_the_moves_that_leave_the_fewest_safe_replie
 fn movement_only_gives_exact_values_and_leaves_the_root_whole() {
     let perfect = WithTablebase::new(Heuristic::default(), Arc::clone(table())).unwrap();
     let searching = perfect.clone().movement_only();
-    let mut narrowed = 0;
+    let (mut narrowed, mut exact) = (0, 0);
     for seed in 0..40 {
         let Some(game) = random_start(seed) else { continue };
         let board = game.board();
@@ -239,14 +239,22 @@ fn movement_only_gives_exact_values_and_leaves_the_root_whole() {
             narrowed += usize::from(kept.len() < all);
         }
         assert!(searching.root_moves(board).unwrap().is_none(), "{board}: the root is narrowed");
-        // The position's children with no sheep in hand are valued exactly, and alike.
+        // Two plies on, the positions with every sheep placed are valued exactly, as the table
+        // has them; those with sheep in hand are left to the heuristic.
         for m in board.legal_moves() {
             let child = board.after_unchecked(m);
-            assert_eq!(searching.exact(child), perfect.exact(child), "{child}");
-            if child.in_hand() == 0 && child.dead() < KILLS_TO_WIN {
-                assert!(searching.exact(child).is_some(), "{child}: no exact value");
+            for n in child.legal_moves() {
+                let grandchild = child.after_unchecked(n);
+                if grandchild.dead() >= KILLS_TO_WIN {
+                    continue;
+                }
+                let expected = table().probe(grandchild).map(tns_tablebase::score_of);
+                assert_eq!(searching.exact(grandchild), expected, "{grandchild}");
+                assert_eq!(expected.is_some(), grandchild.in_hand() == 0, "{grandchild}");
+                exact += usize::from(expected.is_some());
             }
         }
     }
     assert!(narrowed > 0, "no position where the perfect player narrows the root was tried");
+    assert!(exact > 0, "no position of the movement phase was reached");
 }

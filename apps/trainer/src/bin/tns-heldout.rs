@@ -59,9 +59,11 @@ fn evaluator(
 
 fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
     // Every player is checked before the held-out set is built: a bad one fails at once (one
-    // with `table=on` is built again with the table, once it is loaded).
+    // with `table=on`, which needs the table, is checked with the limits' rule alone here).
     for player in &cli.players {
-        if !player.table {
+        if player.table {
+            evaluator(&player.clone().without_table(), None)?;
+        } else {
             evaluator(player, None)?;
         }
     }
@@ -83,9 +85,11 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
     for (spec, evaluator) in cli.players.iter().zip(&evaluators) {
         if let PlayerKind::Neural(net) = &spec.kind {
             let f = figures(net, &teacher, &validation);
+            // The network's own figures: the table plays no part in them.
+            let name =
+                if spec.table { spec.clone().without_table().name } else { spec.name.clone() };
             out(&format!(
-                "{}: validation loss {:.4}, values {:.1}%, one-ply moves {:.1}% of {} critical",
-                spec.name,
+                "{name}: validation loss {:.4}, values {:.1}%, one-ply moves {:.1}% of {} critical",
                 f.loss,
                 100.0 * f.values,
                 100.0 * f.moves,
