@@ -189,11 +189,6 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     };
     let mut sheep = seat(&cli.sheep, "Sheep", "--sheep")?;
     let mut tiger = seat(&cli.tiger, "Tiger", "--tiger")?;
-    // Whether a side's player is the default, which sees the table when there is one.
-    let defaulted = |given: &Option<String>, tag: &str| {
-        given.is_none() && record.as_ref().and_then(|r| r.tag(tag)).is_none()
-    };
-    let default_seats = [defaulted(&cli.sheep, "Sheep"), defaulted(&cli.tiger, "Tiger")];
     let time = cli.time.map_or(DEFAULT_TIME, Duration::from_secs_f64);
     let saved_limits = record.as_ref().and_then(|r| {
         ["SheepLimits", "TigerLimits"].iter().find_map(|t| r.tag(t).and_then(limits_of_tag))
@@ -211,24 +206,27 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     } else {
         Game::new()
     };
-    // A saved game's `table=on` player plays on without it where there is no table (the game
-    // was saved where one was found); a perfect player, or `table=on` asked for here, needs it.
-    let from_save =
-        [cli.sheep.is_none() && !default_seats[0], cli.tiger.is_none() && !default_seats[1]];
-    let needs = |seat: &PlayerKind, saved: bool| {
-        seat.needs_tablebase() && !(saved && matches!(seat, PlayerKind::Computer(s) if s.table))
+    // A side not named on the command line, the default or a saved game's `table=on` player,
+    // searches with the table's movement phase where there is a table (the default then plays
+    // `network:table=on`) and plays on without it where there is none.
+    let table_optional = |seat: &PlayerKind, given: &Option<String>, tag: &str| {
+        let saved = record.as_ref().and_then(|r| r.tag(tag)).is_some();
+        given.is_none() && (!saved || matches!(seat, PlayerKind::Computer(s) if s.table))
     };
-    let wants_table = needs(&sheep, from_save[0]) || needs(&tiger, from_save[1]);
-    let tablebase = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
-    // With a table (even the movement phase alone, built in about a minute), the default
-    // network searches with its exact values: `network:table=on`.
-    for ((seat, default), saved) in
-        [&mut sheep, &mut tiger].into_iter().zip(default_seats).zip(from_save)
-    {
-        if tablebase.is_some() && default {
-            *seat = seat.clone().using_table();
-        } else if tablebase.is_none() && saved {
+    let optional =
+        [table_optional(&sheep, &cli.sheep, "Sheep"), table_optional(&tiger, &cli.tiger, "Tiger")];
+    for (seat, optional) in [&mut sheep, &mut tiger].into_iter().zip(optional) {
+        if optional {
             *seat = seat.clone().without_table();
+        }
+    }
+    let wants_table = sheep.needs_tablebase() || tiger.needs_tablebase();
+    let tablebase = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
+    if tablebase.is_some() {
+        for (seat, optional) in [&mut sheep, &mut tiger].into_iter().zip(optional) {
+            if optional {
+                *seat = seat.clone().using_table();
+            }
         }
     }
     let mut app = App::new(game, sheep, tiger, limits, tablebase);

@@ -59,13 +59,9 @@ fn evaluator(
 
 fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
     // Every player is checked before the held-out set is built: a bad one fails at once (one
-    // with `table=on`, which needs the table, is checked with the limits' rule alone here).
+    // with `table=on`, which needs the table, is checked without it here).
     for player in &cli.players {
-        if player.table {
-            evaluator(&player.clone().without_table(), None)?;
-        } else {
-            evaluator(player, None)?;
-        }
+        evaluator(&player.clone().without_table(), None)?;
     }
     let h = &cli.held_out;
     let (teacher, validation) = h.load()?;
@@ -86,8 +82,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         if let PlayerKind::Neural(net) = &spec.kind {
             let f = figures(net, &teacher, &validation);
             // The network's own figures: the table plays no part in them.
-            let name =
-                if spec.table { spec.clone().without_table().name } else { spec.name.clone() };
+            let name = spec.clone().without_table().name;
             out(&format!(
                 "{name}: validation loss {:.4}, values {:.1}%, one-ply moves {:.1}% of {} critical",
                 f.loss,
