@@ -13,6 +13,7 @@ use crate::engine::HintAnswer;
 use crate::engine::{ENGINE_TT_MB, Thinking, engine};
 use crate::new_game::NewGameForm;
 use crate::players::{PlayerKind, Seat, TurnInfo, seat_index, seed};
+use crate::table_build::TableBuild;
 use crate::theme::Theme;
 
 /// What the keys mean just now.
@@ -110,11 +111,46 @@ pub struct App {
     /// The tablebase, when one is loaded: the perfect player's, and the source
     /// of the status line's verdict.
     pub tablebase: Option<Arc<Tablebase>>,
+    /// The game's own limits, for a computer player whose spec sets none.
+    pub(crate) game_limits: Limits,
+    /// The folder `B` builds the movement phase's table into (the first the game looks for a
+    /// table in), where there is one.
+    pub table_home: Option<std::path::PathBuf>,
+    /// The table being built, while it is.
+    pub table_build: Option<TableBuild>,
+    /// The seats (sheep, tigers) that search with the table's movement phase (`table=on`) once
+    /// a table is loaded: those not chosen on the command line.
+    pub takes_table: [bool; 2],
     /// In review, the position looked at, as the number of the game's moves it follows;
     /// `None` while the game itself is shown. Reviewing never changes the game.
     pub review: Option<usize>,
     /// Moves taken back, for `r` to play again: the next one last.
     pub(crate) redo: Vec<Move>,
+}
+
+/// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect player,
+/// or one with `table=on`, without `tablebase` plays as the network.
+pub(crate) fn seat(kind: PlayerKind, limits: &Limits, tablebase: Option<&Arc<Tablebase>>) -> Seat {
+    let defaults = Budget {
+        time: limits.time.map(|t| t.as_secs_f64()),
+        depth: limits.depth,
+        threads: 1,
+        tt_mb: ENGINE_TT_MB,
+    };
+    let (engine, limits, random) = match &kind {
+        PlayerKind::Human => (None, limits.clone(), None),
+        PlayerKind::Computer(spec) => {
+            let budget = spec.budget(defaults);
+            match spec.searcher(defaults, tablebase) {
+                Ok(Some(search)) => (Some(Box::new(search)), budget.limits(), None),
+                Ok(None) => (None, budget.limits(), Some(RandomPlayer::new(seed()))),
+                // A perfect player without the table (the game has said so) plays as
+                // the strongest player without one.
+                Err(_) => (Some(engine(budget)), budget.limits(), None),
+            }
+        }
+    };
+    Seat { kind, engine, limits, random }
 }
 
 /// The centre point, c3, where the cursor starts.
@@ -128,10 +164,6 @@ impl App {
     /// limits of its own (`heuristic:depth=2`). A perfect player, or one with `table=on`, needs
     /// `tablebase`; without one it plays as the network, the strongest player without one
     /// (the game's `main` never starts them so: it finds the table first, or says it is missing).
-    #[expect(
-        clippy::needless_pass_by_value,
-        reason = "a new game takes its settings as values, as it does the game and the players"
-    )]
     pub fn new(
         game: Game,
         sheep: PlayerKind,
@@ -139,28 +171,7 @@ impl App {
         limits: Limits,
         tablebase: Option<Arc<Tablebase>>,
     ) -> App {
-        let defaults = Budget {
-            time: limits.time.map(|t| t.as_secs_f64()),
-            depth: limits.depth,
-            threads: 1,
-            tt_mb: ENGINE_TT_MB,
-        };
-        let seat = |kind: PlayerKind| {
-            let (engine, limits, random) = match &kind {
-                PlayerKind::Human => (None, limits.clone(), None),
-                PlayerKind::Computer(spec) => {
-                    let budget = spec.budget(defaults);
-                    match spec.searcher(defaults, tablebase.as_ref()) {
-                        Ok(Some(search)) => (Some(Box::new(search)), budget.limits(), None),
-                        Ok(None) => (None, budget.limits(), Some(RandomPlayer::new(seed()))),
-                        // A perfect player without the table (the game has said so) plays as
-                        // the strongest player without one.
-                        Err(_) => (Some(engine(budget)), budget.limits(), None),
-                    }
-                }
-            };
-            Seat { kind, engine, limits, random }
-        };
+        let seat = |kind: PlayerKind| seat(kind, &limits, tablebase.as_ref());
         App {
             game,
             seats: [seat(sheep), seat(tiger)],
@@ -190,6 +201,10 @@ impl App {
             turns: std::collections::BTreeMap::new(),
             quit: false,
             tablebase,
+            game_limits: limits,
+            table_home: None,
+            table_build: None,
+            takes_table: [false; 2],
             review: None,
             redo: Vec::new(),
         }

@@ -78,6 +78,8 @@ pub enum Action {
     CopyPosition,
     /// Save the shown position as an SVG picture.
     SavePicture,
+    /// Build the movement phase's table.
+    BuildTable,
 }
 
 /// Where things are on screen, from the last draw, to map clicks.
@@ -208,6 +210,7 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Char('s') => Action::Save,
         KeyCode::Char('y') => Action::CopyPosition,
         KeyCode::Char('P') => Action::SavePicture,
+        KeyCode::Char('B') => Action::BuildTable,
         KeyCode::Char('v') => Action::ToggleThreats,
         KeyCode::Char('m') => Action::ToggleAnalysis,
         KeyCode::Char('R') => Action::Resign,

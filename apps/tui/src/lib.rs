@@ -14,6 +14,7 @@ mod players;
 mod review;
 mod saving;
 mod starting;
+pub mod table_build;
 pub mod theme;
 mod timekeeping;
 mod turns;
@@ -98,6 +99,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::ScrollHelp(_) => {}
         Action::CopyPosition => app.copy_position(),
         Action::SavePicture => app.save_picture(save_dir),
+        Action::BuildTable => app.build_table(),
     }
 }
 

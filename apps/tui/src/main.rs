@@ -11,7 +11,7 @@ use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use tigers_and_sheep::{App, PlayerKind};
 use tigers_and_sheep::{DEFAULT_TIME, limits_of_tag};
-use tns_board::{Board, Game, GameRecord, KILLS_TO_WIN};
+use tns_board::{Board, Game, GameRecord, KILLS_TO_WIN, Side};
 use tns_search::Limits;
 use tns_tablebase::Tablebase;
 
@@ -60,7 +60,8 @@ struct Cli {
     /// the whole game) [default: `TNS_TABLEBASE_DIR`, else ./tablebase, else a tablebase folder
     /// in the user's data directory, the first that holds a table]. The perfect player needs
     /// it, the default players search with its movement phase (`network:table=on`), and the
-    /// status line shows its verdict.
+    /// status line shows its verdict. Where there is none, `B` in the game builds the movement
+    /// phase into this folder [default: `TNS_TABLEBASE_DIR`, else the data directory's].
     #[arg(long, value_name = "DIR")]
     tablebase: Option<PathBuf>,
 }
@@ -76,8 +77,8 @@ Players (for --sheep and --tiger; the same names as `tns-bench match`):
                       beats depth 4 in 93%)
   network             the shipped network, distilled from the solved game, the default: the strongest without the table (let a draw slip in 6 of 600 games against perfect play at 0.05 s a move, the heuristic in 9 of 200)
   network:table=on    the network searching with the table's exact values once the sheep
-                      are all placed (the movement phase alone will do: `tns-tablebase
-                      build`, about a minute): the default when a table is found (at
+                      are all placed (the movement phase alone will do: `B` in the game
+                      builds it, about a minute): the default when a table is found (at
                       depth 4, 6 games of 2,400 let slip against perfect play, 44 without)
   perfect             the solved game (needs the tablebase): never lets a win or a draw slip
   FILE                a trained network's weights file, searching with it
@@ -109,6 +110,34 @@ fn tablebase_dirs(given: Option<&std::path::Path>) -> Vec<PathBuf> {
         dirs.push(d.data_dir().join("tablebase"));
     }
     dirs
+}
+
+/// The folder `B` builds the table into: the option, else `TNS_TABLEBASE_DIR`, else the user's
+/// data directory (where the game looks last, so that a table in the current folder still comes
+/// first), else `./tablebase`.
+fn table_home(given: Option<&std::path::Path>) -> PathBuf {
+    if let Some(dir) = given {
+        return dir.to_path_buf();
+    }
+    if let Some(dir) = std::env::var_os("TNS_TABLEBASE_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    directories::ProjectDirs::from("", "", "tigers-and-sheep")
+        .map_or_else(|| PathBuf::from("tablebase"), |d| d.data_dir().join("tablebase"))
+}
+
+/// Where `B` builds a table and which seats take one (`optional`, those left to the default);
+/// where there is no table and a computer seat would take one, the first message says `B`.
+fn offer_table_build(app: &mut App, optional: [bool; 2], given: Option<&std::path::Path>) {
+    app.table_home = Some(table_home(given));
+    app.takes_table = optional;
+    let would_take = [Side::Sheep, Side::Tiger]
+        .into_iter()
+        .zip(optional)
+        .any(|(side, o)| o && matches!(app.player(side), PlayerKind::Computer(_)));
+    if app.tablebase.is_none() && would_take {
+        app.message = "Press ? for help, B to build the endgame table (a minute)".into();
+    }
 }
 
 /// The first table found; an error naming where it looked when the perfect player needs one and
@@ -230,6 +259,7 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
         }
     }
     let mut app = App::new(game, sheep, tiger, limits, tablebase);
+    offer_table_build(&mut app, optional, cli.tablebase.as_deref());
     // A saved game's clocks, unless --time or --depth replaces them.
     let saved_clock = match &record {
         Some(r) if cli.time.is_none() && cli.depth.is_none() => {

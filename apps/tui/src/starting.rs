@@ -22,6 +22,10 @@ impl App {
                 .map(|(spec, _)| (*spec).to_string())
                 .filter(|spec| spec != "perfect" || solved),
         );
+        // With a table, the network searching with its movement phase (the game's default then).
+        if self.tablebase.is_some() {
+            players.push("network:table=on".to_string());
+        }
         let time = match (&self.clock, self.seats[0].limits.time) {
             (Some(clock), _) => {
                 let minutes = clock.control.base.as_secs_f64() / 60.0;
@@ -84,6 +88,8 @@ impl App {
         fresh.show_threats = self.show_threats;
         fresh.show_analysis = self.show_analysis;
         fresh.saved_to = self.saved_to.take();
+        fresh.table_home = self.table_home.take();
+        fresh.table_build = self.table_build.take();
         *self = fresh;
         if let Some(control) = control {
             self.set_clock(control);

@@ -22,6 +22,7 @@ impl App {
     /// when it is done.
     pub fn tick(&mut self) {
         self.poll_hint();
+        self.poll_table_build();
         self.check_flag(std::time::Instant::now());
         if let Some(thinking) = &mut self.thinking {
             match thinking.poll() {

@@ -26,10 +26,11 @@ const STATUS_HEIGHT: u16 = 6;
 /// borders, so that the smallest terminal still shows a whole board.
 const ROOMY: (u16, u16) = (60, 20);
 
-/// The status panel's height: one line more for the tablebase's verdict when a table is loaded;
-/// two rows fewer without borders.
+/// The status panel's height: one line more for the tablebase's verdict when a table is loaded,
+/// or for the build's progress while one is built; two rows fewer without borders.
 fn status_height(app: &App, compact: bool) -> u16 {
-    STATUS_HEIGHT + u16::from(app.tablebase.is_some()) - if compact { 2 } else { 0 }
+    let table_line = app.tablebase.is_some() || app.table_build.is_some();
+    STATUS_HEIGHT + u16::from(table_line) - if compact { 2 } else { 0 }
 }
 
 /// Every key, for the help overlay.
@@ -52,6 +53,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("y", "show and copy the position string"),
     ("P", "save the position as an SVG picture"),
     ("v, m", "marks: sheep open to a jump / moves by table result"),
+    ("B", "build the endgame table (about a minute)"),
     ("?", "this help"),
     ("q", "quit (asks if not saved)"),
     ("Ctrl+C", "quit at once"),
@@ -228,6 +230,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     }
     if let Some(verdict) = app.verdict() {
         lines.push(Line::from(format!("Tablebase: {verdict}")));
+    }
+    if let Some(building) = app.table_build_text() {
+        lines.push(Line::from(building));
     }
     let title = format!(" {}: {} ", side.plural(), app.player(side).name());
     let inner = if compact {

@@ -1,7 +1,8 @@
 //! The real binary in tmux: play a move by keyboard, see the computer's reply, look back with
 //! ← and find the game unchanged, take a hint with Enter, find that Esc does not quit and that
 //! `q` asks, quit, and find the terminal restored; Ctrl+C then `--resume`; a move typed over a
-//! hint; `q` while the computer thinks at 80×24; an illegal move's error at 60×20. Needs tmux,
+//! hint; `q` while the computer thinks at 80×24; an illegal move's error at 60×20; the default
+//! player with and without a table; `B` building the movement phase's table. Needs tmux,
 //! so it is ignored by default; CI installs tmux and runs it with
 //! `cargo test --release -- --ignored`.
 
@@ -280,4 +281,32 @@ fn a_game_saved_with_table_on_resumes_where_there_is_no_table() {
     let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(saved.contains("[Tiger \"network\"]"), "{saved}");
+}
+
+#[test]
+#[ignore = "needs tmux, and builds the movement phase's table (a minute or two); CI runs it"]
+fn b_builds_the_endgame_table_and_the_default_player_then_searches_with_it() {
+    let table = std::env::temp_dir().join(format!("tns-e2e-built-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&table);
+    std::fs::create_dir_all(&table).unwrap();
+    let args = format!("--sheep human --time 0.1 --tablebase {}", table.display());
+    let (session, dir) = start_game("build", 100, 32, &args);
+    // No table: the game says how to have one.
+    let screen = wait_for(&session, "Your move", Duration::from_secs(10));
+    assert!(screen.contains("B to build the endgame table"), "{screen}");
+    tmux(&["send-keys", "-t", &session, "B"]);
+    let screen = wait_for(&session, "Building the endgame table", Duration::from_secs(10));
+    assert!(screen.contains("building the endgame table in"), "{screen}");
+    let screen = wait_for(&session, "the endgame table is built", Duration::from_secs(900));
+    assert!(screen.contains("the endgame table is built"), "{screen}");
+    // The tigers, left to the default, now search with it; the next start finds it.
+    tmux(&["send-keys", "-t", &session, "c", "3"]);
+    wait_for(&session, "Sheep to move (human)   in hand 19", Duration::from_secs(15));
+    let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap_or_default();
+    drop(session);
+    let found = tns_tablebase::Tablebase::load(tns_board::KILLS_TO_WIN, &table);
+    let _ = std::fs::remove_dir_all(&table);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(saved.contains("[Tiger \"network:table=on\"]"), "{saved}");
+    assert!(found.is_ok(), "the built table loads: {:?}", found.err());
 }

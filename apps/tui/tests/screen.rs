@@ -1180,3 +1180,66 @@ fn two_people_agree_a_draw_and_a_computer_takes_no_offer() {
     assert!(app.message.contains("the computer plays on"), "{}", app.message);
     assert_eq!(app.outcome(), None);
 }
+
+#[test]
+fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
+    use tigers_and_sheep::table_build::TableBuild;
+    use tns_board::Side;
+    let mut app =
+        App::new(Game::new(), PlayerKind::Human, PlayerKind::network(), Limits::depth(1), None);
+    press(&mut app, KeyCode::Char('B'));
+    assert!(app.message.contains("no folder to build the table in"), "{}", app.message);
+    assert!(app.table_build.is_none());
+    // The game's `B` builds the five-kill table (a minute in release); the one-kill variant
+    // takes a moment and goes the same way: progress on the status line, then the table.
+    let dir = std::env::temp_dir().join(format!("tns-tui-b-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    app.table_home = Some(dir.clone());
+    app.takes_table = [true, true];
+    app.table_build = Some(TableBuild::start(&dir, 1));
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert!(text.contains("Building the endgame table: 0%"), "{text}");
+    press(&mut app, KeyCode::Char('B'));
+    assert!(app.message.contains("the table is being built"), "{}", app.message);
+    let start = Instant::now();
+    while app.table_build.is_some() && start.elapsed() < Duration::from_secs(60) {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(app.tablebase.is_some(), "the built table is loaded: {}", app.message);
+    assert!(app.message.contains("the endgame table is built"), "{}", app.message);
+    // The computer seat searches with it; the person is a person still.
+    assert_eq!(app.player(Side::Tiger).name(), "network:table=on");
+    assert_eq!(*app.player(Side::Sheep), PlayerKind::Human);
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert!(!text.contains("Building the endgame table"), "{text}");
+    press(&mut app, KeyCode::Char('B'));
+    assert!(app.message.contains("the table is loaded already"), "{}", app.message);
+    // The files are where the game looks: the next start loads them.
+    assert!(tns_tablebase::Tablebase::load(1, &dir).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_seat_chosen_on_the_command_line_keeps_its_player_when_a_table_comes() {
+    let mut app = App::new(
+        Game::new(),
+        PlayerKind::parse("heuristic").unwrap(),
+        PlayerKind::network(),
+        Limits::depth(1),
+        None,
+    );
+    // The tigers were left to the default, the sheep named: only the tigers take the table.
+    app.takes_table = [false, true];
+    let table = std::sync::Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
+    app.adopt_table(std::sync::Arc::clone(&table));
+    assert_eq!(app.player(tns_board::Side::Sheep).name(), "heuristic");
+    assert_eq!(app.player(tns_board::Side::Tiger).name(), "network:table=on");
+    // With a table, the new-game form offers the network searching with it; without, not.
+    let offered = |mut app: App| {
+        press(&mut app, KeyCode::Char('n'));
+        app.new_game_form.unwrap().players.iter().any(|p| p == "network:table=on")
+    };
+    assert!(offered(two_people_at(Board::START, &table)));
+    assert!(!offered(human_game()));
+}
