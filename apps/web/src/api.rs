@@ -212,15 +212,33 @@ struct MoveAnswer {
     position: String,
 }
 
-/// The players the server offers: the levels (`perfect` only with a table), then those the
-/// operator added.
+/// The network searching with the table's movement phase, offered (and the default) where the
+/// server has a table.
+const NETWORK_WITH_TABLE: (&str, &str) = (
+    "network:table=on",
+    "the shipped network, searching with the table's exact values once every sheep is placed",
+);
+
+/// The players the server offers: the levels (with a table, the network searching with it
+/// after the network, and `perfect`), then those the operator added.
 fn offered(state: &AppState) -> Vec<(String, String)> {
+    let table = state.analyst.table.is_some();
     LEVELS
         .iter()
-        .filter(|(name, _)| *name != "perfect" || state.analyst.table.is_some())
-        .map(|&(n, d)| (n.to_string(), d.to_string()))
+        .filter(|(name, _)| *name != "perfect" || table)
+        .flat_map(|&level| {
+            let with_table = (table && level.0 == "network").then_some(NETWORK_WITH_TABLE);
+            std::iter::once(level).chain(with_table)
+        })
+        .map(|(n, d)| (n.to_string(), d.to_string()))
         .chain(state.extra.iter().map(|s| (s.name.clone(), "offered by this server".to_string())))
         .collect()
+}
+
+/// The player of a move request that names none: the strongest without the whole table, the
+/// network, searching with the table's movement phase where the server has one.
+fn default_player(state: &AppState) -> &'static str {
+    if state.analyst.table.is_some() { NETWORK_WITH_TABLE.0 } else { "network" }
 }
 
 async fn play(
@@ -228,7 +246,7 @@ async fn play(
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
     let (query, game) = parse(raw.as_deref(), &["pos", "moves", "player"])?;
-    let name = query.get("player").unwrap_or("network").to_string();
+    let name = query.get("player").unwrap_or(default_player(&state)).to_string();
     // Only the server's own list: never a program or a file named by the client.
     let offered = offered(&state);
     if !offered.iter().any(|(n, _)| *n == name) {

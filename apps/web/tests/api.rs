@@ -267,3 +267,31 @@ fn a_search_stops_when_its_client_goes_away() {
     assert_eq!(status, 200, "{v}");
     assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
 }
+
+#[test]
+fn with_a_table_the_network_searches_with_it_and_is_the_default() {
+    // The variant won by one kill builds in a moment; what is offered depends only on having a
+    // table (the real one is CI's, below).
+    let table = Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
+    let (_, v) = json(server(Some(table)), "/api/v1/players");
+    let listed = names(&v);
+    let at = |name: &str| listed.iter().position(|n| *n == name);
+    assert_eq!(at("network:table=on"), at("network").map(|i| i + 1), "{listed:?}");
+    assert!(listed.contains(&"perfect"), "{listed:?}");
+    let (_, v) = json(server(None), "/api/v1/players");
+    assert!(!names(&v).contains(&"network:table=on"), "no table, not offered");
+}
+
+#[test]
+#[ignore = "needs the built tablebase (TNS_TABLEBASE_DIR)"]
+fn a_move_from_the_network_with_the_table_by_default() {
+    let addr = server(Some(real_table()));
+    // A movement position: the network's search takes the table's exact values there.
+    let (status, v) = json(addr, "/api/v1/move?pos=SSSSS%2FSSSSS%2FSSSS1%2FS1TTS%2FTSSST+s+0");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["player"], "network:table=on", "{v}");
+    let (status, v) = json(addr, "/api/v1/move?moves=c3&player=network%3Atable%3Don");
+    assert_eq!(status, 200, "{v}");
+    let (_, v) = json(server(None), "/api/v1/move?moves=c3");
+    assert_eq!(v["player"], "network", "without a table: {v}");
+}
