@@ -39,6 +39,10 @@ struct Options {
     /// The search's time management by the best move's stability (on unless measuring it).
     stability: bool,
     evaluator: PlayerSpec,
+    /// Whether `Evaluator` was set: left to its default, the network searches with the table's
+    /// movement phase once `Tablebase` is set (`network:table=on`), as chess engines use their
+    /// endgame tables once given a path.
+    evaluator_set: bool,
     tablebase: Option<PathBuf>,
 }
 
@@ -155,6 +159,7 @@ impl Session {
             stability: true,
             // The strongest player without the table; the heuristic were its bytes damaged.
             evaluator: PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()),
+            evaluator_set: false,
             tablebase: None,
         };
         let mut session =
@@ -241,7 +246,11 @@ impl Session {
 
     /// A searcher for the current options and `table`.
     fn searcher(&self, table: Option<&Arc<Tablebase>>) -> Result<Box<Engine>, String> {
-        let spec = &self.options.evaluator;
+        let spec = &if table.is_some() && !self.options.evaluator_set {
+            self.options.evaluator.clone().using_table()
+        } else {
+            self.options.evaluator.clone()
+        };
         let evaluator = spec
             .evaluator(table)
             .map_err(|e| match e {
@@ -321,6 +330,7 @@ impl Session {
             "evaluator" => {
                 value.parse::<PlayerSpec>().map_err(|e| e.to_string()).and_then(|spec| {
                     self.options.evaluator = spec;
+                    self.options.evaluator_set = true;
                     self.rebuild()
                 })
             }
