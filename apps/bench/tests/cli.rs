@@ -483,3 +483,42 @@ fn analyse_searches_as_the_player_it_is_given() {
     let last = |text: &str| text.lines().last().unwrap_or_default().to_owned();
     assert_ne!(last(&default), last(&run(&["--depth", "3", "--player", "heuristic"])));
 }
+
+#[test]
+fn a_table_on_player_without_the_table_stops_the_match_before_it_starts() {
+    // No table where it looks: the match does not start, and says why.
+    let out = bench(&[
+        "match",
+        "--engines",
+        "network:table=on",
+        "random",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--tablebase",
+        "/nonexistent",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--tablebase"), "{}", stderr(&out));
+}
+
+#[test]
+#[ignore = "needs the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
+fn a_match_with_the_table_plays_a_table_on_player_with_it() {
+    let dir = std::env::var("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
+    let out = bench(&[
+        "match",
+        "--engines",
+        "heuristic:table=on",
+        "random",
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--tablebase",
+        &dir,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("with the table's movement phase"), "{}", stdout(&out));
+}
