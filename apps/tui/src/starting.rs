@@ -90,6 +90,10 @@ impl App {
         fresh.saved_to = self.saved_to.take();
         fresh.table_home = self.table_home.take();
         fresh.table_build = self.table_build.take();
+        // A side left to the default and not changed in the form still takes a table that comes.
+        for (i, name) in [&choice.sheep, &choice.tiger].into_iter().enumerate() {
+            fresh.takes_table[i] = self.takes_table[i] && self.seats[i].kind.name() == name;
+        }
         *self = fresh;
         if let Some(control) = control {
             self.set_clock(control);

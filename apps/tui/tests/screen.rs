@@ -1201,6 +1201,11 @@ fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
     assert!(text.contains("Building the endgame table: 0%"), "{text}");
     press(&mut app, KeyCode::Char('B'));
     assert!(app.message.contains("the table is being built"), "{}", app.message);
+    // A new game from the form, the sides as they were: the build goes on, and the side left
+    // to the default still takes the table.
+    press(&mut app, KeyCode::Char('n'));
+    press(&mut app, KeyCode::Enter);
+    assert!(app.new_game_form.is_none() && app.table_build.is_some(), "{}", app.message);
     let start = Instant::now();
     while app.table_build.is_some() && start.elapsed() < Duration::from_secs(60) {
         app.tick();
