@@ -111,23 +111,34 @@ impl Nonzero {
     /// Finds the positions of the values above zero (at most [`MAX_WIDTH`] values).
     #[inline]
     pub(crate) fn find(&mut self, values: &[f32]) {
+        // A flag a value, 0 or 1, in a loop of its own: one the compiler makes vector compares
+        // of (building each byte's bits value by value, it did not).
+        let mut flags = [0u8; MAX_WIDTH];
+        let flags = &mut flags[..values.len()];
+        for (flag, &v) in flags.iter_mut().zip(values) {
+            *flag = u8::from(v > 0.0);
+        }
         let mut n = 0;
         let mut base = 0u16;
-        let mut eights = values.chunks_exact(8);
+        let mut eights = flags.chunks_exact(8);
         for eight in &mut eights {
-            let mut byte = 0;
-            for (bit, &v) in eight.iter().enumerate() {
-                byte |= usize::from(v > 0.0) << bit;
-            }
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(eight);
+            // Flag i (bit 8i of the word) times bit 7j + 7 of the factor lands on bit 56 + i
+            // where i + j = 7, and no two products share a bit, so nothing carries: the top
+            // byte holds flag i at bit i.
+            let byte = usize::from(
+                (u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8,
+            );
             for (slot, &bit) in self.at[n..n + 8].iter_mut().zip(&SET_BITS[byte]) {
                 *slot = base + u16::from(bit);
             }
             n += byte.count_ones() as usize;
             base += 8;
         }
-        for &v in eights.remainder() {
+        for &flag in eights.remainder() {
             self.at[n] = base;
-            n += usize::from(v > 0.0);
+            n += usize::from(flag);
             base += 1;
         }
         self.len = n;
