@@ -13,7 +13,7 @@ use crate::engine::HintAnswer;
 use crate::engine::{ENGINE_TT_MB, Thinking, engine};
 use crate::new_game::NewGameForm;
 use crate::players::{PlayerKind, Seat, TurnInfo, seat_index, seed};
-use crate::table_build::TableBuild;
+use crate::table_job::TableBuild;
 use crate::theme::Theme;
 
 /// What the keys mean just now.
@@ -113,8 +113,9 @@ pub struct App {
     pub tablebase: Option<Arc<Tablebase>>,
     /// The game's own limits, for a computer player whose spec sets none.
     pub(crate) game_limits: Limits,
-    /// The folder `B` builds the movement phase's table into (the first the game looks for a
-    /// table in), where there is one.
+    /// The folder `B` builds the movement phase's table into (`--tablebase`, else
+    /// `TNS_TABLEBASE_DIR`, else the data folder's, all places the game looks for a table), where
+    /// there is one.
     pub table_home: Option<std::path::PathBuf>,
     /// The table being built, while it is.
     pub table_build: Option<TableBuild>,

@@ -15,6 +15,7 @@ mod review;
 mod saving;
 mod starting;
 pub mod table_build;
+pub mod table_job;
 pub mod theme;
 mod timekeeping;
 mod turns;

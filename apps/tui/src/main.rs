@@ -332,6 +332,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_default_computer_seat_without_a_table_is_told_of_b_and_takes_one() {
+        let app = |sheep: PlayerKind, optional| {
+            let mut app =
+                App::new(Game::new(), sheep, PlayerKind::network(), Limits::depth(1), None);
+            offer_table_build(&mut app, optional, Some(std::path::Path::new("/tmp/t")));
+            app
+        };
+        let default = app(PlayerKind::Human, [true, true]);
+        assert!(default.message.contains("B to build"), "{}", default.message);
+        assert_eq!(default.takes_table, [true, true]);
+        assert_eq!(default.table_home.as_deref(), Some(std::path::Path::new("/tmp/t")));
+        // Both sides named: nobody takes a table, and nobody is told of B at the start.
+        let named = app(PlayerKind::Human, [false, false]);
+        assert!(!named.message.contains("B to build"), "{}", named.message);
+        assert_eq!(named.takes_table, [false, false]);
+    }
+
+    #[test]
     fn the_help_lists_every_level_and_each_parses() {
         for (spec, what) in tns_match::LEVELS {
             let line = PLAYERS_HELP

@@ -1183,7 +1183,7 @@ fn two_people_agree_a_draw_and_a_computer_takes_no_offer() {
 
 #[test]
 fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
-    use tigers_and_sheep::table_build::TableBuild;
+    use tigers_and_sheep::table_job::TableBuild;
     use tns_board::Side;
     let mut app =
         App::new(Game::new(), PlayerKind::Human, PlayerKind::network(), Limits::depth(1), None);
@@ -1222,6 +1222,35 @@ fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
     assert!(app.message.contains("the table is loaded already"), "{}", app.message);
     // The files are where the game looks: the next start loads them.
     assert!(tns_tablebase::Tablebase::load(1, &dir).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_table_built_while_the_form_is_open_waits_for_the_new_game() {
+    use tigers_and_sheep::table_job::TableBuild;
+    use tns_board::Side;
+    let dir = std::env::temp_dir().join(format!("tns-tui-form-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut app =
+        App::new(Game::new(), PlayerKind::Human, PlayerKind::network(), Limits::depth(1), None);
+    app.takes_table = [true, true];
+    app.table_build = Some(TableBuild::start(&dir, 1));
+    // The form is open while the build ends: the table waits, so the form's players stay true.
+    press(&mut app, KeyCode::Char('n'));
+    let start = Instant::now();
+    while app.table_build.as_ref().is_some_and(|job| job.done < 1.0)
+        && start.elapsed() < Duration::from_secs(60)
+    {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    app.tick();
+    assert!(app.tablebase.is_none() && app.new_game_form.is_some());
+    // The new game, its sides as they were: then the table is loaded and the tigers take it.
+    press(&mut app, KeyCode::Enter);
+    app.tick();
+    assert!(app.tablebase.is_some(), "{}", app.message);
+    assert_eq!(app.player(Side::Tiger).name(), "network:table=on");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -223,7 +223,7 @@ const NETWORK_WITH_TABLE: (&str, &str) = (
 /// after the network, and `perfect`), then those the operator added.
 fn offered(state: &AppState) -> Vec<(String, String)> {
     let table = state.analyst.table.is_some();
-    LEVELS
+    let mut players: Vec<(String, String)> = LEVELS
         .iter()
         .filter(|(name, _)| *name != "perfect" || table)
         .flat_map(|&level| {
@@ -231,8 +231,14 @@ fn offered(state: &AppState) -> Vec<(String, String)> {
             std::iter::once(level).chain(with_table)
         })
         .map(|(n, d)| (n.to_string(), d.to_string()))
-        .chain(state.extra.iter().map(|s| (s.name.clone(), "offered by this server".to_string())))
-        .collect()
+        .collect();
+    // An operator's player named like one already listed is listed once.
+    for spec in &state.extra {
+        if !players.iter().any(|(name, _)| *name == spec.name) {
+            players.push((spec.name.clone(), "offered by this server".to_string()));
+        }
+    }
+    players
 }
 
 /// The player of a move request that names none: the strongest without the whole table, the

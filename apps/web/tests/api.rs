@@ -280,6 +280,11 @@ fn with_a_table_the_network_searches_with_it_and_is_the_default() {
     assert!(listed.contains(&"perfect"), "{listed:?}");
     let (_, v) = json(server(None), "/api/v1/players");
     assert!(!names(&v).contains(&"network:table=on"), "no table, not offered");
+    // Offered again by the operator, it is listed once.
+    let mut st = state(Some(Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap())));
+    st.offer("network:table=on").unwrap();
+    let (_, v) = json(serve(st), "/api/v1/players");
+    assert_eq!(names(&v).iter().filter(|n| **n == "network:table=on").count(), 1);
 }
 
 #[test]

@@ -197,6 +197,29 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// Every pattern of eight signs, each at every offset a group can have: the byte gathered
+    /// by the multiplication is the flags' own.
+    #[test]
+    fn every_byte_of_flags_gives_its_positions() {
+        for byte in 0..=255u8 {
+            for offset in [0, 8, 248] {
+                let mut values = vec![-1.0f32; offset + 8];
+                for bit in 0..8 {
+                    if byte & (1 << bit) != 0 {
+                        values[offset + bit] = 0.5;
+                    }
+                }
+                let mut on = Nonzero::new();
+                on.find(&values);
+                let expected: Vec<u16> = (0..8u16)
+                    .filter(|&bit| byte & (1 << bit) != 0)
+                    .map(|bit| bit + u16::try_from(offset).unwrap())
+                    .collect();
+                assert_eq!(on.indices(), &expected[..], "byte {byte:#010b} at {offset}");
+            }
+        }
+    }
+
     proptest! {
         /// The positions found eight at a time are those of the values above zero, in order,
         /// whatever the length (the remainder past the last eight included).

@@ -1,0 +1,158 @@
+//! The movement phase's table built on its own thread, with its progress: the job behind `B`
+//! (the intents are in `table_build.rs`).
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::thread::JoinHandle;
+
+use tns_tablebase::{BuildEvent, Tablebase};
+
+/// What the build thread sends.
+#[derive(Debug)]
+enum Message {
+    /// The share of the work done, 0 to 1.
+    Progress(f64),
+    /// The table, or why it could not be built.
+    Done(Result<Tablebase, String>),
+}
+
+/// A build running on its own thread.
+#[derive(Debug)]
+pub struct TableBuild {
+    messages: Receiver<Message>,
+    thread: Option<JoinHandle<()>>,
+    /// The result, once the thread has sent it and until it is taken.
+    result: Option<Result<Tablebase, String>>,
+    /// The folder it builds into.
+    pub dir: PathBuf,
+    /// The share of the work done so far, 0 to 1.
+    pub done: f64,
+}
+
+impl TableBuild {
+    /// Starts building the movement phase of the game won by `kills` kills into `dir` (made
+    /// if missing). Slices already there are loaded, not built again, so a build stopped by
+    /// quitting resumes at the slice it was in.
+    pub fn start(dir: &Path, kills: u8) -> TableBuild {
+        let (tx, messages) = channel();
+        let failed = tx.clone();
+        let folder = dir.to_path_buf();
+        let thread = std::thread::Builder::new()
+            .name("table build".into())
+            .spawn(move || {
+                let _ = tx.send(Message::Done(build(&folder, kills, &|share| {
+                    let _ = tx.send(Message::Progress(share));
+                })));
+            })
+            .map_err(|e| {
+                let _ = failed.send(Message::Done(Err(format!("cannot start its thread: {e}"))));
+            })
+            .ok();
+        TableBuild { messages, thread, result: None, dir: dir.to_path_buf(), done: 0.0 }
+    }
+
+    /// Collects the progress the thread has sent, and its result when there is one (kept for
+    /// [`TableBuild::take_result`]).
+    pub fn poll(&mut self) {
+        while self.result.is_none() {
+            match self.messages.try_recv() {
+                Ok(Message::Progress(share)) => self.done = share,
+                Ok(Message::Done(result)) => {
+                    if let Some(t) = self.thread.take() {
+                        let _ = t.join();
+                    }
+                    self.result = Some(result);
+                }
+                Err(TryRecvError::Empty) => return,
+                Err(TryRecvError::Disconnected) => {
+                    self.result = Some(Err("the build stopped unexpectedly".into()));
+                }
+            }
+        }
+    }
+
+    /// The table, or why it could not be built, once the build is over (after a
+    /// [`TableBuild::poll`] that found it); `None` while it runs.
+    pub fn take_result(&mut self) -> Option<Result<Tablebase, String>> {
+        self.result.take()
+    }
+}
+
+/// Builds (or loads what is there of) the movement phase into `dir`, reporting the share of the
+/// positions whose slices are done.
+fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64)) -> Result<Tablebase, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    let slices = Tablebase::slice_slots(kills).map_err(|e| e.to_string())?;
+    let slots = |dead: u8| slices.iter().find(|s| s.0 == dead).map_or(0, |s| s.1);
+    #[expect(clippy::cast_precision_loss, reason = "a share for a progress line")]
+    let total = slices.iter().map(|s| s.1).sum::<usize>().max(1) as f64;
+    let mut finished = 0;
+    // The table's errors name the file they are about.
+    Tablebase::build(kills, Some(dir), |event| {
+        if let BuildEvent::Loaded { dead } | BuildEvent::Finished { dead, .. } = event {
+            finished += slots(dead);
+            #[expect(clippy::cast_precision_loss, reason = "a share for a progress line")]
+            progress(finished as f64 / total);
+        }
+    })
+    .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::SystemTime;
+
+    use super::*;
+
+    fn wait(job: &mut TableBuild) -> Result<Tablebase, String> {
+        loop {
+            job.poll();
+            if let Some(result) = job.take_result() {
+                return result;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Each file of `dir` with the time it was last written.
+    fn written(dir: &Path) -> Vec<(PathBuf, SystemTime)> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (e.path(), e.metadata().unwrap().modified().unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn builds_into_a_new_folder_and_loads_it_the_second_time() {
+        let dir = std::env::temp_dir().join(format!("tns-tui-build-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut job = TableBuild::start(&dir.join("table"), 2);
+        let table = wait(&mut job).expect("a two-kill table builds");
+        assert!((job.done - 1.0).abs() < 1e-9, "every slice done: {}", job.done);
+        assert_eq!(table.kills(), 2);
+        // The files are there: the game's loader finds them, and a second build loads them
+        // without writing any of them again.
+        assert!(Tablebase::load(2, &dir.join("table")).is_ok());
+        let before = written(&dir.join("table"));
+        assert!(before.len() >= 2, "{before:?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let again = wait(&mut TableBuild::start(&dir.join("table"), 2)).unwrap();
+        assert_eq!(again.stats(), table.stats());
+        assert_eq!(written(&dir.join("table")), before);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_made_is_an_error_not_a_panic() {
+        let file = std::env::temp_dir().join(format!("tns-tui-build-file-{}", std::process::id()));
+        std::fs::write(&file, b"not a folder").unwrap();
+        let error = wait(&mut TableBuild::start(&file.join("table"), 1)).unwrap_err();
+        let _ = std::fs::remove_file(&file);
+        assert!(error.contains("cannot make"), "{error}");
+    }
+}
