@@ -484,21 +484,16 @@ fn analyse_searches_as_the_player_it_is_given() {
     assert_ne!(last(&default), last(&run(&["--depth", "3", "--player", "heuristic"])));
 }
 
+/// Two games at depth 1 of `player` against random play, the table looked for in `dir`.
+fn table_match(player: &str, dir: &str) -> Output {
+    let args = ["--depth", "1", "--games", "2", "--tablebase", dir];
+    bench(&[&["match", "--engines", player, "random"][..], &args].concat())
+}
+
 #[test]
 fn a_table_on_player_without_the_table_stops_the_match_before_it_starts() {
     // No table where it looks: the match does not start, and says why.
-    let out = bench(&[
-        "match",
-        "--engines",
-        "network:table=on",
-        "random",
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--tablebase",
-        "/nonexistent",
-    ]);
+    let out = table_match("network:table=on", "/nonexistent");
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--tablebase"), "{}", stderr(&out));
 }
@@ -507,18 +502,7 @@ fn a_table_on_player_without_the_table_stops_the_match_before_it_starts() {
 #[ignore = "needs the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
 fn a_match_with_the_table_plays_a_table_on_player_with_it() {
     let dir = std::env::var("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
-    let out = bench(&[
-        "match",
-        "--engines",
-        "heuristic:table=on",
-        "random",
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--tablebase",
-        &dir,
-    ]);
+    let out = table_match("heuristic:table=on", &dir);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("with the table's movement phase"), "{}", stdout(&out));
 }
