@@ -21,7 +21,7 @@ impl App {
         if self.tablebase.is_some() {
             self.message = "the table is loaded already".into();
         } else if let Some(job) = &self.table_build {
-            self.message = format!("the table is being built: {}", progress_text(job.done));
+            self.message = format!("the table is being built: {}", progress_text(job));
         } else if let Some(dir) = &self.table_home {
             self.table_build = Some(TableBuild::start(dir, KILLS_TO_WIN));
             self.message = format!(
@@ -81,11 +81,17 @@ impl App {
     pub fn table_build_text(&self) -> Option<String> {
         self.table_build
             .as_ref()
-            .map(|job| format!("Building the endgame table: {}", progress_text(job.done)))
+            .map(|job| format!("Building the table: {}", progress_text(job)))
     }
 }
 
-/// A share as a whole percentage.
-fn progress_text(done: f64) -> String {
-    format!("{:.0}%", done * 100.0)
+/// How far a build is: the share of the positions done (it moves as each slice is finished),
+/// the slice it is at, and the seconds since it started (which move while a slice is built).
+fn progress_text(job: &TableBuild) -> String {
+    let percent = format!("{:.0}%", job.done * 100.0);
+    let seconds = job.started.elapsed().as_secs();
+    match job.slice {
+        (_, 0) => format!("{percent}, {seconds} s"),
+        (slice, slices) => format!("{percent}, slice {slice} of {slices}, {seconds} s"),
+    }
 }

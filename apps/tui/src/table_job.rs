@@ -4,14 +4,16 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use tns_tablebase::{BuildEvent, Tablebase};
 
 /// What the build thread sends.
 #[derive(Debug)]
 enum Message {
-    /// The share of the work done, 0 to 1.
-    Progress(f64),
+    /// The share of the work done, 0 to 1, and the slice being built or loaded (from 1) of
+    /// how many.
+    Progress(f64, usize, usize),
     /// The table, or why it could not be built.
     Done(Result<Tablebase, String>),
 }
@@ -25,8 +27,12 @@ pub struct TableBuild {
     result: Option<Result<Tablebase, String>>,
     /// The folder it builds into.
     pub dir: PathBuf,
-    /// The share of the work done so far, 0 to 1.
+    /// The share of the work done so far, 0 to 1 (it moves as each slice is finished).
     pub done: f64,
+    /// The slice being built or loaded, from 1, and how many there are (0 before the first).
+    pub slice: (usize, usize),
+    /// When the build started.
+    pub started: Instant,
 }
 
 impl TableBuild {
@@ -40,15 +46,23 @@ impl TableBuild {
         let thread = std::thread::Builder::new()
             .name("table build".into())
             .spawn(move || {
-                let _ = tx.send(Message::Done(build(&folder, kills, &|share| {
-                    let _ = tx.send(Message::Progress(share));
+                let _ = tx.send(Message::Done(build(&folder, kills, &|share, slice, slices| {
+                    let _ = tx.send(Message::Progress(share, slice, slices));
                 })));
             })
             .map_err(|e| {
                 let _ = failed.send(Message::Done(Err(format!("cannot start its thread: {e}"))));
             })
             .ok();
-        TableBuild { messages, thread, result: None, dir: dir.to_path_buf(), done: 0.0 }
+        TableBuild {
+            messages,
+            thread,
+            result: None,
+            dir: dir.to_path_buf(),
+            done: 0.0,
+            slice: (0, 0),
+            started: Instant::now(),
+        }
     }
 
     /// Collects the progress the thread has sent, and its result when there is one (kept for
@@ -56,7 +70,10 @@ impl TableBuild {
     pub fn poll(&mut self) {
         while self.result.is_none() {
             match self.messages.try_recv() {
-                Ok(Message::Progress(share)) => self.done = share,
+                Ok(Message::Progress(share, slice, slices)) => {
+                    self.done = share;
+                    self.slice = (slice, slices);
+                }
                 Ok(Message::Done(result)) => {
                     if let Some(t) = self.thread.take() {
                         let _ = t.join();
@@ -79,21 +96,28 @@ impl TableBuild {
 }
 
 /// Builds (or loads what is there of) the movement phase into `dir`, reporting the share of the
-/// positions whose slices are done.
-fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64)) -> Result<Tablebase, String> {
+/// positions whose slices are done, and the slice it is at (from 1) of how many.
+fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64, usize, usize)) -> Result<Tablebase, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     let slices = Tablebase::slice_slots(kills).map_err(|e| e.to_string())?;
     let slots = |dead: u8| slices.iter().find(|s| s.0 == dead).map_or(0, |s| s.1);
     #[expect(clippy::cast_precision_loss, reason = "a share for a progress line")]
     let total = slices.iter().map(|s| s.1).sum::<usize>().max(1) as f64;
+    // Slices are built in the order `slice_slots` lists them.
+    let at = |dead: u8| slices.iter().position(|s| s.0 == dead).map_or(0, |i| i + 1);
     let mut finished = 0;
+    #[expect(clippy::cast_precision_loss, reason = "a share for a progress line")]
+    let share = |finished: usize| finished as f64 / total;
     // The table's errors name the file they are about.
-    Tablebase::build(kills, Some(dir), |event| {
-        if let BuildEvent::Loaded { dead } | BuildEvent::Finished { dead, .. } = event {
-            finished += slots(dead);
-            #[expect(clippy::cast_precision_loss, reason = "a share for a progress line")]
-            progress(finished as f64 / total);
+    Tablebase::build(kills, Some(dir), |event| match event {
+        BuildEvent::Started { dead, .. } | BuildEvent::Damaged { dead } => {
+            progress(share(finished), at(dead), slices.len());
         }
+        BuildEvent::Loaded { dead } | BuildEvent::Finished { dead, .. } => {
+            finished += slots(dead);
+            progress(share(finished), at(dead), slices.len());
+        }
+        BuildEvent::Progress { .. } | BuildEvent::Converted { .. } => {}
     })
     .map_err(|e| e.to_string())
 }
@@ -134,6 +158,7 @@ mod tests {
         let mut job = TableBuild::start(&dir.join("table"), 2);
         let table = wait(&mut job).expect("a two-kill table builds");
         assert!((job.done - 1.0).abs() < 1e-9, "every slice done: {}", job.done);
+        assert_eq!(job.slice, (2, 2), "the last of two slices");
         assert_eq!(table.kills(), 2);
         // The files are there: the game's loader finds them, and a second build loads them
         // without writing any of them again.

@@ -1198,7 +1198,7 @@ fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
     app.takes_table = [true, true];
     app.table_build = Some(TableBuild::start(&dir, 1));
     let text = screen_text(&draw(&app, 100, 32).0);
-    assert!(text.contains("Building the endgame table: 0%"), "{text}");
+    assert!(text.contains("Building the table: 0%"), "{text}");
     press(&mut app, KeyCode::Char('B'));
     assert!(app.message.contains("the table is being built"), "{}", app.message);
     // A new game from the form, the sides as they were: the build goes on, and the side left
@@ -1217,7 +1217,7 @@ fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
     assert_eq!(app.player(Side::Tiger).name(), "network:table=on");
     assert_eq!(*app.player(Side::Sheep), PlayerKind::Human);
     let text = screen_text(&draw(&app, 100, 32).0);
-    assert!(!text.contains("Building the endgame table"), "{text}");
+    assert!(!text.contains("Building the table"), "{text}");
     press(&mut app, KeyCode::Char('B'));
     assert!(app.message.contains("the table is loaded already"), "{}", app.message);
     // The files are where the game looks: the next start loads them.
