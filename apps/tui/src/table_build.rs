@@ -79,9 +79,7 @@ impl App {
 
     /// The build's progress, for the status line, while there is one.
     pub fn table_build_text(&self) -> Option<String> {
-        self.table_build
-            .as_ref()
-            .map(|job| format!("Building the table: {}", progress_text(job)))
+        self.table_build.as_ref().map(|job| format!("Building the table: {}", progress_text(job)))
     }
 }
 
