@@ -120,7 +120,8 @@ pub struct App {
     /// The table being built, while it is.
     pub table_build: Option<TableBuild>,
     /// The seats (sheep, tigers) that search with the table's movement phase (`table=on`) once
-    /// a table is loaded: those not chosen on the command line.
+    /// a table is loaded: those left to the default (not named on the command line, and kept as
+    /// they were in the new-game form).
     pub takes_table: [bool; 2],
     /// In review, the position looked at, as the number of the game's moves it follows;
     /// `None` while the game itself is shown. Reviewing never changes the game.

@@ -197,8 +197,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Every pattern of eight signs, each at every offset a group can have: the byte gathered
-    /// by the multiplication is the flags' own.
+    /// Every pattern of eight signs, in the first, the second and the last group of the widest
+    /// layer: the byte gathered by the multiplication is the flags' own.
     #[test]
     fn every_byte_of_flags_gives_its_positions() {
         for byte in 0..=255u8 {
