@@ -44,6 +44,11 @@ struct Cli {
     /// same.
     #[arg(long, default_value = "one")]
     buckets: tns_nn::Buckets,
+    /// What training minimises: `squared` (the output's squared error) or `cross-entropy`
+    /// (of the result's share (1 + y) / 2 against the target's, which keeps pulling an output
+    /// that is sure and wrong where the squared error's gradient vanishes).
+    #[arg(long, default_value = "squared")]
+    objective: tns_nn::Objective,
     /// Self-play search depth in plies.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
     depth: u32,
@@ -199,6 +204,7 @@ fn main() -> ExitCode {
         hidden: cli.hidden,
         inputs: cli.inputs,
         buckets: cli.buckets,
+        objective: cli.objective,
         depth: cli.depth,
         epsilon: cli.epsilon,
         lambda: cli.lambda,

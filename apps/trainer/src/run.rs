@@ -12,7 +12,7 @@ use rand::seq::SliceRandom as _;
 use rayon::prelude::*;
 use tns_board::{Board, Side};
 use tns_match::{Budget, MatchConfig, PlayerKind, PlayerSpec, mix_seed, run_match};
-use tns_nn::{Adam, Buckets, Inputs, Network, NeuralEvaluator, Sample, train_epoch};
+use tns_nn::{Adam, Buckets, Inputs, Network, NeuralEvaluator, Objective, Sample, train_epoch};
 use tns_search::Heuristic;
 use tns_tablebase::Tablebase;
 
@@ -41,6 +41,8 @@ pub struct Settings {
     pub inputs: Inputs,
     /// How a new network's layers after the first are chosen for a position.
     pub buckets: Buckets,
+    /// What training minimises.
+    pub objective: Objective,
     /// Self-play search depth.
     pub depth: u32,
     /// Probability of a random move in self-play.
@@ -475,7 +477,7 @@ fn fit(
     let mut loss = 0.0;
     for epoch in 1..=s.epochs {
         data.shuffle(rng);
-        loss = train_epoch(net, adam, data, s.batch);
+        loss = train_epoch(net, adam, data, s.batch, s.objective);
         if !loss.is_finite() || net.params().iter().any(|p| !p.is_finite()) {
             return Err(format!(
                 "training diverged in generation {generation}, epoch {epoch} (loss {loss}): \

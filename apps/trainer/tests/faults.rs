@@ -18,6 +18,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         hidden: vec![8],
         inputs: tns_nn::Inputs::Pieces,
         buckets: tns_nn::Buckets::One,
+        objective: tns_nn::Objective::Squared,
         depth: 1,
         epsilon: 0.1,
         lambda: 0.7,

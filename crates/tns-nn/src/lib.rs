@@ -8,6 +8,7 @@ mod file;
 mod input;
 mod kernels;
 mod network;
+mod objective;
 mod train;
 
 pub use adam::Adam;
@@ -17,4 +18,5 @@ pub use eval::{NeuralEvaluator, SCORE_SCALE};
 pub use file::WEIGHTS_VERSION;
 pub use input::{INPUTS, Inputs};
 pub use network::{MAX_WIDTH, Network};
+pub use objective::Objective;
 pub use train::{Sample, gradient, loss, train_epoch};

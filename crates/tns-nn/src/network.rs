@@ -4,10 +4,10 @@ use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::Board;
 
-use crate::NetworkError;
 use crate::buckets::Buckets;
 use crate::input::{Features, IN_HAND, Inputs, MAX_INPUTS};
 use crate::kernels::{Nonzero, gathered_layer, sparse_layer};
+use crate::{NetworkError, Objective};
 
 /// The widest layer a network may have, so the forward pass can keep its activations on the
 /// stack.
@@ -295,21 +295,21 @@ impl Network {
         }
     }
 
-    /// Adds the gradient of `(y - target)² * scale` with respect to every parameter to `grad`,
-    /// where `y` is the output `forward_keep` left in `acts` through `bucket`'s layers. Returns
-    /// `(y - target)²`.
+    /// Adds the gradient of `objective(y, target) * scale` with respect to every parameter to
+    /// `grad`, where `y` is the output `forward_keep` left in `acts` through `bucket`'s layers.
+    /// Returns `(y - target)²`.
     pub(crate) fn backward(
         &self,
         acts: &[Vec<f32>],
         bucket: usize,
         target: f32,
+        objective: Objective,
         scale: f32,
         grad: &mut [f32],
     ) -> f32 {
         let y = acts[acts.len() - 1][0];
         let error = y - target;
-        // d(loss)/d(pre-activation) at the output: 2 (y - t) (1 - y²).
-        let mut delta = vec![2.0 * error * (1.0 - y * y) * scale];
+        let mut delta = vec![objective.delta(y, target) * scale];
         let layers: Vec<_> = offsets(&self.sizes, bucket).collect();
         for (l, &(inputs, outputs, weights, biases)) in layers.iter().enumerate().rev() {
             let input = &acts[l];

@@ -1,10 +1,10 @@
-//! Training: mean squared error on minibatches, gradients computed in parallel.
+//! Training: mean squared error or cross-entropy on minibatches, gradients computed in parallel.
 
 use rayon::prelude::*;
 use tns_board::Board;
 
 use crate::input::Features;
-use crate::{Adam, Network};
+use crate::{Adam, Network, Objective};
 
 /// A training example: a position and the result expected for its side to move, in [-1, 1].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,8 +41,9 @@ fn count(n: usize) -> f32 {
     n as f32
 }
 
-/// The gradient of the mean squared error over `batch`, and that error.
-pub fn gradient(net: &Network, batch: &[Sample]) -> (Vec<f32>, f32) {
+/// The gradient of the mean of `objective` over `batch`, and the mean squared error (whatever
+/// the objective: the figure runs are compared by).
+pub fn gradient(net: &Network, batch: &[Sample], objective: Objective) -> (Vec<f32>, f32) {
     let n = net.params().len();
     if batch.is_empty() {
         return (vec![0.0; n], 0.0);
@@ -59,7 +60,7 @@ pub fn gradient(net: &Network, batch: &[Sample]) -> (Vec<f32>, f32) {
                 let bucket = net.buckets().of(s.board);
                 let x = Features::of(s.board, net.inputs()).dense();
                 net.forward_keep(&x, bucket, &mut acts);
-                loss += net.backward(&acts, bucket, s.target, scale, &mut grad);
+                loss += net.backward(&acts, bucket, s.target, objective, scale, &mut grad);
             }
             (grad, loss)
         })
@@ -76,17 +77,19 @@ pub fn gradient(net: &Network, batch: &[Sample]) -> (Vec<f32>, f32) {
 }
 
 /// One pass over `samples` in minibatches of `batch_size`, in the given order, each followed by
-/// an Adam step. Returns the mean of the minibatches' errors before their steps.
+/// an Adam step on the gradient of `objective`. Returns the mean of the minibatches' squared
+/// errors before their steps.
 pub fn train_epoch(
     net: &mut Network,
     adam: &mut Adam,
     samples: &[Sample],
     batch_size: usize,
+    objective: Objective,
 ) -> f32 {
     let mut total = 0.0;
     let mut batches = 0usize;
     for batch in samples.chunks(batch_size.max(1)) {
-        let (grad, loss) = gradient(net, batch);
+        let (grad, loss) = gradient(net, batch, objective);
         adam.step(net.params_mut(), &grad);
         total += loss;
         batches += 1;

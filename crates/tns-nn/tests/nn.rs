@@ -5,8 +5,8 @@ use proptest::prelude::*;
 use tns_board::{Board, Side};
 use tns_file::FileError;
 use tns_nn::{
-    Adam, Buckets, Inputs, Network, NetworkError, NeuralEvaluator, SCORE_SCALE, Sample, gradient,
-    loss, train_epoch,
+    Adam, Buckets, Inputs, Network, NetworkError, NeuralEvaluator, Objective, SCORE_SCALE, Sample,
+    gradient, loss, train_epoch,
 };
 use tns_search::Evaluator as _;
 
@@ -47,15 +47,24 @@ fn samples(n: usize, seed: u64) -> Vec<Sample> {
 fn gradient_matches_finite_differences() {
     for inputs in Inputs::ALL {
         for buckets in Buckets::ALL {
-            gradient_matches_finite_differences_on(inputs, buckets);
+            for objective in [Objective::Squared, Objective::CrossEntropy] {
+                gradient_matches_finite_differences_on(inputs, buckets, objective);
+            }
         }
     }
 }
 
-fn gradient_matches_finite_differences_on(inputs: Inputs, buckets: Buckets) {
+/// The mean of `objective` over `batch`, from the network's outputs.
+fn mean_objective(net: &Network, batch: &[Sample], objective: Objective) -> f32 {
+    let sum: f32 = batch.iter().map(|s| objective.of(net.forward(s.board), s.target)).sum();
+    sum / 12.0
+}
+
+fn gradient_matches_finite_differences_on(inputs: Inputs, buckets: Buckets, objective: Objective) {
     let net = Network::with_buckets(inputs, buckets, &[8, 6], 5).unwrap();
     let batch = samples(12, 9);
-    let (grad, _) = gradient(&net, &batch);
+    let (grad, squared) = gradient(&net, &batch, objective);
+    assert!((squared - loss(&net, &batch)).abs() < 1e-5, "the error reported is the squared one");
     let mut checked = 0;
     let mut close = 0;
     for index in (0..net.params().len()).step_by(7) {
@@ -64,7 +73,9 @@ fn gradient_matches_finite_differences_on(inputs: Inputs, buckets: Buckets) {
         plus.params_mut()[index] += h;
         let mut minus = net.clone();
         minus.params_mut()[index] -= h;
-        let numeric = (loss(&plus, &batch) - loss(&minus, &batch)) / (2.0 * h);
+        let numeric = (mean_objective(&plus, &batch, objective)
+            - mean_objective(&minus, &batch, objective))
+            / (2.0 * h);
         checked += 1;
         // A ReLU kink between the two probes can break a single comparison.
         if (numeric - grad[index]).abs() <= 2e-3 + 0.05 * numeric.abs() {
@@ -82,7 +93,7 @@ fn adam_fits_a_small_problem() {
     let mut adam = Adam::new(net.params().len(), 0.01);
     let before = loss(&net, &train);
     for _ in 0..150 {
-        train_epoch(&mut net, &mut adam, &train, 32);
+        train_epoch(&mut net, &mut adam, &train, 32, Objective::Squared);
     }
     let after = loss(&net, &train);
     assert!(after < before * 0.2, "{before} -> {after}");
@@ -94,7 +105,7 @@ fn gradients_do_not_depend_on_the_thread_count() {
     let batch = samples(100, 6);
     let on = |threads| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| gradient(&net, &batch))
+        pool.install(|| gradient(&net, &batch, Objective::CrossEntropy))
     };
     assert_eq!(on(1), on(2));
 }
@@ -112,7 +123,7 @@ fn fits(net: &Network, seed: u64) {
     let mut adam = Adam::new(fitted.params().len(), 0.01);
     let before = loss(&fitted, &data);
     for _ in 0..30 {
-        train_epoch(&mut fitted, &mut adam, &data, 50);
+        train_epoch(&mut fitted, &mut adam, &data, 50, Objective::Squared);
     }
     assert!(loss(&fitted, &data) < before * 0.5, "{before} -> {}", loss(&fitted, &data));
 }
@@ -269,7 +280,7 @@ proptest! {
             .map(|board| Sample { board, target: 0.0 })
             .collect();
         // With target 0 the loss is the mean of the squared outputs of the dense pass.
-        let (_, dense) = gradient(&net, &batch);
+        let (_, dense) = gradient(&net, &batch, Objective::Squared);
         let sparse: f32 = batch.iter().map(|s| net.forward(s.board).powi(2)).sum::<f32>() / 4.0;
         prop_assert!((dense - sparse).abs() < 1e-5, "{dense} vs {sparse}");
     }
