@@ -181,12 +181,18 @@ impl Blocks {
         })
     }
 
-    /// Decodes every block of a whole file's bytes into its parts, in parallel.
+    /// Decodes every block of a whole file's bytes into its parts: on the current rayon pool
+    /// when `in_parallel`, else on the calling thread alone (no thread is started: a table small
+    /// enough to be built into a program is decoded so).
     #[expect(
         clippy::cast_possible_truncation,
         reason = "offsets checked against the file's length by `parse`; a u64 fits a usize on the 64-bit targets this crate is for"
     )]
-    pub(crate) fn decode_all(&self, bytes: &[u8]) -> Result<Vec<Vec<u8>>, (usize, BlockFault)> {
+    pub(crate) fn decode_all(
+        &self,
+        bytes: &[u8],
+        in_parallel: bool,
+    ) -> Result<Vec<Vec<u8>>, (usize, BlockFault)> {
         let mut parts: Vec<Vec<u8>> = self.parts.iter().map(|&len| vec![0; len]).collect();
         let mut jobs = Vec::with_capacity(self.len());
         for (p, part) in parts.iter_mut().enumerate() {
@@ -194,10 +200,15 @@ impl Blocks {
                 jobs.push((self.first[p] + i, chunk));
             }
         }
-        jobs.into_par_iter().try_for_each(|(b, out)| {
+        let job = |(b, out): (usize, &mut [u8])| {
             let (start, end) = (self.offsets[b] as usize, self.offsets[b + 1] as usize);
             self.decode_into(b, &bytes[start..end], out).map_err(|f| (b, f))
-        })?;
+        };
+        if in_parallel {
+            jobs.into_par_iter().try_for_each(job)?;
+        } else {
+            jobs.into_iter().try_for_each(job)?;
+        }
         Ok(parts)
     }
 }
@@ -406,7 +417,7 @@ mod tests {
         assert_eq!(blocks.locate(1, 299), Some((3, 299)));
         assert_eq!(blocks.locate(1, 300), None);
         assert_eq!(blocks.locate(2, 0), None);
-        assert_eq!(blocks.decode_all(&bytes).unwrap(), parts);
+        assert_eq!(blocks.decode_all(&bytes, true).unwrap(), parts);
     }
 
     #[test]
@@ -418,7 +429,7 @@ mod tests {
         let len = bytes.len() as u64;
         let check = |b: &[u8]| -> Result<Vec<Vec<u8>>, String> {
             let blocks = parse(b, 4, lens.clone(), b.len() as u64).map_err(|e| e.to_string())?;
-            blocks.decode_all(b).map_err(|(i, f)| format!("block {i}: {f}"))
+            blocks.decode_all(b, true).map_err(|(i, f)| format!("block {i}: {f}"))
         };
         for i in 4..bytes.len() {
             for bit in [0x01, 0x80] {
@@ -440,7 +451,7 @@ mod tests {
         let mut bad = bytes.clone();
         let last = bad.len() - 3;
         bad[last] ^= 4;
-        assert!(matches!(blocks.decode_all(&bad), Err((3, BlockFault::Checksum))));
+        assert!(matches!(blocks.decode_all(&bad, false), Err((3, BlockFault::Checksum))));
     }
 
     #[test]
@@ -452,7 +463,7 @@ mod tests {
         let bytes = encode(head, &short).unwrap();
         let blocks = parse(&bytes, 4, vec![parts[0].len(), 300], bytes.len() as u64).unwrap();
         assert!(matches!(
-            blocks.decode_all(&bytes),
+            blocks.decode_all(&bytes, true),
             Err((3, BlockFault::Length { found: 299, expected: 300 }))
         ));
     }

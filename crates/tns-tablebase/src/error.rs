@@ -16,6 +16,14 @@ pub enum TablebaseError {
          without --kills"
     )]
     Variant(u8),
+    /// More movement slices given than a game of that many kills has.
+    #[error("{given} movement slices given, but a game won by {kills} kills has only {kills}")]
+    Slices {
+        /// The slices given.
+        given: usize,
+        /// The kills that win the game.
+        kills: u8,
+    },
     /// A table file could not be read or written, or is not the file asked for (another
     /// kind of file, another version, cut short or padded, damaged, or another slice or layer).
     #[error("{}: {source}", path.display())]

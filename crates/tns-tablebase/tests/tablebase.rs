@@ -8,6 +8,7 @@ mod common;
 use common::burnside;
 
 use proptest::prelude::*;
+use proptest::strategy::ValueTree as _;
 use tns_board::{Bitboard, Board, Side, Symmetry};
 use tns_file::FileError;
 use tns_tablebase::{BuildEvent, Tablebase, TablebaseError, Value};
@@ -217,4 +218,43 @@ fn files_resume_and_reject_damage() {
     ));
     assert!(matches!(Tablebase::build(6, None, |_| {}), Err(TablebaseError::Kills(6))));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_table_of_the_first_slices_holds_those_alone() {
+    let dir = std::env::temp_dir().join(format!("tns-tb-first-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let whole = Tablebase::build(2, Some(&dir), |_| {}).unwrap();
+    let d0 = std::fs::read(dir.join("k2-d0.tnstb")).unwrap();
+    let d1 = std::fs::read(dir.join("k2-d1.tnstb")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let first = Tablebase::from_slice_bytes(2, &[&d0]).unwrap();
+    assert!(!first.holds_whole_movement() && whole.holds_whole_movement());
+    let both = Tablebase::from_slice_bytes(2, &[&d0, &d1]).unwrap();
+    assert!(both.holds_whole_movement());
+    assert_eq!(both.stats(), whole.stats());
+    // Only the slice given is held, with the whole table's values.
+    assert_eq!(first.stats(), whole.stats()[2..]);
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for _ in 0..200 {
+        let board = random_position().new_tree(&mut runner).unwrap().current();
+        let expected = if board.dead() == 0 { whole.probe(board) } else { None };
+        assert_eq!(first.probe(board), expected, "{board}");
+    }
+    // Its values are checked where they can be: a kill leads out of it.
+    first.verify().unwrap();
+
+    // More slices than the game has, a damaged block, another slice's bytes: each its error.
+    let three = Tablebase::from_slice_bytes(2, &[&d0, &d1, &d1]).unwrap_err();
+    assert!(matches!(three, TablebaseError::Slices { given: 3, kills: 2 }), "{three}");
+    assert!(three.to_string().contains("3 movement slices given"), "{three}");
+    let mut damaged = d0.clone();
+    let at = damaged.len() - 100;
+    damaged[at] ^= 1;
+    let why = Tablebase::from_slice_bytes(2, &[&damaged]).unwrap_err().to_string();
+    assert!(why.contains("(bytes)/k2-d0.tnstb"), "{why}");
+    let why = Tablebase::from_slice_bytes(2, &[&d1]).unwrap_err().to_string();
+    assert!(why.contains("k2-d0.tnstb") && why.contains("1 dead"), "{why}");
+    assert!(matches!(Tablebase::from_slice_bytes(6, &[]), Err(TablebaseError::Kills(6))));
 }

@@ -125,18 +125,19 @@ fn check_own(
 }
 
 /// Decodes a slice file, checking that it is the slice `kills`/`dead` with `slots` slots per
-/// side over `classes` classes, and every block.
+/// side over `classes` classes, and every block; on the rayon pool when `in_parallel`, else on
+/// the calling thread.
 pub(crate) fn decode(
     bytes: &[u8],
-    kills: u8,
-    dead: u8,
+    (kills, dead): (u8, u8),
     classes: usize,
     slots: usize,
+    in_parallel: bool,
 ) -> Result<Slice, Fault> {
     FORMAT.header(bytes)?;
     check_own(bytes, (HEADER + blocks::table_len(0)) as u64, kills, dead, classes, slots)?;
     let table = blocks::parse(bytes, HEADER, vec![2 * slots, 2 * slots], bytes.len() as u64)?;
-    let planes = table.decode_all(bytes)?;
+    let planes = table.decode_all(bytes, in_parallel)?;
     let side = |range: std::ops::Range<usize>| -> Vec<u16> {
         planes[0][range.clone()]
             .iter()
@@ -178,7 +179,7 @@ pub(crate) fn load(
     slots: usize,
 ) -> Result<Slice, TablebaseError> {
     let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
-    decode(&bytes, kills, dead, classes, slots).map_err(|e| e.at(path))
+    decode(&bytes, (kills, dead), classes, slots, true).map_err(|e| e.at(path))
 }
 
 /// Converts a slice file of version 1 to the compressed format in place (whole or not at
@@ -192,7 +193,7 @@ pub(crate) fn convert(
 ) -> Result<bool, TablebaseError> {
     blocks::convert(
         path,
-        |b| decode(b, kills, dead, classes, slots),
+        |b| decode(b, (kills, dead), classes, slots, true),
         |b| decode_v1(b, kills, dead, classes, slots),
         |slice| save(path, slice, classes),
     )
@@ -210,20 +211,20 @@ mod tests {
     #[test]
     fn round_trip_and_every_damage_is_caught() {
         let bytes = encode(&sample(), 7).unwrap();
-        assert_eq!(decode(&bytes, 2, 1, 7, 5).unwrap(), sample());
+        assert_eq!(decode(&bytes, (2, 1), 7, 5, true).unwrap(), sample());
         // Truncated at every length.
         for len in 0..bytes.len() {
-            assert!(decode(&bytes[..len], 2, 1, 7, 5).is_err(), "{len}");
+            assert!(decode(&bytes[..len], (2, 1), 7, 5, false).is_err(), "{len}");
         }
         // Any changed bit.
         for i in 0..bytes.len() {
             for bit in 0..8 {
                 let mut bad = bytes.clone();
                 bad[i] ^= 1 << bit;
-                assert!(decode(&bad, 2, 1, 7, 5).is_err(), "{i}");
+                assert!(decode(&bad, (2, 1), 7, 5, false).is_err(), "{i}");
             }
         }
-        let err = |b: &[u8], k, d| decode(b, k, d, 7, 5).unwrap_err();
+        let err = |b: &[u8], k, d| decode(b, (k, d), 7, 5, true).unwrap_err();
         assert!(matches!(
             err(b"hello world, this is text", 2, 1),
             Fault::File(FileError::Foreign(_))

@@ -217,7 +217,7 @@ pub(crate) fn decode(
 ) -> Result<Layer, Fault> {
     let (header, blocks) = parse_header(bytes, bytes.len() as u64, indexer, kills, placed)?;
     let slices = blocks
-        .decode_all(bytes)?
+        .decode_all(bytes, true)?
         .into_iter()
         .zip(&header.slots)
         .map(|(bytes, &len)| Codes { bytes, len })
