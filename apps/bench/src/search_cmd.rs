@@ -4,9 +4,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tns_bench::BENCH_POSITIONS;
-use tns_match::{PlayerKind, PlayerSpec};
+use tns_match::{PlayerKind, PlayerSpec, shipped_endgame};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, describe};
+use tns_tablebase::WithTablebase;
 
 /// A part of the search that `--without` can switch off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -28,8 +29,8 @@ pub struct Args {
     /// Depth in plies.
     #[arg(default_value_t = 12, value_parser = tns_match::limit::depth)]
     depth: u32,
-    /// The evaluator: `heuristic` (optionally with weights, `heuristic:dead=350`) or a
-    /// weights file.
+    /// The evaluator: `heuristic` (optionally with weights, `heuristic:dead=350`), `network` or
+    /// a weights file; a network searches with the endgame built in unless `endgame=off`.
     #[arg(long, default_value = "heuristic")]
     evaluator: PlayerSpec,
     /// Search threads.
@@ -67,8 +68,16 @@ pub fn run(args: &Args) -> Result<(), String> {
             args.evaluator
         ));
     }
+    // The endgame built in, where the player searches with it (`network` and weights files
+    // unless `endgame=off`): the figures are those of the player as it plays.
     match &args.evaluator.kind {
+        PlayerKind::Heuristic(weights) if args.evaluator.endgame => {
+            bench(endgame(Heuristic::new(*weights))?, config, args.depth)
+        }
         PlayerKind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
+        PlayerKind::Neural(net) if args.evaluator.endgame => {
+            bench(endgame(NeuralEvaluator::new(Network::clone(net)))?, config, args.depth)
+        }
         PlayerKind::Neural(net) => {
             bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth)
         }
@@ -82,6 +91,12 @@ pub fn run(args: &Args) -> Result<(), String> {
             args.evaluator
         )),
     }
+}
+
+/// `evaluator` with the endgame built in in front of it, as a player searches with it.
+fn endgame<E: Evaluator>(evaluator: E) -> Result<WithTablebase<E>, String> {
+    let table = shipped_endgame().map_err(|e| e.to_string())?;
+    Ok(WithTablebase::new(evaluator, table).map_err(|e| e.to_string())?.movement_only())
 }
 
 fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result<(), String> {

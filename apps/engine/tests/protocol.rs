@@ -581,27 +581,40 @@ fn threads_that_cannot_be_started_still_get_the_go_its_answer() {
     assert!(text.contains("readyok"), "{text}");
 }
 
+/// The most table hits any iteration reported, searching a position one placement from the
+/// movement phase with `evaluator` set first (or left to its default) and the table in `dir`
+/// (or none).
+fn tbhits(evaluator: Option<&str>, dir: Option<&str>) -> u64 {
+    let mut engine = Engine::start();
+    if let Some(evaluator) = evaluator {
+        engine.send(&format!("setoption name Evaluator value {evaluator}"));
+    }
+    if let Some(dir) = dir {
+        engine.send(&format!("setoption name Tablebase value {dir}"));
+    }
+    engine.send("position fen SSSSS/SSSSS/SSSS1/S1TTS/TSSST s 1");
+    let (info, _) = engine.bestmove("go depth 3");
+    engine.quit();
+    info.iter()
+        .filter_map(|l| l.split(" tbhits ").nth(1)?.split(' ').next()?.parse::<u64>().ok())
+        .max()
+        .unwrap_or_else(|| panic!("no tbhits in {info:?}"))
+}
+
+#[test]
+fn without_a_tablebase_the_network_searches_with_the_endgame_built_in() {
+    assert!(tbhits(None, None) > 0, "the default network takes the endgame's values");
+    assert_eq!(tbhits(Some("network:endgame=off"), None), 0, "the network alone");
+    assert_eq!(tbhits(Some("heuristic"), None), 0, "the heuristic takes it only when told");
+    assert!(tbhits(Some("heuristic:endgame=on"), None) > 0);
+}
+
 #[test]
 #[ignore = "needs the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
 fn with_a_tablebase_the_default_evaluator_searches_with_its_movement_phase() {
     let dir = std::env::var("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
-    // The most table hits any iteration reported, searching a position one placement from the
-    // movement phase with `evaluator` set first (or left to its default).
-    let tbhits = |evaluator: Option<&str>| {
-        let mut engine = Engine::start();
-        if let Some(evaluator) = evaluator {
-            engine.send(&format!("setoption name Evaluator value {evaluator}"));
-        }
-        engine.send(&format!("setoption name Tablebase value {dir}"));
-        engine.send("position fen SSSSS/SSSSS/SSSS1/S1TTS/TSSST s 1");
-        let (info, _) = engine.bestmove("go depth 3");
-        engine.quit();
-        info.iter()
-            .filter_map(|l| l.split(" tbhits ").nth(1)?.split(' ').next()?.parse::<u64>().ok())
-            .max()
-            .unwrap_or_else(|| panic!("no tbhits in {info:?}"))
-    };
-    assert!(tbhits(None) > 0, "the default takes the table's values");
-    assert!(tbhits(Some("network:table=on")) > 0);
-    assert_eq!(tbhits(Some("network")), 0, "a network named explicitly searches alone");
+    assert!(tbhits(None, Some(&dir)) > 0, "the default takes the table's values");
+    assert!(tbhits(Some("network:table=on"), Some(&dir)) > 0);
+    let alone = tbhits(Some("network:endgame=off"), Some(&dir));
+    assert_eq!(alone, 0, "a network named without the table or the endgame searches alone");
 }

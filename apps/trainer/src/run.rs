@@ -183,8 +183,10 @@ fn bar(len: u64, what: &str, show: bool) -> ProgressBar {
     bar
 }
 
+/// The network as a match player: alone, without the endgame built in, so that the match
+/// measures what the run trains.
 fn neural_spec(name: String, network: Network) -> PlayerSpec {
-    PlayerSpec::new(name, PlayerKind::Neural(Arc::new(network)))
+    PlayerSpec { endgame: false, ..PlayerSpec::new(name, PlayerKind::Neural(Arc::new(network))) }
 }
 
 /// Plays `net` against `opponent` at the match depth, both colours; returns the network's

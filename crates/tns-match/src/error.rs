@@ -24,6 +24,9 @@ pub enum PlayerError {
     /// A weights file that does not load.
     #[error("{0}")]
     Network(String),
+    /// The endgame built into the program does not decode (a build from a damaged checkout).
+    #[error("the endgame built in: {0}")]
+    Endgame(String),
     /// An option that is not `key=value`, or not known for this kind of player.
     #[error("unknown option {option:?} for {kind}: expected {expected}")]
     Option {

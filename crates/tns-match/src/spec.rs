@@ -12,7 +12,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tns_board::{Board, KILLS_TO_WIN};
@@ -84,6 +84,11 @@ pub struct PlayerSpec {
     /// with no sheep in hand (`table=on`, for `heuristic`, `network` and weights files; see
     /// [`WithTablebase::movement_only`]). The perfect player always does.
     pub table: bool,
+    /// Whether the search takes the exact values of the endgame built into the program (the
+    /// movement phase after at most one kill, [`shipped_endgame`]) where it has no `table=on`:
+    /// `endgame=on`, the default of the network players (`network` and weights files);
+    /// `endgame=off` leaves the network alone. The heuristic takes it only when told.
+    pub endgame: bool,
 }
 
 const LIMIT_KEYS: &str = "time, depth, threads, tt";
@@ -110,7 +115,7 @@ fn weight_mut<'w>(weights: &'w mut Weights, key: &str) -> Option<&'w mut i32> {
     })
 }
 
-/// `on` or `off`, as the options `traps` and `table` take.
+/// `on` or `off`, as the options `traps`, `table` and `endgame` take.
 fn on_off(key: &str, value: &str) -> Result<bool, PlayerError> {
     match value {
         "on" => Ok(true),
@@ -144,14 +149,16 @@ impl FromStr for PlayerSpec {
             _ => return Err(PlayerError::Unknown(s.into())),
         };
         let mut spec = PlayerSpec::new(s, PlayerKind::Random);
+        spec.endgame = matches!(kind, PlayerKind::Neural(_));
         let expected: String = match kind {
-            PlayerKind::Heuristic(_) => {
-                format!("{LIMIT_KEYS}, table (on or off) or a weight ({})", WEIGHT_KEYS.join(", "))
-            }
+            PlayerKind::Heuristic(_) => format!(
+                "{LIMIT_KEYS}, table or endgame (on or off) or a weight ({})",
+                WEIGHT_KEYS.join(", ")
+            ),
             PlayerKind::Perfect { .. } => {
                 format!("{LIMIT_KEYS}, traps (on or off) or a weight ({})", WEIGHT_KEYS.join(", "))
             }
-            PlayerKind::Neural(_) => format!("{LIMIT_KEYS} or table (on or off)"),
+            PlayerKind::Neural(_) => format!("{LIMIT_KEYS}, table or endgame (on or off)"),
             PlayerKind::Random | PlayerKind::External(_) => "no options".into(),
         };
         for option in options.split(',').filter(|o| !o.is_empty()) {
@@ -180,6 +187,12 @@ impl FromStr for PlayerSpec {
                         return Err(bad_option());
                     }
                     spec.table = on_off(key, value)?;
+                }
+                "endgame" => {
+                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+                        return Err(bad_option());
+                    }
+                    spec.endgame = on_off(key, value)?;
                 }
                 _ => {
                     let (PlayerKind::Heuristic(weights) | PlayerKind::Perfect { weights, .. }) =
@@ -263,11 +276,36 @@ pub fn shipped_network() -> Result<Network, PlayerError> {
         .map_err(|e| PlayerError::Network(format!("the shipped network: {e}")))
 }
 
+/// The endgame built into the library: the tablebase's movement slices of no and of one dead
+/// sheep (`k5-d0.tnstb`, `k5-d1.tnstb`, 272 KB), every position of the movement phase before the
+/// tigers' second kill. The network players search with it unless told `endgame=off`.
+const SHIPPED_ENDGAME: [&[u8]; 2] =
+    [include_bytes!("../endgame/k5-d0.tnstb"), include_bytes!("../endgame/k5-d1.tnstb")];
+
+/// The endgame built into the library ([`PlayerSpec::endgame`]), decoded once (every block
+/// checked; about 10 MB in memory) and shared.
+///
+/// # Errors
+/// [`PlayerError::Endgame`] if the bytes built in do not decode (a build from a damaged
+/// checkout).
+pub fn shipped_endgame() -> Result<Arc<Tablebase>, PlayerError> {
+    static ENDGAME: OnceLock<Result<Arc<Tablebase>, String>> = OnceLock::new();
+    ENDGAME
+        .get_or_init(|| {
+            Tablebase::from_slice_bytes(KILLS_TO_WIN, &SHIPPED_ENDGAME)
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(PlayerError::Endgame)
+}
+
 impl PlayerSpec {
     /// A player of `kind` named `name`, setting no limits of its own.
     pub fn new(name: impl Into<String>, kind: PlayerKind) -> PlayerSpec {
         PlayerSpec {
             name: name.into(),
+            endgame: matches!(kind, PlayerKind::Neural(_)),
             kind,
             time: None,
             depth: None,
@@ -451,10 +489,16 @@ impl PlayerSpec {
         &self,
         tablebase: Option<&Arc<Tablebase>>,
     ) -> Result<Option<Box<dyn Evaluator>>, PlayerError> {
-        // `table=on`: the table's movement phase in front of the player's own evaluator.
+        // `table=on`: the table's movement phase in front of the player's own evaluator; else
+        // `endgame=on`: the endgame built in.
         let exact = |evaluator: Box<dyn Evaluator>| -> Result<Box<dyn Evaluator>, PlayerError> {
             if !self.table {
-                return Ok(evaluator);
+                if !self.endgame {
+                    return Ok(evaluator);
+                }
+                let evaluator = WithTablebase::new(evaluator, shipped_endgame()?)
+                    .map_err(|e| PlayerError::Endgame(e.to_string()))?;
+                return Ok(Box::new(evaluator.movement_only()));
             }
             let table = tablebase.ok_or(PlayerError::NoTablebase)?;
             let evaluator = WithTablebase::new(evaluator, Arc::clone(table))
@@ -577,12 +621,53 @@ mod tests {
         assert!(evaluator.root_moves(Board::START).unwrap().is_none());
         let plain = PlayerSpec::network().unwrap().evaluator(Some(&table)).unwrap().unwrap();
         assert_eq!(plain.exact(board), None, "without table=on the table is not read");
+        // The endgame built in is the table's: the same values, slice for slice.
+        let slices =
+            |t: &Tablebase| -> Vec<_> { t.stats().into_iter().filter(|s| s.dead <= 1).collect() };
+        assert_eq!(slices(&shipped_endgame().unwrap()), slices(&table));
+        assert_eq!(shipped_endgame().unwrap().stats().len(), 4, "two slices, two sides each");
         // Where the table does not hold the position, the strongest player is the network
         // searching with it.
         let start = PlayerSpec::strongest_at(Board::START, Some(&table)).unwrap();
         if table.placement_from().is_none_or(|from| from > 0) {
             assert_eq!(start.name, "network:table=on");
         }
+    }
+
+    #[test]
+    fn the_network_players_search_with_the_endgame_built_in() {
+        let endgame = shipped_endgame().unwrap();
+        assert!(!endgame.holds_whole_movement());
+        // No sheep in hand and one dead: held; two dead, or sheep in hand: not.
+        let one_dead: Board = "T1SST/SSSSS/SS1SS/SSSSS/TSSST s 0".parse().unwrap();
+        let two_dead: Board = "T1SST/SSSSS/SS1SS/SSSS1/TSSST s 0".parse().unwrap();
+        assert_eq!((one_dead.dead(), two_dead.dead()), (1, 2));
+        let value = endgame.probe(one_dead).expect("the endgame holds one kill");
+        assert_eq!(endgame.probe(two_dead), None);
+        assert_eq!(endgame.probe(Board::START), None);
+        let exact = |text: &str, board: Board| {
+            let spec: PlayerSpec = text.parse().unwrap();
+            spec.evaluator(None).unwrap().unwrap().exact(board)
+        };
+        let score = Some(tns_tablebase::score_of(value));
+        let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/network.bin");
+        for on in ["network", "network:endgame=on", weights, "heuristic:endgame=on"] {
+            assert_eq!(exact(on, one_dead), score, "{on}");
+            assert_eq!(exact(on, two_dead), None, "{on}");
+        }
+        for off in ["network:endgame=off", "heuristic"] {
+            assert_eq!(exact(off, one_dead), None, "{off}");
+        }
+        assert!(PlayerSpec::network().unwrap().endgame && !PlayerSpec::heuristic().endgame);
+        // Asking for the table instead needs the table; the endgame does not stand in for it.
+        let both: PlayerSpec = "network:table=on,endgame=on".parse().unwrap();
+        assert!(matches!(both.evaluator(None), Err(PlayerError::NoTablebase)));
+        let err = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
+        assert!(matches!(err("perfect:endgame=on"), PlayerError::Option { .. }));
+        assert!(matches!(err("random:endgame=off"), PlayerError::Option { .. }));
+        let PlayerError::Value { key, why, .. } = err("network:endgame=yes") else { panic!() };
+        assert_eq!((key.as_str(), why), ("endgame", "on or off"));
+        assert!(err("network:speed=1").to_string().contains("table or endgame (on or off)"));
     }
 
     #[test]
