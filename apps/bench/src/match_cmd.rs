@@ -524,9 +524,15 @@ fn print_header(args: &Args, config: &MatchConfig) {
         tns_match::PlayerKind::Heuristic(_) if spec.table => {
             format!("{} with the table's movement phase", budget_text(budget))
         }
+        tns_match::PlayerKind::Heuristic(_) if spec.endgame => {
+            format!("{} with the endgame built in", budget_text(budget))
+        }
         tns_match::PlayerKind::Heuristic(_) => budget_text(budget),
         tns_match::PlayerKind::Neural(_) if spec.table => {
             format!("{} with the network and the table's movement phase", budget_text(budget))
+        }
+        tns_match::PlayerKind::Neural(_) if spec.endgame => {
+            format!("{} with the network and the endgame built in", budget_text(budget))
         }
         tns_match::PlayerKind::Neural(_) => format!("{} with the network", budget_text(budget)),
         tns_match::PlayerKind::Perfect { .. } => {

@@ -506,3 +506,36 @@ fn a_match_with_the_table_plays_a_table_on_player_with_it() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("with the table's movement phase"), "{}", stdout(&out));
 }
+
+#[test]
+fn the_header_says_which_players_search_with_the_endgame_built_in() {
+    let limits = |player: &str| {
+        let out = table_match(player, "/nonexistent");
+        assert!(out.status.success(), "{player}: {}", stderr(&out));
+        let text = stdout(&out);
+        text.lines().find(|l| l.starts_with("limits: ")).unwrap_or_default().to_owned()
+    };
+    assert!(limits("network").contains("with the network and the endgame built in"));
+    let alone = limits("network:endgame=off");
+    assert!(alone.contains("with the network;") && !alone.contains("built in"), "{alone}");
+    assert!(limits("heuristic:endgame=on").contains("with the endgame built in"));
+    assert!(!limits("heuristic").contains("built in"));
+}
+
+#[test]
+fn the_search_bench_measures_the_network_with_or_without_the_endgame() {
+    // The last placement's search reaches the movement phase at once: with the endgame's exact
+    // values it is a draw in a few nodes, the network alone searches on.
+    let nodes = |evaluator: &str| -> u64 {
+        let out = bench(&["search", "5", "--evaluator", evaluator]);
+        assert!(out.status.success(), "{evaluator}: {}", stderr(&out));
+        let text = stdout(&out);
+        let line = text.lines().find(|l| l.starts_with("last-placement")).unwrap_or_default();
+        line.split_whitespace()
+            .nth(4)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{text}"))
+    };
+    let (with, alone) = (nodes("network"), nodes("network:endgame=off"));
+    assert!(with * 10 < alone, "{with} nodes with the endgame, {alone} without");
+}
