@@ -219,9 +219,8 @@ impl Tablebase {
     /// sheep, from 0 up, and fewer than `kills` may be given. The positions with as many dead
     /// as slices are given, or more, are not held ([`Tablebase::probe`] answers `None`), nor is
     /// any placement. Every block is checked, on the calling thread (no thread is started). A
-    /// program can build such a table into itself:
-    /// the first two slices of the real game are 272 KB and hold every position where the
-    /// tigers have killed at most once.
+    /// program can build such a table into itself: the first two slices of the real game are
+    /// 272 KB and hold every movement position where the tigers have killed at most once.
     ///
     /// # Errors
     /// [`TablebaseError::Kills`] unless `kills` is 1 to 5, [`TablebaseError::Slices`] for more
