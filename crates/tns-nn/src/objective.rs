@@ -15,17 +15,18 @@ pub enum Objective {
 
 impl Objective {
     /// The objective of one output `y` against its target `t`, both in [-1, 1]. The
-    /// cross-entropy is computed from the pre-activation `z = atanh(y)`, as
-    /// `softplus(2z) - 2z q`, and is infinite at a saturated wrong output.
+    /// cross-entropy, `-q ln p - (1 - q) ln(1 - p)`, is 0 at a saturated right output and
+    /// infinite at a saturated wrong one (a term whose weight is 0 counts nothing).
     #[must_use]
     pub fn of(self, y: f32, t: f32) -> f32 {
         match self {
             Objective::Squared => (y - t) * (y - t),
             Objective::CrossEntropy => {
-                let a = 2.0 * y.atanh();
-                let q = f32::midpoint(1.0, t);
-                // softplus(a) without overflow: max(a, 0) + ln(1 + e^-|a|).
-                a.max(0.0) + (-a.abs()).exp().ln_1p() - a * q
+                let (p, q) = (f32::midpoint(1.0, y), f32::midpoint(1.0, t));
+                let term = |weight: f32, share: f32| {
+                    if weight == 0.0 { 0.0 } else { -weight * share.ln() }
+                };
+                term(q, p) + term(1.0 - q, 1.0 - p)
             }
         }
     }
@@ -91,6 +92,11 @@ mod tests {
         // Against a certain target it is -ln p: y = 0.6 gives p = 0.8.
         assert!((Objective::CrossEntropy.of(0.6, 1.0) + 0.8f32.ln()).abs() < 1e-5);
         assert!((Objective::CrossEntropy.of(0.6, -1.0) + 0.2f32.ln()).abs() < 1e-5);
+        // Saturated outputs: nothing when right, infinite when wrong, never NaN.
+        for y in [-1.0f32, 1.0] {
+            assert!(Objective::CrossEntropy.of(y, y).abs() < f32::EPSILON);
+            assert!(Objective::CrossEntropy.of(y, -y).is_infinite());
+        }
     }
 
     #[test]
