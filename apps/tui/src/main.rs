@@ -142,12 +142,14 @@ fn offer_table_build(app: &mut App, optional: [bool; 2], given: Option<&std::pat
     }
 }
 
-/// The first table found; an error naming where it looked when the perfect player needs one and
-/// there is none, or when a table is there but damaged.
+/// The first sound table found, and a warning for the status line when a folder on the way held
+/// a damaged one. An error naming where it looked when the perfect player (or `table=on`) needs
+/// a table and there is none, or only a damaged one; where no side needs it, a damaged table
+/// does not stop the game: it plays on without (and `B` builds a sound one).
 fn find_tablebase(
     given: Option<&std::path::Path>,
     needed: bool,
-) -> Result<Option<Arc<Tablebase>>, String> {
+) -> Result<(Option<Arc<Tablebase>>, Option<String>), String> {
     // A folder named on the command line must be there: a typo is not "no table".
     if let Some(dir) = given
         && !dir.is_dir()
@@ -155,15 +157,24 @@ fn find_tablebase(
         return Err(format!("--tablebase {}: no such folder", dir.display()));
     }
     let dirs = tablebase_dirs(given);
+    let mut damaged = None;
     for dir in &dirs {
         match Tablebase::load(KILLS_TO_WIN, dir) {
-            Ok(table) => return Ok(Some(Arc::new(table))),
+            Ok(table) => {
+                let skipped = damaged.map(|d| format!("{d} (skipped: {} is used)", dir.display()));
+                return Ok((Some(Arc::new(table)), skipped));
+            }
             Err(e) if e.is_missing() => {}
-            Err(e) => return Err(format!("the tablebase in {}: {e}", dir.display())),
+            Err(e) => {
+                damaged.get_or_insert_with(|| format!("the tablebase in {}: {e}", dir.display()));
+            }
         }
     }
     if !needed {
-        return Ok(None);
+        return Ok((None, damaged.map(|d| format!("{d} (playing without it)"))));
+    }
+    if let Some(damaged) = damaged {
+        return Err(damaged);
     }
     let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     Err(format!(
@@ -252,7 +263,7 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
         }
     }
     let wants_table = sheep.needs_tablebase() || tiger.needs_tablebase();
-    let tablebase = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
+    let (tablebase, warning) = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
     if tablebase.is_some() {
         for (seat, optional) in [&mut sheep, &mut tiger].into_iter().zip(optional) {
             if optional {
@@ -262,6 +273,11 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     }
     let mut app = App::new(game, sheep, tiger, limits, tablebase);
     offer_table_build(&mut app, optional, cli.tablebase.as_deref());
+    // A damaged table passed over: said first, with `B` where the start would have offered it.
+    if let Some(warning) = warning {
+        let offer = if app.message.contains("B to build") { "; B builds a sound one" } else { "" };
+        app.message = format!("{warning}{offer}");
+    }
     // A saved game's clocks, unless --time or --depth replaces them.
     let saved_clock = match &record {
         Some(r) if cli.time.is_none() && cli.depth.is_none() => {
@@ -349,6 +365,25 @@ mod tests {
         let named = app(PlayerKind::Human, [false, false]);
         assert!(!named.message.contains("B to build"), "{}", named.message);
         assert_eq!(named.takes_table, [false, false]);
+    }
+
+    #[test]
+    fn a_damaged_table_stops_only_a_player_that_needs_it() {
+        let dir = std::env::temp_dir().join(format!("tns-tui-damaged-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("k5-d0.tnstb"), b"not a table at all").unwrap();
+        // No side needs it: the game starts without it, saying where and what was wrong.
+        let (table, warning) = find_tablebase(Some(&dir), false).unwrap();
+        assert!(table.is_none());
+        let warning = warning.expect("the damage is told");
+        assert!(warning.contains("k5-d0.tnstb") && warning.contains("without it"), "{warning}");
+        // A perfect player needs it: the game does not start, and says why.
+        let error = find_tablebase(Some(&dir), true).unwrap_err();
+        assert!(error.contains("k5-d0.tnstb") && error.contains("not a Tigers"), "{error}");
+        // A sound folder with nothing in it: no table, no warning.
+        std::fs::remove_file(dir.join("k5-d0.tnstb")).unwrap();
+        assert!(matches!(find_tablebase(Some(&dir), false), Ok((None, None))));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -14,6 +14,18 @@ pub enum Objective {
 }
 
 impl Objective {
+    /// Every objective, in the order of [`Objective::name`]'s list.
+    pub const ALL: [Objective; 2] = [Objective::Squared, Objective::CrossEntropy];
+
+    /// The objective's name on command lines: `squared` or `cross-entropy`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Objective::Squared => "squared",
+            Objective::CrossEntropy => "cross-entropy",
+        }
+    }
+
     /// The objective of one output `y` against its target `t`, both in [-1, 1]. The
     /// cross-entropy, `-q ln p - (1 - q) ln(1 - p)`, is 0 at a saturated right output and
     /// infinite at a saturated wrong one (a term whose weight is 0 counts nothing).
@@ -36,20 +48,6 @@ impl Objective {
         match self {
             Objective::Squared => 2.0 * (y - t) * (1.0 - y * y),
             Objective::CrossEntropy => y - t,
-        }
-    }
-}
-
-impl Objective {
-    /// Every objective, in the order of [`Objective::name`]'s list.
-    pub const ALL: [Objective; 2] = [Objective::Squared, Objective::CrossEntropy];
-
-    /// The objective's name on command lines: `squared` or `cross-entropy`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Objective::Squared => "squared",
-            Objective::CrossEntropy => "cross-entropy",
         }
     }
 }
