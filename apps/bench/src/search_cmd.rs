@@ -4,10 +4,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tns_bench::BENCH_POSITIONS;
-use tns_match::{PlayerKind, PlayerSpec, shipped_endgame};
+use tns_match::{PlayerKind, PlayerSpec, with_endgame};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, describe};
-use tns_tablebase::WithTablebase;
 
 /// A part of the search that `--without` can switch off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -71,12 +70,15 @@ pub fn run(args: &Args) -> Result<(), String> {
     // The endgame built in, where the player searches with it (`network` and weights files
     // unless `endgame=off`): the figures are those of the player as it plays.
     match &args.evaluator.kind {
-        PlayerKind::Heuristic(weights) if args.evaluator.endgame => {
-            bench(endgame(Heuristic::new(*weights))?, config, args.depth)
-        }
+        PlayerKind::Heuristic(weights) if args.evaluator.endgame => bench(
+            with_endgame(Heuristic::new(*weights)).map_err(|e| e.to_string())?,
+            config,
+            args.depth,
+        ),
         PlayerKind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
         PlayerKind::Neural(net) if args.evaluator.endgame => {
-            bench(endgame(NeuralEvaluator::new(Network::clone(net)))?, config, args.depth)
+            let evaluator = with_endgame(NeuralEvaluator::new(Network::clone(net)));
+            bench(evaluator.map_err(|e| e.to_string())?, config, args.depth)
         }
         PlayerKind::Neural(net) => {
             bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth)
@@ -91,12 +93,6 @@ pub fn run(args: &Args) -> Result<(), String> {
             args.evaluator
         )),
     }
-}
-
-/// `evaluator` with the endgame built in in front of it, as a player searches with it.
-fn endgame<E: Evaluator>(evaluator: E) -> Result<WithTablebase<E>, String> {
-    let table = shipped_endgame().map_err(|e| e.to_string())?;
-    Ok(WithTablebase::new(evaluator, table).map_err(|e| e.to_string())?.movement_only())
 }
 
 fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result<(), String> {

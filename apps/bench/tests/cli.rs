@@ -524,8 +524,9 @@ fn the_header_says_which_players_search_with_the_endgame_built_in() {
 
 #[test]
 fn the_search_bench_measures_the_network_with_or_without_the_endgame() {
-    // The last placement's search reaches the movement phase at once: with the endgame's exact
-    // values it is a draw in a few nodes, the network alone searches on.
+    // The last placement's search reaches the movement phase at once: the endgame's exact wins
+    // and losses end some of its lines there (its draws are searched on, as the network alone
+    // searches everything), so it takes fewer nodes.
     let nodes = |evaluator: &str| -> u64 {
         let out = bench(&["search", "5", "--evaluator", evaluator]);
         assert!(out.status.success(), "{evaluator}: {}", stderr(&out));
@@ -537,5 +538,5 @@ fn the_search_bench_measures_the_network_with_or_without_the_endgame() {
             .unwrap_or_else(|| panic!("{text}"))
     };
     let (with, alone) = (nodes("network"), nodes("network:endgame=off"));
-    assert!(with * 10 < alone, "{with} nodes with the endgame, {alone} without");
+    assert!(with < alone, "{with} nodes with the endgame, {alone} without");
 }

@@ -31,6 +31,9 @@ pub struct WithTablebase<E> {
     /// Whether the root keeps only the moves that keep the value (the perfect player); off,
     /// the table only gives the search its exact values ([`WithTablebase::movement_only`]).
     narrow_root: bool,
+    /// Whether the table's draws are exact scores (0) too; off, the search takes only its wins
+    /// and losses and searches on below a drawn position ([`WithTablebase::decisive_only`]).
+    exact_draws: bool,
 }
 
 impl<E> WithTablebase<E> {
@@ -40,7 +43,7 @@ impl<E> WithTablebase<E> {
     /// [`TablebaseError::Variant`] when the table is for a variant, not the real game.
     pub fn new(inner: E, table: Arc<Tablebase>) -> Result<WithTablebase<E>, TablebaseError> {
         if table.kills() == KILLS_TO_WIN {
-            Ok(WithTablebase { inner, table, traps: false, narrow_root: true })
+            Ok(WithTablebase { inner, table, traps: false, narrow_root: true, exact_draws: true })
         } else {
             Err(TablebaseError::Variant(table.kills()))
         }
@@ -86,6 +89,20 @@ impl<E> WithTablebase<E> {
         self
     }
 
+    /// The same evaluator taking only the table's wins and losses as exact scores: below a
+    /// position the table holds as drawn, the search goes on with `inner` as if the table
+    /// were not there. For a table of the movement's first slices only (the endgame built into
+    /// the programs): a draw scored 0 makes every drawing move alike, so a tiger there no
+    /// longer plays for a kill and a sheep no longer minds giving one up, into a slice the
+    /// table does not hold, where `inner` must hold the draw alone. Searched on, the drawn
+    /// positions are ranked by `inner` as they would be without the table, and a move into a
+    /// lost position is still seen exactly (docs/solution.md measures both).
+    #[must_use]
+    pub fn decisive_only(mut self) -> WithTablebase<E> {
+        self.exact_draws = false;
+        self
+    }
+
     /// The table.
     pub fn table(&self) -> &Tablebase {
         &self.table
@@ -119,7 +136,10 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
 
     #[inline]
     fn exact(&self, board: Board) -> Option<i32> {
-        self.table.probe(board).map(score_of)
+        match self.table.probe(board)? {
+            Value::Draw if !self.exact_draws => None,
+            value => Some(score_of(value)),
+        }
     }
 
     /// In the placement phase, where the layers are built, the moves that keep the position's
