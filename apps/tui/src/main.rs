@@ -129,17 +129,27 @@ fn table_home(given: Option<&std::path::Path>) -> PathBuf {
 }
 
 /// Where `B` builds a table and which seats take one (`optional`, those left to the default);
-/// where there is no table and a computer seat would take one, the first message says `B`.
-fn offer_table_build(app: &mut App, optional: [bool; 2], given: Option<&std::path::Path>) {
+/// where there is no table and a computer seat would take one, the first message says `B`. A
+/// damaged table passed over (`warning`, from [`find_tablebase`]) is said first.
+fn offer_table_build(
+    app: &mut App,
+    optional: [bool; 2],
+    given: Option<&std::path::Path>,
+    warning: Option<String>,
+) {
     app.table_home = Some(table_home(given));
     app.takes_table = optional;
     let would_take = [Side::Sheep, Side::Tiger]
         .into_iter()
         .zip(optional)
         .any(|(side, o)| o && matches!(app.player(side), PlayerKind::Computer(_)));
-    if app.tablebase.is_none() && would_take {
-        app.message = "Press ? for help, B to build the endgame table (a minute)".into();
-    }
+    let offer = app.tablebase.is_none() && would_take;
+    app.message = match (warning, offer) {
+        (Some(warning), true) => format!("{warning}; B builds a sound one"),
+        (Some(warning), false) => warning,
+        (None, true) => "Press ? for help, B to build the endgame table (a minute)".into(),
+        (None, false) => std::mem::take(&mut app.message),
+    };
 }
 
 /// The first sound table found, and a warning for the status line when a folder on the way held
@@ -272,12 +282,7 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
         }
     }
     let mut app = App::new(game, sheep, tiger, limits, tablebase);
-    offer_table_build(&mut app, optional, cli.tablebase.as_deref());
-    // A damaged table passed over: said first, with `B` where the start would have offered it.
-    if let Some(warning) = warning {
-        let offer = if app.message.contains("B to build") { "; B builds a sound one" } else { "" };
-        app.message = format!("{warning}{offer}");
-    }
+    offer_table_build(&mut app, optional, cli.tablebase.as_deref(), warning);
     // A saved game's clocks, unless --time or --depth replaces them.
     let saved_clock = match &record {
         Some(r) if cli.time.is_none() && cli.depth.is_none() => {
@@ -354,7 +359,7 @@ mod tests {
         let app = |sheep: PlayerKind, optional| {
             let mut app =
                 App::new(Game::new(), sheep, PlayerKind::network(), Limits::depth(1), None);
-            offer_table_build(&mut app, optional, Some(std::path::Path::new("/tmp/t")));
+            offer_table_build(&mut app, optional, Some(std::path::Path::new("/tmp/t")), None);
             app
         };
         let default = app(PlayerKind::Human, [true, true]);
@@ -365,6 +370,15 @@ mod tests {
         let named = app(PlayerKind::Human, [false, false]);
         assert!(!named.message.contains("B to build"), "{}", named.message);
         assert_eq!(named.takes_table, [false, false]);
+        // A damaged table passed over is said, with `B` only where it would be offered.
+        let mut warned =
+            App::new(Game::new(), PlayerKind::Human, PlayerKind::network(), Limits::depth(1), None);
+        let damage = || Some("the tablebase in t: damaged (playing without it)".to_owned());
+        offer_table_build(&mut warned, [true, true], None, damage());
+        assert!(warned.message.starts_with("the tablebase in t: damaged"), "{}", warned.message);
+        assert!(warned.message.ends_with("B builds a sound one"), "{}", warned.message);
+        offer_table_build(&mut warned, [false, false], None, damage());
+        assert!(!warned.message.contains("B builds"), "{}", warned.message);
     }
 
     #[test]
