@@ -188,25 +188,36 @@ impl Kept {
     }
 }
 
-/// "96.8% of 1000 critical positions (96.2% of the 532 in the placement)".
+/// "96.8% of 1000 critical positions (96.2% of the 532 in the placement; 32 missed, 20 of
+/// them in the placement)": the counts too, since a tenth of a percent of a few thousand
+/// positions hides the handful that tell two searches apart.
 impl std::fmt::Display for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{:.1}% of {} critical positions ({:.1}% of the {} in the placement)",
+            "{:.1}% of {} critical positions ({:.1}% of the {} in the placement; {} missed, {} of \
+             them in the placement)",
             100.0 * self.share(),
             self.of,
             100.0 * self.placement_share(),
-            self.placement_of
+            self.placement_of,
+            self.of.saturating_sub(self.kept),
+            self.placement_of.saturating_sub(self.placement_kept)
         )
     }
 }
 
 /// The two limits every search is judged at, named: depth 4, and 0.05 s a move.
-pub fn judged_limits() -> [(&'static str, Limits); 2] {
+pub fn judged_limits() -> [(String, Limits); 2] {
+    limits_at(4, std::time::Duration::from_millis(50))
+}
+
+/// A fixed depth and a fixed time a move, named as [`judged_limits`] names its two ("depth 4",
+/// "0.05 s a move").
+pub fn limits_at(depth: u32, time: std::time::Duration) -> [(String, Limits); 2] {
     [
-        ("depth 4", Limits::depth(4)),
-        ("0.05 s a move", Limits::time(std::time::Duration::from_millis(50))),
+        (format!("depth {depth}"), Limits::depth(depth)),
+        (format!("{} s a move", time.as_secs_f64()), Limits::time(time)),
     ]
 }
 
@@ -271,4 +282,22 @@ pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(
             placement_kept: a.placement_kept + b.placement_kept,
             placement_of: a.placement_of + b.placement_of,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_names_its_shares_and_what_it_missed() {
+        let k = Kept { kept: 968, of: 1000, placement_kept: 512, placement_of: 532 };
+        assert_eq!(
+            k.to_string(),
+            "96.8% of 1000 critical positions (96.2% of the 532 in the placement; 32 missed, 20 of \
+             them in the placement)"
+        );
+        // Fields set by hand beyond their totals do not underflow.
+        let odd = Kept { kept: 3, of: 2, placement_kept: 1, placement_of: 0 };
+        assert!(odd.to_string().contains("0 missed, 0 of them"), "{odd}");
+    }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tns_board::KILLS_TO_WIN;
 use tns_nn::{Network, NeuralEvaluator};
-use tns_search::Limits;
+use tns_search::{Heuristic, Limits};
 use tns_tablebase::Tablebase;
 use tns_trainer::held_out_seed;
 use tns_trainer::measures::{Validation, figures, search_move_accuracy};
@@ -47,6 +47,12 @@ fn players_that_cannot_be_measured_are_refused_before_the_table_is_read() {
     assert!(stderr(&out).contains("/nonexistent.bin"), "{}", stderr(&out));
     let out = heldout(&["--teacher", "/nonexistent"]);
     assert_eq!(out.status.code(), Some(2), "no player");
+    // Limits out of range are bad arguments, named.
+    for (flag, value) in [("--depth", "0"), ("--depth", "121"), ("--time", "0"), ("--time", "nan")] {
+        let out = heldout(&["--teacher", "/nonexistent", flag, value, "heuristic"]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(stderr(&out).contains(flag), "{flag} {value}: {}", stderr(&out));
+    }
 }
 
 #[test]
@@ -133,4 +139,27 @@ fn on_the_real_table_it_measures_the_trainers_held_out_set() {
     assert!(out.status.success(), "{}", stderr(&out));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains(&format!("of {critical} critical positions")), "{stdout}");
+
+    // Other limits: the fixed depth is the one asked for, with the library's share for it.
+    let out = heldout(&[
+        "--teacher",
+        dir.to_str().unwrap(),
+        "--validation-games",
+        "30",
+        "--positions",
+        "40",
+        "--seed",
+        "7",
+        "--depth",
+        "2",
+        "--time",
+        "0.01",
+        "heuristic",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let k = search_move_accuracy(&Heuristic::default(), &validation, &Limits::depth(2), 40);
+    let share = figure(&stdout, "heuristic: search at depth 2", "value in ");
+    assert!((share - 100.0 * k.share()).abs() < 0.051, "{share} against {}", k.share());
+    assert!(stdout.lines().any(|l| l.starts_with("heuristic: search at 0.01 s a move")), "{stdout}");
 }

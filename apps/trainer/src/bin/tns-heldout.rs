@@ -5,18 +5,20 @@
 use std::process::ExitCode;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Parser;
 use tns_match::{PlayerKind, PlayerSpec};
 use tns_search::Evaluator;
 use tns_tablebase::Tablebase;
 use tns_trainer::HeldOutArgs;
-use tns_trainer::measures::{figures, judged_limits, search_move_accuracy};
+use tns_trainer::measures::{figures, limits_at, search_move_accuracy};
 
 /// Measures each player on the held-out set the trainer builds from the same seed: for a
 /// network its validation loss, value accuracy and one-ply move accuracy; for every player
 /// the share of critical positions where its search keeps the value, at depth 4 and at 0.05 s
-/// a move (one thread each, from an empty table), in all and in the placement alone.
+/// a move (one thread each, from an empty table; `--depth` and `--time` set others), in all and
+/// in the placement alone.
 #[derive(Parser, Debug)]
 #[command(name = "tns-heldout", version)]
 struct Cli {
@@ -27,6 +29,12 @@ struct Cli {
     players: Vec<PlayerSpec>,
     #[command(flatten)]
     held_out: HeldOutArgs,
+    /// The depth of the fixed-depth search, in plies (the trainer judges at 4).
+    #[arg(long, default_value_t = 4, value_parser = tns_match::limit::depth)]
+    depth: u32,
+    /// The time a move of the timed search, in seconds (the trainer judges at 0.05).
+    #[arg(long, default_value_t = 0.05, value_parser = tns_match::limit::seconds)]
+    time: f64,
 }
 
 /// The evaluator `player` searches with, or why it cannot be measured here: it does not search
@@ -45,8 +53,9 @@ fn evaluator(
         || player.tt_mb.is_some()
     {
         return Err(format!(
-            "{}: sets its own limits, but every player is measured at depth 4 and at 0.05 s a \
-             move, one thread, from an empty table: name it without time, depth, threads or tt",
+            "{}: sets its own limits, but every player is measured at the same depth and time \
+             a move (--depth, --time), one thread, from an empty table: name it without time, \
+             depth, threads or tt",
             player.name
         ));
     }
@@ -77,7 +86,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         h.validation_games,
         h.seed
     ));
-    let limits = judged_limits();
+    let limits = limits_at(cli.depth, Duration::from_secs_f64(cli.time));
     for (spec, evaluator) in cli.players.iter().zip(&evaluators) {
         if let PlayerKind::Neural(net) = &spec.kind {
             let f = figures(net, &teacher, &validation);
