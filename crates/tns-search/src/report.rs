@@ -38,8 +38,10 @@ pub struct Report {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SearchResult {
-    /// The best move of the last completed iteration; `None` only when the game is over (no
-    /// legal move, or the root drawn by repetition).
+    /// The best move of the last completed iteration, or, when the search was stopped within
+    /// the next one after that iteration had searched this move to the end and found a better
+    /// one, that better one (one line only); `None` only when the game is over (no legal move,
+    /// or the root drawn by repetition).
     pub best_move: Option<Move>,
     /// Its score from the side to move's view.
     pub score: i32,
@@ -49,7 +51,7 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Time taken.
     pub time: Duration,
-    /// The principal variation of the last completed iteration.
+    /// The principal variation of the best move (of the iteration it was found in).
     pub pv: Vec<Move>,
     /// Counters, with the `search-stats` feature.
     pub stats: Stats,

@@ -142,7 +142,8 @@ impl<E: Evaluator> Search<E> {
     }
 
     /// Searches `board` within `limits`, or until `stop` is raised, and returns the best move of
-    /// the last completed iteration. `history` is the game's earlier positions, oldest first, so
+    /// the last completed iteration (or of the stopped one, when it had found a better move:
+    /// see [`SearchResult::best_move`]). `history` is the game's earlier positions, oldest first, so
     /// repetitions are scored as draws. `on_iteration` is called after each completed iteration
     /// (once a line).
     ///

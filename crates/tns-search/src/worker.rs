@@ -92,6 +92,10 @@ pub(crate) struct Worker<'a, 's, E> {
     /// The root moves of the line being searched (the others, with more lines, are taken).
     pub(crate) root: MoveList,
     pub(crate) aborted: bool,
+    /// The first root move searched in the iteration under way, and the best score a root move
+    /// has had in it (its line is `pv[0]`): what a stopped iteration has found.
+    pub(crate) root_first: Option<Move>,
+    pub(crate) root_score: i32,
     /// `path[i]`: the position at ply `i` of the current line.
     pub(crate) path: [Board; MAX_PLY + 1],
     pub(crate) pv: Box<[[Option<Move>; MAX_PLY]]>,
@@ -115,6 +119,8 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             seldepth: 0,
             root: shared.root_moves.clone(),
             aborted: false,
+            root_first: None,
+            root_score: -INFINITY,
             path: [root; MAX_PLY + 1],
             pv: vec![[None; MAX_PLY]; MAX_PLY].into_boxed_slice(),
             pv_len: [0; MAX_PLY + 1],
@@ -153,8 +159,12 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             let mut taken = MoveList::new();
             for line in 1..=lines {
                 self.root = moves.iter().copied().filter(|m| !taken.contains(m)).collect();
+                self.root_first = None;
                 let score = self.negamax(root, depth, 0, -INFINITY, INFINITY);
                 if self.aborted {
+                    if lines == 1 {
+                        self.take_unfinished(&mut result);
+                    }
                     break 'deepening;
                 }
                 let mut pv: Vec<Move> =
@@ -208,6 +218,21 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         }
         self.publish();
         result
+    }
+
+    /// Takes what the iteration stopped under way has found, when it is better than `result`
+    /// (the last completed iteration's): it searched that iteration's best move first, to the
+    /// end, and another move to the end after it scored higher. That move is better at the
+    /// deeper depth than the one `result` holds, so it is played, with its score and line; the
+    /// depth stays the last completed one. Otherwise `result` stands.
+    fn take_unfinished(&self, result: &mut SearchResult) {
+        let best = self.pv[0][0];
+        if self.pv_len[0] == 0 || self.root_first != result.best_move || best == self.root_first {
+            return;
+        }
+        result.best_move = best;
+        result.score = self.root_score;
+        result.pv = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
     }
 
     /// Whether the search was stopped before it began (the flag raised before the call).
@@ -374,6 +399,9 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
             let m = moves[i];
+            if ply == 0 && i == 0 {
+                self.root_first = Some(m);
+            }
             let child = board.after_unchecked(m);
             let score = if i > 0 && self.shared.pvs && beta - alpha > 1 {
                 // Can it beat the best so far? Only if so, how far.
@@ -395,6 +423,9 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, m);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                     if alpha >= beta {
                         count!(self.stats, cutoffs);
                         if i == 0 {
