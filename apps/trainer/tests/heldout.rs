@@ -48,7 +48,8 @@ fn players_that_cannot_be_measured_are_refused_before_the_table_is_read() {
     let out = heldout(&["--teacher", "/nonexistent"]);
     assert_eq!(out.status.code(), Some(2), "no player");
     // Limits out of range are bad arguments, named.
-    for (flag, value) in [("--depth", "0"), ("--depth", "121"), ("--time", "0"), ("--time", "nan")] {
+    for (flag, value) in [("--depth", "0"), ("--depth", "121"), ("--time", "0"), ("--time", "nan")]
+    {
         let out = heldout(&["--teacher", "/nonexistent", flag, value, "heuristic"]);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");
         assert!(stderr(&out).contains(flag), "{flag} {value}: {}", stderr(&out));
@@ -161,5 +162,8 @@ fn on_the_real_table_it_measures_the_trainers_held_out_set() {
     let k = search_move_accuracy(&Heuristic::default(), &validation, &Limits::depth(2), 40);
     let share = figure(&stdout, "heuristic: search at depth 2", "value in ");
     assert!((share - 100.0 * k.share()).abs() < 0.051, "{share} against {}", k.share());
-    assert!(stdout.lines().any(|l| l.starts_with("heuristic: search at 0.01 s a move")), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with("heuristic: search at 0.01 s a move")),
+        "{stdout}"
+    );
 }
