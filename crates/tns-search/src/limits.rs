@@ -15,7 +15,8 @@ pub const MAX_DEPTH: u32 = 120;
 
 /// Limits on a search, and the root moves it may choose from. Any limit that is set can end
 /// it; with none set it runs to the deepest depth (127 plies) or until its stop flag is raised.
-/// The result is always the last completed iteration's.
+/// The result is the last completed iteration's (or the stopped one's better move: see
+/// [`SearchResult::best_move`](crate::SearchResult::best_move)).
 ///
 /// How closely each limit is kept:
 /// - `depth`: exactly; the search ends after that iteration.
