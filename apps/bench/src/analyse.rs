@@ -106,9 +106,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         .search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
             let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
             say!(
-                "depth {} score {} nodes {} nps {} time {:.3} pv {}",
+                "depth {} score {}{} nodes {} nps {} time {:.3} pv {}",
                 r.depth,
                 describe(r.score, side),
+                if r.lower_bound { " lowerbound" } else { "" },
                 r.nodes,
                 r.nps,
                 r.time.as_secs_f64(),

@@ -83,13 +83,17 @@ fn send(out: &Output, line: &str) {
     }
 }
 
-/// An `info` line for one completed iteration (one line of it, with `MultiPV`).
+/// An `info` line for one completed iteration (one line of it, with `MultiPV`), or for one
+/// stopped under way whose better move is played (its score marked `lowerbound`).
 pub fn info_line(r: &Report) -> String {
-    let score = match plies_to_end(r.score) {
+    let mut score = match plies_to_end(r.score) {
         Some(n) if r.score > 0 => format!("win {n}"),
         Some(n) => format!("loss {n}"),
         None => format!("cp {}", r.score),
     };
+    if r.lower_bound {
+        score.push_str(" lowerbound");
+    }
     let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} tbhits {} \

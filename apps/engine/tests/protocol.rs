@@ -176,6 +176,30 @@ fn every_command_answers() {
     engine.quit();
 }
 
+#[test]
+fn a_move_from_a_stopped_iteration_is_sent_as_a_lower_bound() {
+    // Stopped by its node limit within its fourth iteration after finding a better move than
+    // the third's (the case of tns-search's tests): the last info line is that iteration's,
+    // marked lowerbound, and its pv starts with the bestmove.
+    let mut engine = Engine::start();
+    engine.send("tsi");
+    engine.until("tsiok");
+    for option in ["Evaluator value heuristic", "Threads value 1", "Hash value 2"] {
+        engine.send(&format!("setoption name {option}"));
+    }
+    engine.send("position fen S3S/S4/SSTT1/3SS/1ST1T t 12");
+    assert!(engine.sync().is_empty());
+    let (infos, best) = engine.bestmove("go nodes 940");
+    let (last, completed) = infos.split_last().unwrap();
+    assert!(last.starts_with("info depth 4 "), "{infos:?}");
+    assert!(last.contains(" lowerbound nodes "), "{last}");
+    assert!(last.contains(&format!(" pv {best}")), "{last} then bestmove {best}");
+    assert_eq!(completed.len(), 3, "{infos:?}");
+    assert!(completed.iter().all(|l| !l.contains("lowerbound")), "{infos:?}");
+    assert!(!completed[2].contains(&format!(" pv {best}")), "{infos:?}");
+    engine.quit();
+}
+
 /// A line of steps that goes round and round: a sheep step and a tiger step, then both back.
 fn shuffle(board: Board) -> [Move; 4] {
     let moves = board.legal_moves();

@@ -7,7 +7,9 @@ use tns_board::Move;
 use crate::stats::Stats;
 
 /// What the search reports after each completed iteration (one report a line with
-/// [`Search::set_multipv`](crate::Search::set_multipv)).
+/// [`Search::set_multipv`](crate::Search::set_multipv)), and once more when a limit or a stop
+/// ends an iteration under way that has found a better move than the last completed one
+/// (`lower_bound` set: the move the search returns, at the unfinished depth).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Report {
@@ -32,6 +34,10 @@ pub struct Report {
     pub time: Duration,
     /// The principal variation, starting with the best move.
     pub pv: Vec<Move>,
+    /// Whether the iteration was stopped under way: `score` is then only a lower bound on the
+    /// root's value at `depth` (the moves not yet searched might score higher), as UCI's
+    /// `lowerbound` says.
+    pub lower_bound: bool,
 }
 
 /// The result of a search.

@@ -162,8 +162,8 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                 self.root_first = None;
                 let score = self.negamax(root, depth, 0, -INFINITY, INFINITY);
                 if self.aborted {
-                    if lines == 1 {
-                        self.take_unfinished(&mut result);
+                    if lines == 1 && self.take_unfinished(&mut result) {
+                        report(&self.report(depth, 1, result.score, result.pv.clone(), true));
                     }
                     break 'deepening;
                 }
@@ -179,28 +179,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                     result.depth = depth;
                     result.pv.clone_from(&pv);
                 }
-                self.publish();
-                let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
-                let time = self.shared.start.elapsed();
-                #[expect(
-                    clippy::cast_precision_loss,
-                    clippy::cast_possible_truncation,
-                    clippy::cast_sign_loss,
-                    reason = "a rate of nodes a second: not negative, and far below 2^52"
-                )]
-                let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
-                report(&Report {
-                    depth,
-                    seldepth: u32::try_from(self.seldepth).unwrap_or(u32::MAX),
-                    multipv: line,
-                    hashfull: self.shared.tt.hashfull(),
-                    tbhits: self.shared.tbhits.load(AtomicOrdering::Relaxed),
-                    score,
-                    nodes,
-                    nps,
-                    time,
-                    pv,
-                });
+                report(&self.report(depth, line, score, pv, false));
             }
             self.root = moves.clone();
             // A forced result within the horizon is exact: deeper iterations cannot change it.
@@ -220,19 +199,55 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         result
     }
 
+    /// The report of line `line` of the iteration at `depth`, with its score and variation
+    /// (`lower_bound` for an iteration stopped under way); publishes the node count first.
+    fn report(
+        &mut self,
+        depth: u32,
+        line: usize,
+        score: i32,
+        pv: Vec<Move>,
+        lower_bound: bool,
+    ) -> Report {
+        self.publish();
+        let nodes = self.shared.nodes.load(AtomicOrdering::Relaxed);
+        let time = self.shared.start.elapsed();
+        #[expect(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a rate of nodes a second: not negative, and far below 2^52"
+        )]
+        let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+        Report {
+            depth,
+            seldepth: u32::try_from(self.seldepth).unwrap_or(u32::MAX),
+            multipv: line,
+            hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tbhits.load(AtomicOrdering::Relaxed),
+            score,
+            nodes,
+            nps,
+            time,
+            pv,
+            lower_bound,
+        }
+    }
+
     /// Takes what the iteration stopped under way has found, when it is better than `result`
     /// (the last completed iteration's): it searched that iteration's best move first, to the
     /// end, and another move to the end after it scored higher. That move is better at the
     /// deeper depth than the one `result` holds, so it is played, with its score and line; the
-    /// depth stays the last completed one. Otherwise `result` stands.
-    fn take_unfinished(&self, result: &mut SearchResult) {
+    /// depth stays the last completed one. Otherwise `result` stands. Whether it took the move.
+    fn take_unfinished(&self, result: &mut SearchResult) -> bool {
         let best = self.pv[0][0];
         if self.pv_len[0] == 0 || self.root_first != result.best_move || best == self.root_first {
-            return;
+            return false;
         }
         result.best_move = best;
         result.score = self.root_score;
         result.pv = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+        true
     }
 
     /// Whether the search was stopped before it began (the flag raised before the call).

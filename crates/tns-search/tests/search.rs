@@ -386,6 +386,37 @@ fn a_stopped_iteration_gives_the_better_move_it_found() {
     assert!(taken > before, "{taken} against {before}");
 }
 
+#[test]
+fn the_move_of_a_stopped_iteration_is_reported_as_a_lower_bound() {
+    // The case above: the last report is the unfinished fourth iteration's, with the move the
+    // search returns, its line and score marked as a lower bound; every report before it is a
+    // completed iteration's.
+    let board = pos("S3S/S4/SSTT1/3SS/1ST1T t 12");
+    let config = SearchConfig::default().with_threads(1).with_tt_mb(2);
+    let mut s = Search::new(Heuristic::default(), config).unwrap();
+    let mut reports = Vec::new();
+    let r = s
+        .search(board, &[], Limits::nodes(940), &AtomicBool::new(false), |r| {
+            reports.push(r.clone());
+        })
+        .unwrap();
+    let (last, completed) = reports.split_last().unwrap();
+    assert!(last.lower_bound);
+    assert_eq!((last.depth, last.score, &last.pv), (r.depth + 1, r.score, &r.pv));
+    assert_eq!(last.pv.first(), r.best_move.as_ref());
+    assert_eq!(completed.len(), 3);
+    assert!(completed.iter().all(|c| !c.lower_bound));
+    assert_ne!(completed[2].pv.first(), r.best_move.as_ref());
+
+    // A fixed-depth search never stops under way: no report is a lower bound.
+    let mut reports = Vec::new();
+    s.clear();
+    s.search(board, &[], Limits::depth(5), &AtomicBool::new(false), |r| reports.push(r.clone()))
+        .unwrap();
+    assert_eq!(reports.len(), 5);
+    assert!(reports.iter().all(|c| !c.lower_bound));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
