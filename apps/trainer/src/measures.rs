@@ -248,6 +248,73 @@ where
         .collect()
 }
 
+/// What the search chose in one critical position.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice<'a> {
+    /// The position, its value and its moves'.
+    pub held: &'a Held,
+    /// The move the search chose (`None` only if it failed).
+    pub chosen: Option<Move>,
+    /// The depth of its last completed iteration.
+    pub depth: u32,
+}
+
+impl Choice<'_> {
+    /// Whether the chosen move keeps the value.
+    pub fn kept(&self) -> bool {
+        self.chosen.is_some_and(|m| self.held.keeps(m))
+    }
+}
+
+impl Kept {
+    /// The shares of these choices.
+    pub fn of_choices(choices: &[Choice<'_>]) -> Kept {
+        let mut k = Kept::default();
+        for c in choices {
+            let placement = usize::from(c.held.board.in_hand() > 0);
+            let kept = usize::from(c.kept());
+            k.kept += kept;
+            k.of += 1;
+            k.placement_kept += kept * placement;
+            k.placement_of += placement;
+        }
+        k
+    }
+}
+
+/// The move the search with `evaluator` at `limits` (one thread, from no history) chooses in
+/// each critical position (at most `limit` of them, the first), in the held-out set's order.
+///
+/// # Panics
+/// Only on a machine without the memory for an 8 MiB table.
+pub fn search_choices<'a, E: Evaluator + Clone + Send + Sync>(
+    evaluator: &E,
+    validation: &'a Validation,
+    limits: &Limits,
+    limit: usize,
+) -> Vec<Choice<'a>> {
+    let critical: Vec<&Held> = validation.critical().take(limit).collect();
+    let stop = AtomicBool::new(false);
+    let config = SearchConfig::default().with_threads(1).with_tt_mb(8);
+    critical
+        .par_iter()
+        .map_init(
+            // One thread and 8 MiB are within the bounds: only a machine out of memory fails.
+            || Search::new(evaluator.clone(), config).expect("an 8 MiB one-thread search"),
+            |search, &held| {
+                search.clear();
+                // The network's search has no root moves to fail on: an error keeps nothing.
+                let result = search.search(held.board, &[], limits.clone(), &stop, |_| {}).ok();
+                Choice {
+                    held,
+                    chosen: result.as_ref().and_then(|r| r.best_move),
+                    depth: result.map_or(0, |r| r.depth),
+                }
+            },
+        )
+        .collect()
+}
+
 /// How often the search with `evaluator` at `limits` (one thread, from no history) picks a
 /// move that keeps the value, in the critical positions (at most `limit` of them, the first).
 ///
@@ -259,29 +326,7 @@ pub fn search_move_accuracy<E: Evaluator + Clone + Send + Sync>(
     limits: &Limits,
     limit: usize,
 ) -> Kept {
-    let critical: Vec<&Held> = validation.critical().take(limit).collect();
-    let stop = AtomicBool::new(false);
-    let config = SearchConfig::default().with_threads(1).with_tt_mb(8);
-    critical
-        .par_iter()
-        .map_init(
-            // One thread and 8 MiB are within the bounds: only a machine out of memory fails.
-            || Search::new(evaluator.clone(), config).expect("an 8 MiB one-thread search"),
-            |search, h| {
-                search.clear();
-                // The network's search has no root moves to fail on: an error keeps nothing.
-                let best = search.search(h.board, &[], limits.clone(), &stop, |_| {}).ok();
-                let kept = usize::from(best.and_then(|r| r.best_move).is_some_and(|m| h.keeps(m)));
-                let placement = usize::from(h.board.in_hand() > 0);
-                Kept { kept, of: 1, placement_kept: kept * placement, placement_of: placement }
-            },
-        )
-        .reduce(Kept::default, |a, b| Kept {
-            kept: a.kept + b.kept,
-            of: a.of + b.of,
-            placement_kept: a.placement_kept + b.placement_kept,
-            placement_of: a.placement_of + b.placement_of,
-        })
+    Kept::of_choices(&search_choices(evaluator, validation, limits, limit))
 }
 
 #[cfg(test)]

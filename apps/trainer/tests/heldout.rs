@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::Arc;
 
-use tns_board::KILLS_TO_WIN;
+use tns_board::{KILLS_TO_WIN, Move};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::{Heuristic, Limits};
 use tns_tablebase::Tablebase;
 use tns_trainer::held_out_seed;
-use tns_trainer::measures::{Validation, figures, search_move_accuracy};
+use tns_trainer::measures::{Validation, figures, search_choices, search_move_accuracy};
 use tns_trainer::teacher::Teacher;
 
 fn heldout(args: &[&str]) -> Output {
@@ -79,13 +79,18 @@ fn figure(stdout: &str, line_start: &str, after: &str) -> f64 {
     number.parse().unwrap_or_else(|_| panic!("a number after {after:?} in {line}"))
 }
 
+/// The real table's folder: `TNS_TABLEBASE_DIR`, else `tablebase` at the top.
+fn real_table() -> PathBuf {
+    std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
+        PathBuf::from,
+    )
+}
+
 #[test]
 #[ignore = "needs the real table's last placement layers; CI builds them"]
 fn on_the_real_table_it_measures_the_trainers_held_out_set() {
-    let dir = std::env::var_os("TNS_TABLEBASE_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tablebase"),
-        PathBuf::from,
-    );
+    let dir = real_table();
     let weights = shipped();
     let args = ["--validation-games", "30", "--positions", "40", "--seed", "7"];
     let out = heldout(
@@ -166,4 +171,51 @@ fn on_the_real_table_it_measures_the_trainers_held_out_set() {
         stdout.lines().any(|l| l.starts_with("heuristic: search at 0.01 s a move")),
         "{stdout}"
     );
+}
+
+#[test]
+#[ignore = "needs the real table's last placement layers; CI builds them"]
+fn on_the_real_table_it_lists_what_the_search_missed() {
+    let dir = real_table();
+    let table = Tablebase::load(KILLS_TO_WIN, &dir).unwrap();
+    let validation =
+        Validation::build(&Teacher::new(Arc::new(table)), 30, 0.05, 300, held_out_seed(7));
+
+    // --misses lists, after each share, the positions missed: at depth 2 exactly the library's,
+    // each with a move played that drops the value and the moves that keep it.
+    let out = heldout(&[
+        "--teacher",
+        dir.to_str().unwrap(),
+        "--validation-games",
+        "30",
+        "--positions",
+        "40",
+        "--seed",
+        "7",
+        "--depth",
+        "2",
+        "--misses",
+        "heuristic",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let listed: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("heuristic: search at depth 2"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  missed "))
+        .collect();
+    let choices = search_choices(&Heuristic::default(), &validation, &Limits::depth(2), 40);
+    let missed: Vec<_> = choices.iter().filter(|c| !c.kept()).collect();
+    assert!(!missed.is_empty(), "the heuristic at depth 2 misses some of 40: {stdout}");
+    assert_eq!(listed.len(), missed.len(), "{stdout}");
+    for (line, c) in listed.iter().zip(&missed) {
+        let played = c.chosen.unwrap();
+        assert!(line.contains(&format!("{} ({})", c.held.board, c.held.value)), "{line}");
+        assert!(line.contains(&format!("played {played} at depth 2; keeps ")), "{line}");
+        let keeps = &line[line.find("; keeps ").unwrap() + "; keeps ".len()..];
+        let keeps: Vec<Move> = keeps.split(' ').map(|m| m.parse().unwrap()).collect();
+        assert!(!keeps.is_empty() && keeps.iter().all(|&m| c.held.keeps(m)), "{line}");
+        assert!(!keeps.contains(&played) && !c.held.keeps(played), "{line}");
+    }
 }

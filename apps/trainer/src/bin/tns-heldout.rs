@@ -12,7 +12,7 @@ use tns_match::{PlayerKind, PlayerSpec};
 use tns_search::Evaluator;
 use tns_tablebase::Tablebase;
 use tns_trainer::HeldOutArgs;
-use tns_trainer::measures::{figures, limits_at, search_move_accuracy};
+use tns_trainer::measures::{Choice, Kept, figures, limits_at, search_choices};
 
 /// Measures each player on the held-out set the trainer builds from the same seed: for a
 /// network its validation loss, value accuracy and one-ply move accuracy; for every player
@@ -35,6 +35,30 @@ struct Cli {
     /// The time a move of the timed search, in seconds (the trainer judges at 0.05).
     #[arg(long, default_value_t = 0.05, value_parser = tns_match::limit::seconds)]
     time: f64,
+    /// After each share, list the critical positions the search missed: the position and its
+    /// value for the side to move, the move chosen and the depth completed, and the moves that
+    /// keep the value.
+    #[arg(long)]
+    misses: bool,
+}
+
+/// "  missed S3S/S4/SSTT1/3SS/1ST1T t 12 (draw): played c3c4 at depth 9; keeps b2b1 e3d2".
+fn miss_line(c: &Choice<'_>) -> String {
+    let chosen = c.chosen.map_or_else(|| "nothing".to_string(), |m| m.to_string());
+    let keeping: Vec<String> = c
+        .held
+        .moves
+        .iter()
+        .filter(|&&(_, v)| v == c.held.value)
+        .map(|(m, _)| m.to_string())
+        .collect();
+    format!(
+        "  missed {} ({}): played {chosen} at depth {}; keeps {}",
+        c.held.board,
+        c.held.value,
+        c.depth,
+        keeping.join(" ")
+    )
 }
 
 /// The evaluator `player` searches with, or why it cannot be measured here: it does not search
@@ -102,8 +126,14 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         }
         let evaluator: &dyn Evaluator = evaluator.as_ref();
         for (what, limit) in &limits {
-            let k = search_move_accuracy(&evaluator, &validation, limit, h.positions());
+            let choices = search_choices(&evaluator, &validation, limit, h.positions());
+            let k = Kept::of_choices(&choices);
             out(&format!("{}: search at {what} keeps the value in {k}", spec.name));
+            if cli.misses {
+                for c in choices.iter().filter(|c| !c.kept()) {
+                    out(&miss_line(c));
+                }
+            }
         }
     }
     Ok(())
