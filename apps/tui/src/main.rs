@@ -79,7 +79,7 @@ Players (for --sheep and --tiger; the same names as `tns-bench match`):
   network:table=on    the network searching with the table's exact values once the sheep
                       are all placed (the movement phase alone will do: `B` in the game
                       builds it, about a minute): the default when a table is found (at
-                      depth 4, 6 games of 2,400 let slip against perfect play, 17 with the
+                      depth 4, 6 games of 2,400 let slip against perfect play, 14 with the
                       endgame built in alone)
   perfect             the solved game (needs the tablebase): never lets a win or a draw slip
   FILE                a trained network's weights file, searching with it and the endgame built in
