@@ -2,6 +2,9 @@
 
 use tns_board::{Board, MoveList};
 
+use crate::calibrated::CERTAIN_WIN;
+use crate::wdl::Chances;
+
 /// Scores positions for the search. The search is generic over it, so the hand-written
 /// heuristic, a neural network or a tablebase plug into the same search.
 ///
@@ -45,6 +48,19 @@ pub trait Evaluator: Send + Sync + std::fmt::Debug {
         let _ = board;
         Ok(None)
     }
+
+    /// The chances that the side to move wins, draws and loses in `board` when a search of it
+    /// scores `score` with this evaluator. A forced result is certain. The default reads
+    /// other scores as an expected result in permille ([`CERTAIN_WIN`]), all of it won or lost
+    /// and the rest drawn: right only for an evaluator in those units. An evaluator that knows
+    /// how its scores turn out says so ([`Calibrated`](crate::Calibrated), a tablebase).
+    fn chances(&self, score: i32, board: Board) -> Chances {
+        let _ = board;
+        Chances::of_decisive(score).unwrap_or_else(|| {
+            let expected = f64::from(score) / f64::from(CERTAIN_WIN);
+            Chances::from_probabilities(expected.max(0.0), (-expected).max(0.0))
+        })
+    }
 }
 
 /// Why an evaluator could not answer: its own error, boxed, so that any evaluator's errors
@@ -78,6 +94,9 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
         (**self).root_moves(board)
     }
+    fn chances(&self, score: i32, board: Board) -> Chances {
+        (**self).chances(score, board)
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
@@ -93,6 +112,9 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
         (**self).root_moves(board)
     }
+    fn chances(&self, score: i32, board: Board) -> Chances {
+        (**self).chances(score, board)
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
@@ -107,5 +129,8 @@ impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
     }
     fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
         (**self).root_moves(board)
+    }
+    fn chances(&self, score: i32, board: Board) -> Chances {
+        (**self).chances(score, board)
     }
 }

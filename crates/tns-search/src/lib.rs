@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod calibrated;
 mod clock;
 mod config;
 mod error;
@@ -14,8 +15,12 @@ mod score;
 mod search;
 mod stats;
 mod tt;
+mod wdl;
+mod wdl_fit;
+mod wdl_model;
 mod worker;
 
+pub use calibrated::{CERTAIN_WIN, Calibrated};
 pub use clock::{Clock, MOVE_OVERHEAD};
 pub use config::{Parts, SearchConfig};
 pub use error::SearchError;
@@ -30,3 +35,6 @@ pub use score::{
 pub use search::Search;
 pub use stats::Stats;
 pub use tt::{Bound, Entry, TranspositionTable};
+pub use wdl::{Chances, Wdl};
+pub use wdl_fit::WdlSample;
+pub use wdl_model::{CLASSES, Logistic, PHASES, WdlModel, WdlModelError, class_of};

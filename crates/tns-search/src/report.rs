@@ -5,6 +5,7 @@ use std::time::Duration;
 use tns_board::Move;
 
 use crate::stats::Stats;
+use crate::wdl::Chances;
 
 /// What the search reports after each completed iteration (one report a line with
 /// [`Search::set_multipv`](crate::Search::set_multipv)), and once more when a limit or a stop
@@ -26,6 +27,9 @@ pub struct Report {
     pub tbhits: u64,
     /// The root score from the side to move's view (see [`describe`](crate::describe)).
     pub score: i32,
+    /// The chances of a win, a draw and a loss for the side to move that the evaluator reads
+    /// in `score` ([`Evaluator::chances`](crate::Evaluator::chances)).
+    pub chances: Chances,
     /// Nodes searched so far, over all threads.
     pub nodes: u64,
     /// Nodes per second so far.
@@ -51,6 +55,8 @@ pub struct SearchResult {
     pub best_move: Option<Move>,
     /// Its score from the side to move's view.
     pub score: i32,
+    /// The chances the evaluator reads in `score` (see [`Report::chances`]).
+    pub chances: Chances,
     /// The depth of the last completed iteration (0 if none completed).
     pub depth: u32,
     /// Nodes searched, over all threads.

@@ -143,6 +143,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             // Until an iteration completes, the first move in the usual order: a kill if any.
             best_move: moves.first().copied(),
             score: 0,
+            chances: self.shared.evaluator.chances(0, root),
             depth: 0,
             nodes: 0,
             time: Duration::ZERO,
@@ -196,6 +197,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             }
         }
         self.publish();
+        result.chances = self.shared.evaluator.chances(result.score, root);
         result
     }
 
@@ -226,6 +228,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             hashfull: self.shared.tt.hashfull(),
             tbhits: self.shared.tbhits.load(AtomicOrdering::Relaxed),
             score,
+            chances: self.shared.evaluator.chances(score, self.path[0]),
             nodes,
             nps,
             time,

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use tns_board::{Board, KILLS_TO_WIN, MoveList};
-use tns_search::{DRAW, EvalError, Evaluator, loss_in, win_in};
+use tns_search::{Chances, DRAW, EvalError, Evaluator, loss_in, win_in};
 
 use crate::{Tablebase, TablebaseError, Value, Wdl};
 
@@ -140,6 +140,22 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
             Value::Draw if !self.exact_draws => None,
             value => Some(score_of(value)),
         }
+    }
+
+    /// The table's result where it holds `board`, certain: every position of the movement
+    /// phase it has, and, for the perfect player (whose root the placement layers narrow), every
+    /// position of a placement layer that is built. Elsewhere `inner`'s chances.
+    fn chances(&self, score: i32, board: Board) -> Chances {
+        if let Some(value) = self.table.probe(board) {
+            return Chances::certain(value.wdl());
+        }
+        if self.narrow_root
+            && board.in_hand() > 0
+            && let Ok(wdl) = self.table.probe_wdl(board)
+        {
+            return Chances::certain(wdl);
+        }
+        self.inner.chances(score, board)
     }
 
     /// In the placement phase, where the layers are built, the moves that keep the position's

@@ -62,47 +62,15 @@ impl fmt::Display for Value {
     }
 }
 
-/// Win, draw or loss for the side to move, without the distance: all the placement tables
-/// store. Ordered from the side to move's view, so the best is the greatest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Wdl {
-    /// The side to move loses, however it defends.
-    Loss = 0,
-    /// Neither side can force a win.
-    Draw = 1,
-    /// The side to move wins, however the other side defends.
-    Win = 2,
-}
+pub use tns_search::Wdl;
 
-impl Wdl {
-    /// The value one ply earlier, for the side that moved into this position.
-    #[must_use]
-    pub const fn before(self) -> Wdl {
-        match self {
-            Wdl::Loss => Wdl::Win,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::Win => Wdl::Loss,
-        }
-    }
-
-    /// From its 2-bit code (0, 1, 2); 3 is never stored and reads as a draw.
-    #[inline]
-    pub(crate) const fn from_code(code: u8) -> Wdl {
-        match code {
-            0 => Wdl::Loss,
-            2 => Wdl::Win,
-            _ => Wdl::Draw,
-        }
-    }
-}
-
-impl fmt::Display for Wdl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Wdl::Win => "win",
-            Wdl::Draw => "draw",
-            Wdl::Loss => "loss",
-        })
+/// A value class from its 2-bit code (0, 1, 2); 3 is never stored and reads as a draw.
+#[inline]
+pub(crate) const fn wdl_from_code(code: u8) -> Wdl {
+    match code {
+        0 => Wdl::Loss,
+        2 => Wdl::Win,
+        _ => Wdl::Draw,
     }
 }
 
@@ -277,7 +245,7 @@ mod tests {
         assert!(Wdl::Win > Wdl::Draw && Wdl::Draw > Wdl::Loss);
         for w in [Wdl::Loss, Wdl::Draw, Wdl::Win] {
             assert_eq!(w.before().before(), w);
-            assert_eq!(Wdl::from_code(w as u8), w);
+            assert_eq!(wdl_from_code(w as u8), w);
         }
         assert_eq!(Value::Win(4).wdl(), Wdl::Win);
         let fast = Verdict::from(Value::Win(3));

@@ -10,7 +10,7 @@ use crate::index::{FREE, binomial};
 use crate::placement::build::movement_layer;
 use crate::placement::file as layer_file;
 use crate::placement::layer::{Layer, LayerStats, dead_counts, empties};
-use crate::value::Wdl;
+use crate::value::{Wdl, wdl_from_code};
 use crate::whole_game::LAST_LAYER;
 use crate::{Tablebase, TablebaseError, VerifyError};
 
@@ -133,7 +133,7 @@ impl Tablebase {
         // The tigers-to-move value of a child, from `next` (one more placed).
         let next_value = |child: Board| -> Wdl {
             let slice = &next.slices[usize::from(child.dead())];
-            Wdl::from_code(slice.get(self.indexer.index(child)))
+            wdl_from_code(slice.get(self.indexer.index(child)))
         };
         let mut sheep_values = Vec::new();
         let mut sheep_stats = Vec::new();
@@ -164,7 +164,7 @@ impl Tablebase {
                             return Wdl::Win;
                         }
                         let values: &[u8] = &sheep_values[usize::from(child.dead())];
-                        Wdl::from_code(values[self.indexer.index(child)]).before()
+                        wdl_from_code(values[self.indexer.index(child)]).before()
                     })
                     .max()
                     .unwrap_or(Wdl::Loss)
@@ -178,8 +178,8 @@ impl Tablebase {
                     .map_or_else(|| format!("slot {i}"), |b| b.to_string());
                 return Err(VerifyError {
                     position: board,
-                    stored: Wdl::from_code(stored.get(i)).into(),
-                    expected: Wdl::from_code(values[i]).into(),
+                    stored: wdl_from_code(stored.get(i)).into(),
+                    expected: wdl_from_code(values[i]).into(),
                 }
                 .into());
             }

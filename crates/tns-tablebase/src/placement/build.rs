@@ -28,7 +28,7 @@ use tns_board::{Bitboard, Side, Symmetry};
 use crate::index::{FREE, Indexer, binomial, rank21};
 use crate::movement::slice::Slice;
 use crate::placement::layer::{Codes, Layer, LayerStats, dead_counts, empties};
-use crate::value::{Value, Wdl, unpack};
+use crate::value::{Value, Wdl, unpack, wdl_from_code};
 
 const LOSS: u8 = Wdl::Loss as u8;
 const WIN: u8 = Wdl::Win as u8;
@@ -194,7 +194,7 @@ fn sheep_layer(
                         }
                         chunk[rank] = best;
                         if is_canonical(indexer, c, rank, indexer.class(c).deposit(set)) {
-                            stats.add(Wdl::from_code(best));
+                            stats.add(wdl_from_code(best));
                         }
                     });
                     progress.add(per as u64);
@@ -267,7 +267,7 @@ fn tiger_layer(
                         }
                         chunk[rank] = best;
                         if is_canonical(indexer, c, rank, empty) {
-                            stats.add(Wdl::from_code(best));
+                            stats.add(wdl_from_code(best));
                         }
                     });
                     progress.add(per as u64);

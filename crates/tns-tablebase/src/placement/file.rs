@@ -32,7 +32,7 @@ use crate::error::BlockFault;
 use crate::index::Indexer;
 use crate::movement::file::{read_u32, read_u64, save_bytes};
 use crate::placement::layer::{Codes, Layer, LayerStats, PER_BYTE, dead_counts, digit, empties};
-use crate::value::Wdl;
+use crate::value::{Wdl, wdl_from_code};
 
 /// The layer file's container.
 pub(crate) const FORMAT: Format =
@@ -337,7 +337,7 @@ impl LayerFile {
             block: block as u64,
             fault: BlockFault::Length { found: at, expected: at + 1 },
         })?;
-        Ok(Wdl::from_code(digit(byte, index % PER_BYTE)))
+        Ok(wdl_from_code(digit(byte, index % PER_BYTE)))
     }
 
     /// Reads every block and checks it (its checksum, and that it decodes to its length).

@@ -1,0 +1,343 @@
+//! How an evaluator's scores turn out: the chances of a win, a draw and a loss for each score,
+//! by the side to move and the phase, and the text file that holds them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use tns_board::{Board, Side};
+
+use crate::wdl::Chances;
+
+/// The phases a model tells apart, by the sheep in hand: 16 to 20, 11 to 15, 6 to 10, 1 to 5,
+/// and none (the movement). Every position a search reaches at one ply of the placement has the
+/// same sheep in hand, so a model that is monotone within a phase keeps every choice among them.
+pub const PHASES: [(u8, u8); 5] = [(16, 20), (11, 15), (6, 10), (1, 5), (0, 0)];
+
+/// How many classes a model holds: a phase and a side to move each.
+pub const CLASSES: usize = 2 * PHASES.len();
+
+/// The class of a position: its phase, then the side to move (sheep first).
+#[must_use]
+pub fn class_of(board: Board) -> usize {
+    let in_hand = board.in_hand();
+    let phase = PHASES.iter().position(|&(lo, hi)| (lo..=hi).contains(&in_hand)).unwrap_or(4);
+    2 * phase + usize::from(board.side_to_move() == Side::Tiger)
+}
+
+/// A class's name in the model file: the side, then the sheep in hand (`sheep 16-20`,
+/// `tigers 0`).
+fn class_name(class: usize) -> (&'static str, String) {
+    let (lo, hi) = PHASES[class / 2];
+    let side = if class.is_multiple_of(2) { "sheep" } else { "tigers" };
+    (side, if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") })
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// An ordered logistic model of one class: with `t = slope × x` for a score `x` in the model's
+/// units, the side to move loses with probability `σ(loss_at − t)` and loses or draws with
+/// `σ(draw_at − t)` (`loss_at < draw_at`). So a higher score means more wins and fewer losses,
+/// and the draws lie between.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Logistic {
+    /// How fast the chances change with the score (positive).
+    pub slope: f64,
+    /// Where, in `slope × x`, a loss is as likely as not.
+    pub loss_at: f64,
+    /// Where, in `slope × x`, a win is as likely as not.
+    pub draw_at: f64,
+}
+
+impl Logistic {
+    /// A model with no knowledge: wins and losses balanced around 0.
+    pub const NEUTRAL: Logistic = Logistic { slope: 3.0, loss_at: -1.0, draw_at: 1.0 };
+
+    /// The probabilities of a win and a loss at `x`.
+    #[must_use]
+    pub fn win_loss(self, x: f64) -> (f64, f64) {
+        let t = self.slope * x;
+        (sigmoid(t - self.draw_at), sigmoid(self.loss_at - t))
+    }
+
+    /// The expected result at `x`, from -1 (a certain loss) to 1: increasing with `x`.
+    #[must_use]
+    pub fn expected(self, x: f64) -> f64 {
+        let (win, loss) = self.win_loss(x);
+        win - loss
+    }
+
+    fn is_valid(self) -> bool {
+        self.slope.is_finite()
+            && self.slope > 0.0
+            && self.loss_at.is_finite()
+            && self.draw_at.is_finite()
+            && self.loss_at < self.draw_at
+    }
+}
+
+/// How an evaluator's scores turn out, fitted on the solved game ([`WdlModel::fit`]): for each
+/// class of position (the side to move and the phase, [`class_of`]) an ordered [`Logistic`]
+/// over the score divided by the model's `scale`.
+///
+/// Its text form, as `Display` writes and `FromStr` reads it (the shipped models are such
+/// files):
+///
+/// ```text
+/// # chances of an evaluator's scores (tns-search WdlModel)
+/// scale 1000
+/// sheep 16-20 3.1 -2.5 1.9
+/// ...
+/// ```
+///
+/// one line a class with its slope, `loss_at` and `draw_at`; `#` starts a comment.
+///
+/// ```
+/// use tns_board::Board;
+/// use tns_search::WdlModel;
+///
+/// let model = WdlModel::neutral(1000.0);
+/// let text = model.to_string();
+/// assert_eq!(text.parse::<WdlModel>()?, model);
+/// let even = model.chances(0, Board::START);
+/// assert_eq!(even.win, even.loss);
+/// # Ok::<(), tns_search::WdlModelError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct WdlModel {
+    scale: f64,
+    classes: [Logistic; CLASSES],
+}
+
+impl WdlModel {
+    /// A model of scores in units of `scale` with every class [`Logistic::NEUTRAL`].
+    #[must_use]
+    pub fn neutral(scale: f64) -> WdlModel {
+        WdlModel { scale, classes: [Logistic::NEUTRAL; CLASSES] }
+    }
+
+    /// A model from its scale and each class's logistic (in [`class_of`]'s order).
+    ///
+    /// # Errors
+    /// [`WdlModelError::Scale`] or [`WdlModelError::Class`] for a scale or a class out of range.
+    pub fn new(scale: f64, classes: [Logistic; CLASSES]) -> Result<WdlModel, WdlModelError> {
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(WdlModelError::Scale);
+        }
+        if let Some(bad) = classes.iter().position(|l| !l.is_valid()) {
+            let (side, in_hand) = class_name(bad);
+            return Err(WdlModelError::Class { class: format!("{side} {in_hand}") });
+        }
+        Ok(WdlModel { scale, classes })
+    }
+
+    /// The units of its scores: a score of `scale` is 1 in the logistic.
+    #[must_use]
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+
+    /// Each class's logistic, in [`class_of`]'s order.
+    #[must_use]
+    pub fn classes(&self) -> &[Logistic; CLASSES] {
+        &self.classes
+    }
+
+    /// The logistic that reads `board`'s scores.
+    #[must_use]
+    pub fn logistic(&self, board: Board) -> Logistic {
+        self.classes[class_of(board)]
+    }
+
+    /// The chances of `score` (the evaluator's, from the side to move's view) in `board`.
+    #[must_use]
+    pub fn chances(&self, score: i32, board: Board) -> Chances {
+        let (win, loss) = self.logistic(board).win_loss(f64::from(score) / self.scale);
+        Chances::from_probabilities(win, loss)
+    }
+
+    /// The expected result of `score` in `board`, from -1 to 1.
+    #[must_use]
+    pub fn expected(&self, score: i32, board: Board) -> f64 {
+        self.logistic(board).expected(f64::from(score) / self.scale)
+    }
+
+    /// The chances of a position whose expected result (from -1 to 1) is `expected`, read with
+    /// `board`'s class: the score that class expects that of, and its chances. So a search
+    /// score in expected units ([`Calibrated`](crate::Calibrated)) gets the draw share its
+    /// class has at that expectation.
+    #[must_use]
+    pub fn chances_at_expected(&self, expected: f64, board: Board) -> Chances {
+        let logistic = self.logistic(board);
+        let target = expected.clamp(-1.0, 1.0);
+        // The expectation is increasing in x: bisection over a range far past saturation.
+        let reach = 60.0 / logistic.slope + logistic.loss_at.abs() + logistic.draw_at.abs();
+        let (mut lo, mut hi) = (-reach, reach);
+        for _ in 0..100 {
+            let mid = f64::midpoint(lo, hi);
+            if logistic.expected(mid) < target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let (win, loss) = logistic.win_loss(f64::midpoint(lo, hi));
+        Chances::from_probabilities(win, loss)
+    }
+}
+
+/// Why a model's text was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WdlModelError {
+    /// The scale is missing, not a number, or not positive.
+    #[error("a model needs a positive `scale` line")]
+    Scale,
+    /// A class's slope is not positive, or its `loss_at` is not below its `draw_at`.
+    #[error("the class {class} has a slope that is not positive or loss_at not below draw_at")]
+    Class {
+        /// The class, as the file names it.
+        class: String,
+    },
+    /// A line that is not a comment, the scale or a class of five fields with three numbers.
+    #[error("line {line}: expected `SIDE IN_HAND SLOPE LOSS_AT DRAW_AT` or `scale UNITS`")]
+    Line {
+        /// The line's number, from 1.
+        line: usize,
+    },
+    /// A class named twice, or not at all.
+    #[error("the class {class} is {}", if *.twice { "given twice" } else { "missing" })]
+    Classes {
+        /// The class.
+        class: String,
+        /// Given twice rather than missing.
+        twice: bool,
+    },
+}
+
+impl FromStr for WdlModel {
+    type Err = WdlModelError;
+
+    fn from_str(text: &str) -> Result<WdlModel, WdlModelError> {
+        let mut scale = None;
+        let mut classes: [Option<Logistic>; CLASSES] = [None; CLASSES];
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let bad = WdlModelError::Line { line: i + 1 };
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            match fields[..] {
+                ["scale", units] => {
+                    scale = Some(units.parse::<f64>().map_err(|_| WdlModelError::Scale)?);
+                }
+                [side, in_hand, slope, loss_at, draw_at] => {
+                    let class = (0..CLASSES)
+                        .find(|&c| class_name(c) == (side, in_hand.to_string()))
+                        .ok_or(bad.clone())?;
+                    let number = |s: &str| s.parse::<f64>().map_err(|_| bad.clone());
+                    let logistic = Logistic {
+                        slope: number(slope)?,
+                        loss_at: number(loss_at)?,
+                        draw_at: number(draw_at)?,
+                    };
+                    if classes[class].replace(logistic).is_some() {
+                        return Err(WdlModelError::Classes {
+                            class: format!("{side} {in_hand}"),
+                            twice: true,
+                        });
+                    }
+                }
+                _ => return Err(bad),
+            }
+        }
+        let mut all = [Logistic::NEUTRAL; CLASSES];
+        for (c, logistic) in classes.into_iter().enumerate() {
+            let (side, in_hand) = class_name(c);
+            all[c] = logistic.ok_or(WdlModelError::Classes {
+                class: format!("{side} {in_hand}"),
+                twice: false,
+            })?;
+        }
+        WdlModel::new(scale.ok_or(WdlModelError::Scale)?, all)
+    }
+}
+
+impl fmt::Display for WdlModel {
+    /// The text form, which [`FromStr`] reads back to the same model.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "# chances of an evaluator's scores (tns-search WdlModel)")?;
+        writeln!(f, "# side in_hand slope loss_at draw_at: P(loss) = σ(loss_at - slope·x),")?;
+        writeln!(f, "# P(loss or draw) = σ(draw_at - slope·x), x the score over the scale")?;
+        writeln!(f, "scale {}", self.scale)?;
+        for (c, l) in self.classes.iter().enumerate() {
+            let (side, in_hand) = class_name(c);
+            writeln!(f, "{side} {in_hand} {} {} {}", l.slope, l.loss_at, l.draw_at)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn board(text: &str) -> Board {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn classes_follow_the_phase_and_the_side() {
+        assert_eq!(class_of(Board::START), 0);
+        assert_eq!(class_of(board("T3T/5/2S2/5/T3T t 19")), 1);
+        assert_eq!(class_of(board("SS3/S2T1/1T2S/ST1TS/S2SS s 10")), 4);
+        assert_eq!(class_of(board("SSSSS/SSTSS/SS1TS/STS1T/SS1SS t 0")), 9);
+        assert_eq!(class_name(9), ("tigers", "0".to_string()));
+    }
+
+    #[test]
+    fn bad_text_is_refused_with_its_line() {
+        let good = WdlModel::neutral(400.0).to_string();
+        assert!((good.parse::<WdlModel>().unwrap().scale() - 400.0).abs() < 1e-9);
+        let without = good.replace("sheep 0 3 -1 1\n", "");
+        assert!(matches!(
+            without.parse::<WdlModel>(),
+            Err(WdlModelError::Classes { twice: false, .. })
+        ));
+        let twice = format!("{good}sheep 0 3 -1 1\n");
+        assert!(matches!(
+            twice.parse::<WdlModel>(),
+            Err(WdlModelError::Classes { twice: true, .. })
+        ));
+        let garbage = format!("{good}wolves 0 3 -1 1\n");
+        assert_eq!(garbage.parse::<WdlModel>(), Err(WdlModelError::Line { line: 15 }));
+        let swapped = good.replace("sheep 0 3 -1 1", "sheep 0 3 1 -1");
+        assert!(matches!(swapped.parse::<WdlModel>(), Err(WdlModelError::Class { .. })));
+        assert_eq!(
+            good.replace("scale 400", "scale -4").parse::<WdlModel>(),
+            Err(WdlModelError::Scale)
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn chances_grow_with_the_score(
+            slope in 0.1f64..20.0, loss_at in -5.0f64..0.0, gap in 0.01f64..5.0,
+            a in -3000i32..3000, b in -3000i32..3000,
+        ) {
+            let logistic = Logistic { slope, loss_at, draw_at: loss_at + gap };
+            let model = WdlModel::new(1000.0, [logistic; CLASSES]).unwrap();
+            let (lo, hi) = (a.min(b), a.max(b));
+            let (c_lo, c_hi) = (model.chances(lo, Board::START), model.chances(hi, Board::START));
+            prop_assert!(c_lo.win <= c_hi.win && c_lo.loss >= c_hi.loss);
+            prop_assert!(model.expected(lo, Board::START) <= model.expected(hi, Board::START));
+            // Reading the chances back from the expected result finds the same score's.
+            let back = model.chances_at_expected(model.expected(hi, Board::START), Board::START);
+            prop_assert!((i32::from(back.win) - i32::from(c_hi.win)).abs() <= 1);
+            prop_assert!((i32::from(back.loss) - i32::from(c_hi.loss)).abs() <= 1);
+        }
+    }
+}
