@@ -27,6 +27,10 @@ pub enum PlayerError {
     /// The endgame built into the program does not decode (a build from a damaged checkout).
     #[error("the endgame built in: {0}")]
     Endgame(String),
+    /// The chances fitted for a built-in evaluator do not parse (a build from a damaged
+    /// checkout).
+    #[error("the chances built in")]
+    Chances(#[source] tns_search::WdlModelError),
     /// An option that is not `key=value`, or not known for this kind of player.
     #[error("unknown option {option:?} for {kind}: expected {expected}")]
     Option {

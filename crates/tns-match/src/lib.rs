@@ -22,7 +22,8 @@ pub use player::{Budget, Player, RandomPlayer, SearchPlayer};
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
 pub use seed::mix_seed;
 pub use spec::{
-    LEVELS, PlayerKind, PlayerSpec, Searcher, shipped_endgame, shipped_network, with_endgame,
+    Fitted, LEVELS, PlayerKind, PlayerSpec, Searcher, shipped_chances, shipped_endgame,
+    shipped_network, with_endgame,
 };
 pub use stats::{
     EloEstimate, Pentanomial, Points, Sprt, SprtDecision, Tally, elo_of_score, score_of_elo,

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use tns_board::{Board, KILLS_TO_WIN};
 use tns_nn::{Network, NeuralEvaluator};
-use tns_search::{Evaluator, Heuristic, Search, Weights};
+use tns_search::{Calibrated, Evaluator, Heuristic, Search, WdlModel, Weights};
 use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
 
 use crate::error::PlayerError;
@@ -90,6 +90,15 @@ pub struct PlayerSpec {
     /// `endgame=on`, the default of the network players (`network` and weights files);
     /// `endgame=off` leaves the network alone. The heuristic takes it only when told.
     pub endgame: bool,
+    /// Whether the evaluator's scores are read through the chances fitted for it on the solved
+    /// game ([`Calibrated`], [`shipped_chances`]): its scores are then the expected result in
+    /// permille, steady from depth to depth, and its chances are calibrated. On by default for
+    /// the shipped network (and a weights file that holds it); `calibrated=off` searches with
+    /// its raw scores, which change sign with the horizon's parity. Off by default for the
+    /// heuristic, whose chances are fitted only on the table's last placement layers so far;
+    /// `heuristic:calibrated=on` reads its default weights' scores through them. Other
+    /// evaluators have no fitted chances and are never calibrated.
+    pub calibrated: bool,
 }
 
 const LIMIT_KEYS: &str = "time, depth, threads, tt";
@@ -141,7 +150,7 @@ impl FromStr for PlayerSpec {
             "heuristic" => PlayerKind::Heuristic(Weights::DEFAULT),
             "perfect" => PlayerKind::Perfect { weights: Weights::DEFAULT, traps: false },
             "random" => PlayerKind::Random,
-            "network" => PlayerKind::Neural(Arc::new(shipped_network()?)),
+            "network" => PlayerKind::Neural(shipped_network_shared()?),
             _ if std::path::Path::new(kind_text).is_file() => {
                 let net = Network::load(std::path::Path::new(kind_text))
                     .map_err(|e| PlayerError::Network(e.to_string()))?;
@@ -151,15 +160,18 @@ impl FromStr for PlayerSpec {
         };
         let mut spec = PlayerSpec::new(s, PlayerKind::Random);
         spec.endgame = matches!(kind, PlayerKind::Neural(_));
+        spec.calibrated = matches!(kind, PlayerKind::Neural(_));
         let expected: String = match kind {
             PlayerKind::Heuristic(_) => format!(
-                "{LIMIT_KEYS}, table or endgame (on or off) or a weight ({})",
+                "{LIMIT_KEYS}, table, endgame or calibrated (on or off) or a weight ({})",
                 WEIGHT_KEYS.join(", ")
             ),
             PlayerKind::Perfect { .. } => {
                 format!("{LIMIT_KEYS}, traps (on or off) or a weight ({})", WEIGHT_KEYS.join(", "))
             }
-            PlayerKind::Neural(_) => format!("{LIMIT_KEYS}, table or endgame (on or off)"),
+            PlayerKind::Neural(_) => {
+                format!("{LIMIT_KEYS}, table, endgame or calibrated (on or off)")
+            }
             PlayerKind::Random | PlayerKind::External(_) => "no options".into(),
         };
         for option in options.split(',').filter(|o| !o.is_empty()) {
@@ -194,6 +206,12 @@ impl FromStr for PlayerSpec {
                         return Err(bad_option());
                     }
                     spec.endgame = on_off(key, value)?;
+                }
+                "calibrated" => {
+                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+                        return Err(bad_option());
+                    }
+                    spec.calibrated = on_off(key, value)?;
                 }
                 _ => {
                     let (PlayerKind::Heuristic(weights) | PlayerKind::Perfect { weights, .. }) =
@@ -273,8 +291,46 @@ const SHIPPED_NETWORK: &[u8] = include_bytes!("../network.bin");
 /// [`PlayerError::Network`] if the bytes built in are not a weights file this version reads
 /// (a build from a damaged checkout).
 pub fn shipped_network() -> Result<Network, PlayerError> {
-    Network::from_bytes(SHIPPED_NETWORK)
-        .map_err(|e| PlayerError::Network(format!("the shipped network: {e}")))
+    shipped_network_shared().map(|net| Network::clone(&net))
+}
+
+/// The shipped network, decoded once and shared.
+fn shipped_network_shared() -> Result<Arc<Network>, PlayerError> {
+    static NETWORK: OnceLock<Result<Arc<Network>, String>> = OnceLock::new();
+    NETWORK
+        .get_or_init(|| {
+            Network::from_bytes(SHIPPED_NETWORK)
+                .map(Arc::new)
+                .map_err(|e| format!("the shipped network: {e}"))
+        })
+        .clone()
+        .map_err(PlayerError::Network)
+}
+
+/// The chances fitted for the shipped network (`weights/latest.wdl`) and for the heuristic's
+/// default weights (`weights/heuristic.wdl`) on the solved game, by `tns-calibrate`.
+const SHIPPED_CHANCES: [&str; 2] =
+    [include_str!("../network.wdl"), include_str!("../heuristic.wdl")];
+
+/// Which evaluator's fitted chances [`shipped_chances`] gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fitted {
+    /// The shipped network's.
+    Network,
+    /// The heuristic's default weights'.
+    Heuristic,
+}
+
+/// The chances fitted for the shipped network or the heuristic, built in, parsed once.
+///
+/// # Errors
+/// [`PlayerError::Chances`] if the text built in does not parse (a build from a damaged
+/// checkout).
+pub fn shipped_chances(which: Fitted) -> Result<Arc<WdlModel>, PlayerError> {
+    static MODELS: OnceLock<[Result<Arc<WdlModel>, tns_search::WdlModelError>; 2]> =
+        OnceLock::new();
+    let models = MODELS.get_or_init(|| SHIPPED_CHANCES.map(|text| text.parse().map(Arc::new)));
+    models[which as usize].clone().map_err(PlayerError::Chances)
 }
 
 /// The endgame built into the library: the tablebase's movement slices of no and of one dead
@@ -320,6 +376,7 @@ impl PlayerSpec {
         PlayerSpec {
             name: name.into(),
             endgame: matches!(kind, PlayerKind::Neural(_)),
+            calibrated: matches!(kind, PlayerKind::Neural(_)),
             kind,
             time: None,
             depth: None,
@@ -334,7 +391,7 @@ impl PlayerSpec {
     /// # Errors
     /// As [`shipped_network`].
     pub fn network() -> Result<PlayerSpec, PlayerError> {
-        Ok(PlayerSpec::new("network", PlayerKind::Neural(Arc::new(shipped_network()?))))
+        Ok(PlayerSpec::new("network", PlayerKind::Neural(shipped_network_shared()?)))
     }
 
     /// `heuristic`: the search with the hand-written evaluator's default weights, within the
@@ -518,7 +575,14 @@ impl PlayerSpec {
             Ok(Box::new(evaluator.movement_only()))
         };
         Ok(match &self.kind {
-            PlayerKind::Heuristic(weights) => Some(exact(Box::new(Heuristic::new(*weights)))?),
+            PlayerKind::Heuristic(weights) => {
+                let heuristic = Heuristic::new(*weights);
+                Some(exact(if self.calibrated && *weights == Weights::DEFAULT {
+                    Box::new(Calibrated::new(heuristic, shipped_chances(Fitted::Heuristic)?))
+                } else {
+                    Box::new(heuristic)
+                })?)
+            }
             PlayerKind::Perfect { weights, traps } => {
                 let table = tablebase.ok_or(PlayerError::NoTablebase)?;
                 let evaluator = WithTablebase::new(Heuristic::new(*weights), Arc::clone(table))
@@ -526,7 +590,15 @@ impl PlayerSpec {
                 Some(Box::new(if *traps { evaluator.setting_traps() } else { evaluator }))
             }
             PlayerKind::Neural(net) => {
-                Some(exact(Box::new(NeuralEvaluator::new(Network::clone(net))))?)
+                let neural = NeuralEvaluator::new(Network::clone(net));
+                let shipped = shipped_network_shared()?;
+                Some(exact(
+                    if self.calibrated && (Arc::ptr_eq(net, &shipped) || **net == *shipped) {
+                        Box::new(Calibrated::new(neural, shipped_chances(Fitted::Network)?))
+                    } else {
+                        Box::new(neural)
+                    },
+                )?)
             }
             PlayerKind::Random => None,
             PlayerKind::External(_) => return Err(PlayerError::External(self.name.clone())),
@@ -590,6 +662,58 @@ mod tests {
     use tns_board::Game;
 
     use super::*;
+
+    /// The root scores of a search of the start at each depth from 4 to `deepest`.
+    fn scores_by_depth(spec: &str, deepest: u32) -> Vec<i32> {
+        let spec: PlayerSpec = spec.parse().unwrap();
+        let evaluator = spec.evaluator(None).unwrap().unwrap();
+        let mut search = Search::new(evaluator, tns_search::SearchConfig::default()).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut scores = Vec::new();
+        search
+            .search(Board::START, &[], tns_search::Limits::depth(deepest), &stop, |r| {
+                if r.depth >= 4 {
+                    scores.push(r.score);
+                }
+            })
+            .unwrap();
+        scores
+    }
+
+    #[test]
+    fn the_calibrated_network_keeps_its_score_steady_from_depth_to_depth() {
+        let swing = |scores: &[i32]| scores.windows(2).map(|w| (w[1] - w[0]).abs()).max().unwrap();
+        let raw = scores_by_depth("network:calibrated=off", 7);
+        let calibrated = scores_by_depth("network", 7);
+        // The raw scores jump by more than a full draw margin either way with the horizon's
+        // parity; read through the fitted chances they move by a fraction of it.
+        assert!(swing(&raw) > 1000, "{raw:?}");
+        assert!(swing(&calibrated) < 400, "{calibrated:?}");
+        assert!(calibrated.iter().all(|s| s.abs() < 300), "a drawn start: {calibrated:?}");
+    }
+
+    #[test]
+    fn calibrated_is_the_networks_default_and_an_option_of_the_heuristic() {
+        let spec = |s: &str| s.parse::<PlayerSpec>().unwrap();
+        assert!(spec("network").calibrated && !spec("network:calibrated=off").calibrated);
+        assert!(!spec("heuristic").calibrated && spec("heuristic:calibrated=on").calibrated);
+        assert!(matches!(
+            "random:calibrated=on".parse::<PlayerSpec>(),
+            Err(PlayerError::Option { .. })
+        ));
+        for which in [Fitted::Network, Fitted::Heuristic] {
+            assert!(shipped_chances(which).is_ok());
+        }
+        // Read through the chances, every evaluation is an expected result in permille.
+        let evaluator = spec("heuristic:calibrated=on").evaluator(None).unwrap().unwrap();
+        let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
+        assert!(evaluator.evaluate(board).abs() <= 1000);
+        let chances = evaluator.chances(evaluator.evaluate(board), board);
+        assert_eq!(
+            u32::from(chances.win) + u32::from(chances.draw) + u32::from(chances.loss),
+            1000
+        );
+    }
 
     #[test]
     fn table_on_is_for_the_searching_players_and_needs_the_real_games_table() {
@@ -679,7 +803,9 @@ mod tests {
         assert!(matches!(err("random:endgame=off"), PlayerError::Option { .. }));
         let PlayerError::Value { key, why, .. } = err("network:endgame=yes") else { panic!() };
         assert_eq!((key.as_str(), why), ("endgame", "on or off"));
-        assert!(err("network:speed=1").to_string().contains("table or endgame (on or off)"));
+        assert!(
+            err("network:speed=1").to_string().contains("table, endgame or calibrated (on or off)")
+        );
     }
 
     #[test]

@@ -1,0 +1,1 @@
+../../weights/latest.wdl
