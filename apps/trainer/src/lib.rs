@@ -2,6 +2,7 @@
 //! the solved game (the teacher, where its positions come from, the exact measures), the
 //! generation loop and its log, and Texel tuning of the heuristic.
 
+pub mod calibration;
 mod held_out_args;
 mod lock;
 pub mod measures;

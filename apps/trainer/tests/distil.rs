@@ -359,3 +359,29 @@ fn distils_the_real_tables_last_layers() {
     }
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+#[test]
+fn chances_fitted_on_the_small_table_are_calibrated_on_its_held_out_positions() {
+    use tns_search::{Calibrated, Evaluator, Heuristic, Limits, Wdl as Result};
+    use tns_trainer::calibration;
+    let teacher = Teacher::new(table());
+    let fit_set = Validation::build(&teacher, 300, 0.05, 300, 11);
+    let held_out = Validation::build(&teacher, 100, 0.05, 300, 12);
+    assert!(fit_set.held.len() > 500 && held_out.held.len() > 100, "{}", fit_set.held.len());
+    let heuristic = Heuristic::default();
+    let model = calibration::fit(&calibration::samples(&heuristic, &fit_set), 400.0);
+    let fitted = calibration::reliability(&held_out, |b| model.chances(heuristic.evaluate(b), b));
+    // A model that knows nothing: the same chances for every position, a win likeliest.
+    let blind = calibration::reliability(&held_out, |_| {
+        tns_search::Chances::from_probabilities(0.34, 0.33)
+    });
+    for (f, b) in fitted.iter().zip(&blind).filter(|(f, _)| f.positions > 50) {
+        assert_eq!(f.positions, b.positions);
+        assert!(f.accuracy() > b.accuracy(), "{} {}", f.accuracy(), b.accuracy());
+        assert!(Result::ALL.iter().all(|&w| f.error(w) < 0.5), "{}", f.line("fitted"));
+    }
+    // The search reads its chances through the same model; they sum to 1,000.
+    let calibrated = Calibrated::new(heuristic, Arc::new(model));
+    let search = calibration::search_reliability(&calibrated, &held_out, &Limits::depth(2));
+    assert_eq!(search.iter().map(|r| r.positions).sum::<usize>(), held_out.held.len());
+}

@@ -1,0 +1,119 @@
+//! `tns-calibrate`: fits the chances of a win, a draw and a loss that an evaluator's scores
+//! stand for, on positions of games whose results the table knows, and measures them on the
+//! trainer's held-out set.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Parser;
+use tns_match::{PlayerKind, PlayerSpec};
+use tns_nn::NeuralEvaluator;
+use tns_search::{Calibrated, Evaluator, Heuristic, Limits};
+use tns_trainer::HeldOutArgs;
+use tns_trainer::calibration::{self, PHASE_NAMES, Reliability};
+use tns_trainer::measures::Validation;
+
+/// Fits a player's chances (tns-search's `WdlModel`) on the positions of `--fit-games` games
+/// that the held-out set never holds, then measures them on the held-out set, phase by phase:
+/// the expected calibration error of each result's chance, and how often the likeliest result
+/// is the table's; for the evaluation alone, and for the search at `--depth` with the fitted
+/// chances.
+#[derive(Parser, Debug)]
+#[command(name = "tns-calibrate", version)]
+struct Cli {
+    /// The player: `network` (the built-in one), a weights file, or `heuristic` (its weights
+    /// after a colon, as tns-bench match takes them).
+    #[arg(value_name = "PLAYER")]
+    player: PlayerSpec,
+    #[command(flatten)]
+    held_out: HeldOutArgs,
+    /// Games whose positions the chances are fitted on (drawn from --seed apart from the
+    /// held-out set's).
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    fit_games: u32,
+    /// The depth at which the search's chances are measured, in plies (0: not measured).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=64))]
+    depth: u32,
+    /// Writes the model here (the file the programs build in: weights/latest.wdl for the
+    /// shipped network, weights/heuristic.wdl for the heuristic).
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Writes a reliability diagram of the held-out set here (SVG).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// The player's own evaluator, with nothing in front of it (no endgame, no table, no chances
+/// already fitted), and the units of its scores.
+fn raw_evaluator(player: &PlayerSpec) -> Result<(Arc<dyn Evaluator>, f64), String> {
+    match &player.kind {
+        PlayerKind::Neural(net) => {
+            Ok((Arc::new(NeuralEvaluator::new(tns_nn::Network::clone(net))), 1000.0))
+        }
+        PlayerKind::Heuristic(weights) => Ok((Arc::new(Heuristic::new(*weights)), 400.0)),
+        _ => Err(format!("{}: not a network or the heuristic", player.name)),
+    }
+}
+
+fn report(out: &mut impl FnMut(&str), what: &str, phases: &[Reliability; 2]) {
+    for (r, name) in phases.iter().zip(PHASE_NAMES) {
+        out(&format!("{what}, {}", r.line(name)));
+    }
+}
+
+fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
+    let (raw, scale) = raw_evaluator(&cli.player)?;
+    let h = &cli.held_out;
+    let start = Instant::now();
+    let (teacher, validation) = h.load()?;
+    let fit_seed = tns_match::mix_seed(h.seed, 1, 0xCA1B);
+    let mut fit_set =
+        Validation::build(&teacher, cli.fit_games as usize, h.epsilon, h.max_plies(), fit_seed);
+    fit_set.held.retain(|p| !validation.keys.contains(&tns_trainer::sampling::class_key(p.board)));
+    out(&format!(
+        "fit on {} positions of {} games, measured on the held-out set's {} positions of {} games (seed {}), {:.1} s",
+        fit_set.held.len(),
+        cli.fit_games,
+        validation.held.len(),
+        h.validation_games,
+        h.seed,
+        start.elapsed().as_secs_f64()
+    ));
+    let model = calibration::fit(&calibration::samples(&raw, &fit_set), scale);
+    out(&model.to_string());
+    let evaluation = calibration::reliability(&validation, |b| model.chances(raw.evaluate(b), b));
+    report(out, "evaluation", &evaluation);
+    if cli.depth > 0 {
+        let calibrated = Calibrated::new(raw, Arc::new(model.clone()));
+        let search =
+            calibration::search_reliability(&calibrated, &validation, &Limits::depth(cli.depth));
+        report(out, &format!("search at depth {}", cli.depth), &search);
+    }
+    if let Some(path) = &cli.out {
+        tns_file::save(path, model.to_string().as_bytes()).map_err(|e| e.to_string())?;
+        out(&format!("wrote {}", path.display()));
+    }
+    if let Some(path) = &cli.svg {
+        let title = format!("{}: chances of its evaluation on the held-out set", cli.player.name);
+        tns_file::save(path, calibration::diagram(&title, &evaluation).as_bytes())
+            .map_err(|e| e.to_string())?;
+        out(&format!("wrote {}", path.display()));
+    }
+    out(&format!("{:.1} s in all", start.elapsed().as_secs_f64()));
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result =
+        tns_trainer::in_pool(cli.held_out.threads, || run(&cli, &mut |line| println!("{line}")));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tns-calibrate: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
