@@ -106,10 +106,11 @@ pub fn run(args: &Args) -> Result<(), String> {
         .search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
             let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
             say!(
-                "depth {} score {}{} nodes {} nps {} time {:.3} pv {}",
+                "depth {} score {}{} ({}) nodes {} nps {} time {:.3} pv {}",
                 r.depth,
                 describe(r.score, side),
                 if r.lower_bound { " lowerbound" } else { "" },
+                r.chances.describe(side),
                 r.nodes,
                 r.nps,
                 r.time.as_secs_f64(),
@@ -130,6 +131,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         );
     }
     let best = result.best_move.ok_or("no legal move")?;
-    say!("bestmove {best} score {}", describe(result.score, side));
+    say!(
+        "bestmove {best} score {} ({})",
+        describe(result.score, side),
+        result.chances.describe(side)
+    );
     Ok(())
 }

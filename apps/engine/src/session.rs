@@ -38,6 +38,9 @@ struct Options {
     multipv: usize,
     /// The search's time management by the best move's stability (on unless measuring it).
     stability: bool,
+    /// Whether `info` lines carry the chances of a win, a draw and a loss (`ShowWDL`, as
+    /// UCI's `UCI_ShowWDL`).
+    show_wdl: bool,
     evaluator: PlayerSpec,
     /// Whether `Evaluator` was set: left to its default, the network searches with the table's
     /// movement phase once `Tablebase` is set (`network:table=on`), as chess engines use their
@@ -84,8 +87,10 @@ fn send(out: &Output, line: &str) {
 }
 
 /// An `info` line for one completed iteration (one line of it, with `MultiPV`), or for one
-/// stopped under way whose better move is played (its score marked `lowerbound`).
-pub fn info_line(r: &Report) -> String {
+/// stopped under way whose better move is played (its score marked `lowerbound`); with
+/// `show_wdl`, the chances of a win, a draw and a loss for the side to move in permille after
+/// the score (`wdl 120 800 80`).
+pub fn info_line(r: &Report, show_wdl: bool) -> String {
     let mut score = match plies_to_end(r.score) {
         Some(n) if r.score > 0 => format!("win {n}"),
         Some(n) => format!("loss {n}"),
@@ -93,6 +98,10 @@ pub fn info_line(r: &Report) -> String {
     };
     if r.lower_bound {
         score.push_str(" lowerbound");
+    }
+    if show_wdl {
+        let c = r.chances;
+        score = format!("{score} wdl {} {} {}", c.win, c.draw, c.loss);
     }
     let pv: Vec<String> = r.pv.iter().map(Move::to_string).collect();
     format!(
@@ -161,6 +170,7 @@ impl Session {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             stability: true,
+            show_wdl: false,
             // The strongest player without the table; the heuristic were its bytes damaged.
             evaluator: PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()),
             evaluator_set: false,
@@ -243,6 +253,7 @@ impl Session {
         ));
         self.say(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MOVES}"));
         self.say("option name TimeStability type check default true");
+        self.say("option name ShowWDL type check default false");
         self.say("option name Evaluator type string default network");
         self.say("option name Tablebase type string default <empty>");
         self.say("tsiok");
@@ -331,6 +342,13 @@ impl Session {
                 }
                 _ => Err(format!("TimeStability is true or false, not {:?}", quote(value))),
             },
+            "showwdl" | "uci_showwdl" => match value {
+                "true" | "false" => {
+                    self.options.show_wdl = value == "true";
+                    Ok(())
+                }
+                _ => Err(format!("ShowWDL is true or false, not {:?}", quote(value))),
+            },
             "evaluator" => {
                 value.parse::<PlayerSpec>().map_err(|e| e.to_string()).and_then(|spec| {
                     self.options.evaluator = spec;
@@ -343,7 +361,7 @@ impl Session {
                 self.set_tablebase(dir)
             }
             _ => Err(format!(
-                "unknown option {:?} (Threads, Hash, MultiPV, TimeStability, Evaluator, Tablebase)",
+                "unknown option {:?} (Threads, Hash, MultiPV, TimeStability, ShowWDL, Evaluator, Tablebase)",
                 quote(name)
             )),
         };
@@ -377,11 +395,13 @@ impl Session {
         let flag = Arc::clone(&stop);
         let done = Arc::clone(&answered);
         let out = Arc::clone(&self.out);
+        let show_wdl = self.options.show_wdl;
         let board = self.game.board();
         let history = self.game.previous().to_vec();
         let spawned = std::thread::Builder::new().name("search".into()).spawn(move || {
-            let result =
-                engine.search(board, &history, limits, &flag, |r| send(&out, &info_line(r)));
+            let result = engine.search(board, &history, limits, &flag, |r| {
+                send(&out, &info_line(r, show_wdl));
+            });
             // After `go infinite` the answer waits for `stop`, even if the search ended first.
             while infinite && !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));

@@ -200,6 +200,31 @@ fn a_move_from_a_stopped_iteration_is_sent_as_a_lower_bound() {
     engine.quit();
 }
 
+#[test]
+fn show_wdl_adds_the_chances_to_every_info_line() {
+    let mut engine = Engine::start();
+    engine.send("tsi");
+    let options = engine.until("tsiok");
+    assert!(options.iter().any(|l| l == "option name ShowWDL type check default false"));
+    engine.send("position startpos");
+    let (infos, _) = engine.bestmove("go depth 3");
+    assert!(infos.iter().all(|l| !l.contains(" wdl ")), "{infos:?}");
+    engine.send("setoption name ShowWDL value true");
+    // From the start the network's chances are not certain, and sum to 1,000.
+    engine.send("position startpos");
+    let (infos, _) = engine.bestmove("go depth 4");
+    for line in &infos {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "wdl").unwrap_or_else(|| panic!("{line}"));
+        let chances: Vec<u32> = words[at + 1..at + 4].iter().map(|w| w.parse().unwrap()).collect();
+        assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
+        assert!(chances.iter().all(|&c| c < 1000), "{line}");
+    }
+    engine.send("setoption name ShowWDL value maybe");
+    assert!(engine.sync()[0].contains("ShowWDL is true or false"));
+    engine.quit();
+}
+
 /// A line of steps that goes round and round: a sheep step and a tiger step, then both back.
 fn shuffle(board: Board) -> [Move; 4] {
     let moves = board.legal_moves();

@@ -83,7 +83,7 @@ pub struct TurnInfo {
     pub mv: Move,
     /// Depth reached.
     pub depth: u32,
-    /// The score, described for people (see [`crate::score_text`]).
+    /// The score, described for people (see [`crate::result_text`]).
     pub score: String,
     /// The line the engine expected, from its move on.
     pub pv: Vec<Move>,

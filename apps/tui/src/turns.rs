@@ -10,7 +10,7 @@ use tns_search::Report;
 use crate::App;
 use crate::engine::{Poll, Thinking};
 use crate::players::{TurnInfo, seat_index};
-use crate::wording::score_text;
+use crate::wording::result_text;
 
 impl App {
     /// The live search report, while a computer thinks.
@@ -55,7 +55,7 @@ impl App {
                         let info = TurnInfo {
                             mv: m,
                             depth: result.depth,
-                            score: score_text(result.score, side),
+                            score: result_text(result.score, result.chances, side),
                             pv: result.pv.clone(),
                         };
                         self.turns.insert(ply, info);

@@ -14,7 +14,7 @@ use crate::form_view::NewGameView;
 use crate::input::{HISTORY_COLUMNS, HistoryHit, Hitmap};
 use crate::theme::Theme;
 use crate::timekeeping::ClockFace;
-use crate::{App, PlayerKind, bar_position, score_text};
+use crate::{App, PlayerKind, bar_position, result_text};
 
 /// The smallest terminal the game draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 15);
@@ -216,7 +216,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
         lines.push(Line::from(format!(
             "Thinking… depth {}: {}",
             r.depth,
-            score_text(r.score, side)
+            result_text(r.score, r.chances, side)
         )));
         let mut bar = score_bar(r.score, side, &theme);
         bar.push_span(Span::raw(format!(" expects {}", pv_text(&r.pv))));

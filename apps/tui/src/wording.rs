@@ -1,7 +1,7 @@
 //! Scores for people: in dead sheep, or a forced result in plies, and where a score puts the bar.
 
 use tns_board::Side;
-use tns_search::plies_to_end;
+use tns_search::{Chances, plies_to_end};
 
 /// What one dead sheep is worth in the evaluation's units (hundredths of a sheep, with a dead
 /// sheep weighed at 4.00 by the heuristic): scores are shown in dead sheep.
@@ -22,6 +22,17 @@ pub fn score_text(score: i32, side_to_move: Side) -> String {
     }
     let ahead = if tigers > 0 { Side::Tiger } else { Side::Sheep };
     format!("{} +{value:.2} (dead sheep)", ahead.plural())
+}
+
+/// A search's result for people: a forced result as [`score_text`] says it ("Sheep win in 7
+/// plies"), else the chances of each result the player reads in its score, from the sheep's end
+/// to the tigers' ("Sheep 2% · Draw 78% · Tigers 20%").
+pub fn result_text(score: i32, chances: Chances, side_to_move: Side) -> String {
+    if plies_to_end(score).is_some() {
+        score_text(score, side_to_move)
+    } else {
+        chances.describe(side_to_move)
+    }
 }
 
 /// "1 ply", "7 plies".

@@ -710,8 +710,10 @@ fn scores_are_said_from_a_named_side_in_dead_sheep_with_one_wording_for_results(
     assert_eq!(app.game.len(), 1, "{}", app.message);
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("expected "), "{text}");
+    // The result in chances, from the sheep's end to the tigers' (or a forced result).
     assert!(
-        text.contains("(dead sheep)") || text.contains("Even") || text.contains("plies"),
+        (text.contains("Sheep ") && text.contains("% · Draw ") && text.contains("% · Tigers "))
+            || text.contains("plies"),
         "{text}"
     );
 }
