@@ -10,7 +10,7 @@ use crate::{EvalError, Evaluator};
 
 /// The score of a certain win in a calibrated evaluator's units: its scores are the expected
 /// result for the side to move in permille (the chance of a win less that of a loss).
-pub const CERTAIN_WIN: i32 = 1000;
+pub const CERTAIN_WIN: i32 = 10_000;
 
 /// `E` with its scores read through `model`: each evaluation becomes the expected result of
 /// `E`'s score in its class of position (the side to move and the phase), in permille

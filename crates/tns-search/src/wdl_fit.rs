@@ -20,109 +20,128 @@ pub struct WdlSample {
     pub result: Wdl,
 }
 
-/// Scores and how many positions of each result have them: the data of one class.
+/// Scores and how many positions of each result (loss, draw, win) have them: one class's data.
 type Counts = BTreeMap<i32, [f64; 3]>;
 
-/// The parameters the optimiser moves: `ln slope`, `loss_at` and `ln(draw_at − loss_at)`, so
-/// every point is a valid logistic.
+/// One boundary of a class (the win's or the loss's) as the optimiser moves it: `ln slope` and
+/// the threshold, so every point is a valid logistic with a positive slope.
 #[derive(Clone, Copy, Debug)]
-struct Free([f64; 3]);
+struct Boundary([f64; 2]);
 
-impl Free {
-    fn of(l: Logistic) -> Free {
-        Free([l.slope.ln(), l.loss_at, (l.draw_at - l.loss_at).ln()])
-    }
-
-    fn logistic(self) -> Logistic {
-        let [b, loss_at, g] = self.0;
-        Logistic { slope: b.exp(), loss_at, draw_at: loss_at + g.exp() }
-    }
+/// Which boundary: `P(win) = σ(slope·x − at)`, or `P(loss) = σ(at − slope·x)`, which is the
+/// same as `σ(slope·(−x) − (−at))`: the loss's boundary is the win's of the negated score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Win,
+    Loss,
 }
 
 fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// The mean log-likelihood of `counts` under `free`, less `prior`'s pull, and its gradient.
-#[expect(clippy::many_single_char_names, reason = "the formulas' own names: x, t, l, n, w")]
+/// The mean log-likelihood of `counts` having `side`'s result or not under `b`, less the
+/// prior's pull towards its centre, and the gradient.
+#[expect(clippy::many_single_char_names, reason = "the formulas' own names")]
 fn objective(
     counts: &Counts,
     scale: f64,
-    free: Free,
-    prior: Option<(Free, f64)>,
-) -> (f64, [f64; 3]) {
-    let l = free.logistic();
-    let gap = free.0[2].exp();
-    let (mut value, mut grad, mut total) = (0.0, [0.0; 3], 0.0);
+    side: Side,
+    b: Boundary,
+    prior: Option<(Boundary, f64)>,
+) -> [f64; 2] {
+    let slope = b.0[0].exp();
+    let (mut grad, mut total) = ([0.0; 2], 0.0);
     for (&score, n) in counts {
-        let x = f64::from(score) / scale;
-        let t = l.slope * x;
-        let p1 = sigmoid(l.loss_at - t);
-        let p2 = sigmoid(l.draw_at - t);
-        // d/d loss_at, d/d draw_at and d/dt of each result's log-probability.
-        let terms = [
-            (p1.max(1e-300).ln(), 1.0 - p1, 0.0, -(1.0 - p1)),
-            {
-                let d = (p2 - p1).max(1e-12);
-                let (a, b) = (p1 * (1.0 - p1), p2 * (1.0 - p2));
-                (d.ln(), -a / d, b / d, (a - b) / d)
-            },
-            ((1.0 - p2).max(1e-300).ln(), 0.0, -p2, p2),
-        ];
-        for (k, &(ll, d_loss, d_draw, d_t)) in terms.iter().enumerate() {
-            let w = n[k];
-            if w == 0.0 {
-                continue;
-            }
-            total += w;
-            value += w * ll;
-            grad[0] += w * d_t * t;
-            grad[1] += w * (d_loss + d_draw);
-            grad[2] += w * d_draw * gap;
-        }
+        let (x, hit) = match side {
+            Side::Win => (f64::from(score) / scale, n[2]),
+            Side::Loss => (-f64::from(score) / scale, n[0]),
+        };
+        let at = match side {
+            Side::Win => b.0[1],
+            Side::Loss => -b.0[1],
+        };
+        let w: f64 = n.iter().sum();
+        let p = sigmoid(slope * x - at);
+        // d/dz of hit·ln p + (w − hit)·ln(1 − p), z = slope·x − at.
+        let d = hit - w * p;
+        total += w;
+        grad[0] += d * slope * x;
+        grad[1] += match side {
+            Side::Win => -d,
+            Side::Loss => d,
+        };
     }
     let total = total.max(1.0);
     let mut grad = grad.map(|g| g / total);
-    let mut value = value / total;
     if let Some((centre, weight)) = prior {
-        for i in 0..3 {
-            let d = free.0[i] - centre.0[i];
-            value -= weight * d * d / 2.0;
-            grad[i] -= weight * d;
+        for (g, (v, c)) in grad.iter_mut().zip(b.0.iter().zip(centre.0)) {
+            *g -= weight * (v - c);
         }
     }
-    (value, grad)
+    grad
 }
 
 /// Gradient ascent with Adam's steps from `start`.
-fn maximise(counts: &Counts, scale: f64, start: Free, prior: Option<(Free, f64)>) -> Free {
+fn maximise(
+    counts: &Counts,
+    scale: f64,
+    side: Side,
+    start: Boundary,
+    prior: Option<(Boundary, f64)>,
+) -> Boundary {
     const STEPS: usize = 3000;
     const RATE: f64 = 0.02;
-    let (mut m, mut v) = ([0.0; 3], [0.0; 3]);
-    let mut free = start;
+    let (mut m, mut v) = ([0.0; 2], [0.0; 2]);
+    let mut b = start;
     for step in 1..=STEPS {
-        let (_, grad) = objective(counts, scale, free, prior);
+        let grad = objective(counts, scale, side, b, prior);
         #[expect(
             clippy::cast_possible_truncation,
             clippy::cast_possible_wrap,
             reason = "a step count, at most 3,000"
         )]
         let (c1, c2) = (1.0 - 0.9f64.powi(step as i32), 1.0 - 0.999f64.powi(step as i32));
-        for i in 0..3 {
+        for i in 0..2 {
             m[i] = 0.9 * m[i] + 0.1 * grad[i];
             v[i] = 0.999 * v[i] + 0.001 * grad[i] * grad[i];
-            free.0[i] += RATE * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-9);
+            b.0[i] += RATE * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-9);
         }
     }
-    free
+    b
+}
+
+/// Fits one boundary over every class: all together, then each side to move drawn towards
+/// that, then each class towards its side's, each as if it had `prior` positions more.
+fn fit_boundary(
+    all: &Counts,
+    sides: &[Counts; 2],
+    classes: &[Counts],
+    scale: f64,
+    prior: f64,
+    side: Side,
+    start: Boundary,
+) -> Vec<Boundary> {
+    let drawn_to = |counts: &Counts, centre: Boundary| -> Boundary {
+        let n: f64 = counts.values().flatten().sum();
+        if n > 0.0 {
+            maximise(counts, scale, side, centre, Some((centre, prior / n)))
+        } else {
+            centre
+        }
+    };
+    let common = maximise(all, scale, side, start, None);
+    let by_side = [drawn_to(&sides[0], common), drawn_to(&sides[1], common)];
+    classes.iter().enumerate().map(|(c, counts)| drawn_to(counts, by_side[c % 2])).collect()
 }
 
 impl WdlModel {
-    /// The model that makes `samples`' results likeliest, for scores in units of `scale`:
-    /// first one logistic for every class together, then one for each side to move drawn
-    /// towards it, then each class's own drawn towards its side's, each as if it had `prior`
-    /// positions more of the shape it is drawn to. So a class with few positions keeps close
-    /// to its side's shape, and one with none is it.
+    /// The model that makes `samples`' results likeliest, for scores in units of `scale`: each
+    /// boundary (win or not, loss or not) by maximum likelihood, first for every class
+    /// together, then for each side to move drawn towards that, then for each class drawn
+    /// towards its side's, each as if it had `prior` positions more of the shape it is drawn
+    /// to. So a class with few positions keeps close to its side's shape, and one with none is
+    /// it.
     ///
     /// ```
     /// use tns_board::Board;
@@ -151,19 +170,33 @@ impl WdlModel {
             sides[class % 2].entry(s.score).or_default()[k] += 1.0;
             classes[class].entry(s.score).or_default()[k] += 1.0;
         }
-        let drawn_to = |counts: &Counts, centre: Free| -> Free {
-            let n: f64 = counts.values().flatten().sum();
-            if n > 0.0 {
-                maximise(counts, scale, centre, Some((centre, prior / n)))
-            } else {
-                centre
-            }
-        };
-        let common = maximise(&all, scale, Free::of(Logistic::NEUTRAL), None);
-        let sides = [drawn_to(&sides[0], common), drawn_to(&sides[1], common)];
+        let n = Logistic::NEUTRAL;
+        let wins = fit_boundary(
+            &all,
+            &sides,
+            &classes,
+            scale,
+            prior,
+            Side::Win,
+            Boundary([n.win_slope.ln(), n.win_at]),
+        );
+        let losses = fit_boundary(
+            &all,
+            &sides,
+            &classes,
+            scale,
+            prior,
+            Side::Loss,
+            Boundary([n.loss_slope.ln(), n.loss_at]),
+        );
         let mut fitted = [Logistic::NEUTRAL; CLASSES];
-        for (c, counts) in classes.iter().enumerate() {
-            fitted[c] = drawn_to(counts, sides[c % 2]).logistic();
+        for (c, (w, l)) in wins.iter().zip(&losses).enumerate() {
+            fitted[c] = Logistic {
+                win_slope: w.0[0].exp(),
+                win_at: w.0[1],
+                loss_slope: l.0[0].exp(),
+                loss_at: l.0[1],
+            };
         }
         WdlModel::new(scale, fitted).unwrap_or_else(|_| WdlModel::neutral(scale))
     }
@@ -189,7 +222,7 @@ mod tests {
     /// Samples drawn from a known logistic are fitted back to it.
     #[test]
     fn a_known_model_is_recovered() {
-        let truth = Logistic { slope: 4.0, loss_at: -2.0, draw_at: 1.5 };
+        let truth = Logistic { win_slope: 4.0, win_at: 1.5, loss_slope: 6.0, loss_at: -2.0 };
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let samples: Vec<WdlSample> = (0..20_000)
             .map(|_| {
@@ -208,8 +241,9 @@ mod tests {
             })
             .collect();
         let got = WdlModel::fit(&samples, 1000.0, 1.0).logistic(Board::START);
-        assert!((got.slope - 4.0).abs() < 0.3, "{got:?}");
+        assert!((got.win_slope - 4.0).abs() < 0.4, "{got:?}");
+        assert!((got.win_at - 1.5).abs() < 0.2, "{got:?}");
+        assert!((got.loss_slope - 6.0).abs() < 0.6, "{got:?}");
         assert!((got.loss_at + 2.0).abs() < 0.2, "{got:?}");
-        assert!((got.draw_at - 1.5).abs() < 0.2, "{got:?}");
     }
 }

@@ -36,29 +36,35 @@ fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// An ordered logistic model of one class: with `t = slope × x` for a score `x` in the model's
-/// units, the side to move loses with probability `σ(loss_at − t)` and loses or draws with
-/// `σ(draw_at − t)` (`loss_at < draw_at`). So a higher score means more wins and fewer losses,
-/// and the draws lie between.
+/// The chances of one class of position as two logistics of the score `x` (in the model's
+/// units): the side to move wins with probability `σ(win_slope·x − win_at)` and loses with
+/// `σ(loss_at − loss_slope·x)`, and draws otherwise. So a higher score means more wins and fewer
+/// losses. The two boundaries have slopes of their own: an evaluator can be surer of its wins
+/// than of its losses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Logistic {
-    /// How fast the chances change with the score (positive).
-    pub slope: f64,
-    /// Where, in `slope × x`, a loss is as likely as not.
+    /// How fast the chance of a win grows with the score (positive).
+    pub win_slope: f64,
+    /// Where, in `win_slope·x`, a win is as likely as not.
+    pub win_at: f64,
+    /// How fast the chance of a loss falls with the score (positive).
+    pub loss_slope: f64,
+    /// Where, in `loss_slope·x`, a loss is as likely as not.
     pub loss_at: f64,
-    /// Where, in `slope × x`, a win is as likely as not.
-    pub draw_at: f64,
 }
 
 impl Logistic {
     /// A model with no knowledge: wins and losses balanced around 0.
-    pub const NEUTRAL: Logistic = Logistic { slope: 3.0, loss_at: -1.0, draw_at: 1.0 };
+    pub const NEUTRAL: Logistic =
+        Logistic { win_slope: 3.0, win_at: 1.0, loss_slope: 3.0, loss_at: -1.0 };
 
-    /// The probabilities of a win and a loss at `x`.
+    /// The probabilities of a win and a loss at `x`; where the two would add up to more than 1
+    /// (far from every position the fit saw), the loss is cut to what the win leaves.
     #[must_use]
     pub fn win_loss(self, x: f64) -> (f64, f64) {
-        let t = self.slope * x;
-        (sigmoid(t - self.draw_at), sigmoid(self.loss_at - t))
+        let win = sigmoid(self.win_slope * x - self.win_at);
+        let loss = sigmoid(self.loss_at - self.loss_slope * x);
+        (win, loss.min(1.0 - win))
     }
 
     /// The expected result at `x`, from -1 (a certain loss) to 1: increasing with `x`.
@@ -69,16 +75,14 @@ impl Logistic {
     }
 
     fn is_valid(self) -> bool {
-        self.slope.is_finite()
-            && self.slope > 0.0
-            && self.loss_at.is_finite()
-            && self.draw_at.is_finite()
-            && self.loss_at < self.draw_at
+        [self.win_slope, self.win_at, self.loss_slope, self.loss_at].iter().all(|v| v.is_finite())
+            && self.win_slope > 0.0
+            && self.loss_slope > 0.0
     }
 }
 
 /// How an evaluator's scores turn out, fitted on the solved game ([`WdlModel::fit`]): for each
-/// class of position (the side to move and the phase, [`class_of`]) an ordered [`Logistic`]
+/// class of position (the side to move and the phase, [`class_of`]) a pair of [`Logistic`]s
 /// over the score divided by the model's `scale`.
 ///
 /// Its text form, as `Display` writes and `FromStr` reads it (the shipped models are such
@@ -87,11 +91,12 @@ impl Logistic {
 /// ```text
 /// # chances of an evaluator's scores (tns-search WdlModel)
 /// scale 1000
-/// sheep 16-20 3.1 -2.5 1.9
+/// sheep 16-20 9.5 7.2 8.8 -5.1
 /// ...
 /// ```
 ///
-/// one line a class with its slope, `loss_at` and `draw_at`; `#` starts a comment.
+/// one line a class with its `win_slope`, `win_at`, `loss_slope` and `loss_at`; `#` starts a
+/// comment.
 ///
 /// ```
 /// use tns_board::Board;
@@ -172,7 +177,8 @@ impl WdlModel {
         let logistic = self.logistic(board);
         let target = expected.clamp(-1.0, 1.0);
         // The expectation is increasing in x: bisection over a range far past saturation.
-        let reach = 60.0 / logistic.slope + logistic.loss_at.abs() + logistic.draw_at.abs();
+        let slope = logistic.win_slope.min(logistic.loss_slope);
+        let reach = (60.0 + logistic.win_at.abs() + logistic.loss_at.abs()) / slope;
         let (mut lo, mut hi) = (-reach, reach);
         for _ in 0..100 {
             let mid = f64::midpoint(lo, hi);
@@ -194,14 +200,16 @@ pub enum WdlModelError {
     /// The scale is missing, not a number, or not positive.
     #[error("a model needs a positive `scale` line")]
     Scale,
-    /// A class's slope is not positive, or its `loss_at` is not below its `draw_at`.
-    #[error("the class {class} has a slope that is not positive or loss_at not below draw_at")]
+    /// A class's slope is not positive, or a number is not finite.
+    #[error("the class {class} has a slope that is not positive or a number that is not finite")]
     Class {
         /// The class, as the file names it.
         class: String,
     },
-    /// A line that is not a comment, the scale or a class of five fields with three numbers.
-    #[error("line {line}: expected `SIDE IN_HAND SLOPE LOSS_AT DRAW_AT` or `scale UNITS`")]
+    /// A line that is not a comment, the scale or a class of six fields with four numbers.
+    #[error(
+        "line {line}: expected `SIDE IN_HAND WIN_SLOPE WIN_AT LOSS_SLOPE LOSS_AT` or `scale UNITS`"
+    )]
     Line {
         /// The line's number, from 1.
         line: usize,
@@ -233,15 +241,16 @@ impl FromStr for WdlModel {
                 ["scale", units] => {
                     scale = Some(units.parse::<f64>().map_err(|_| WdlModelError::Scale)?);
                 }
-                [side, in_hand, slope, loss_at, draw_at] => {
+                [side, in_hand, win_slope, win_at, loss_slope, loss_at] => {
                     let class = (0..CLASSES)
                         .find(|&c| class_name(c) == (side, in_hand.to_string()))
                         .ok_or(bad.clone())?;
                     let number = |s: &str| s.parse::<f64>().map_err(|_| bad.clone());
                     let logistic = Logistic {
-                        slope: number(slope)?,
+                        win_slope: number(win_slope)?,
+                        win_at: number(win_at)?,
+                        loss_slope: number(loss_slope)?,
                         loss_at: number(loss_at)?,
-                        draw_at: number(draw_at)?,
                     };
                     if classes[class].replace(logistic).is_some() {
                         return Err(WdlModelError::Classes {
@@ -269,12 +278,19 @@ impl fmt::Display for WdlModel {
     /// The text form, which [`FromStr`] reads back to the same model.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "# chances of an evaluator's scores (tns-search WdlModel)")?;
-        writeln!(f, "# side in_hand slope loss_at draw_at: P(loss) = σ(loss_at - slope·x),")?;
-        writeln!(f, "# P(loss or draw) = σ(draw_at - slope·x), x the score over the scale")?;
+        writeln!(f, "# side in_hand win_slope win_at loss_slope loss_at: x the score over the")?;
+        writeln!(
+            f,
+            "# scale, P(win) = σ(win_slope·x - win_at), P(loss) = σ(loss_at - loss_slope·x)"
+        )?;
         writeln!(f, "scale {}", self.scale)?;
         for (c, l) in self.classes.iter().enumerate() {
             let (side, in_hand) = class_name(c);
-            writeln!(f, "{side} {in_hand} {} {} {}", l.slope, l.loss_at, l.draw_at)?;
+            writeln!(
+                f,
+                "{side} {in_hand} {} {} {} {}",
+                l.win_slope, l.win_at, l.loss_slope, l.loss_at
+            )?;
         }
         Ok(())
     }
@@ -302,19 +318,19 @@ mod tests {
     fn bad_text_is_refused_with_its_line() {
         let good = WdlModel::neutral(400.0).to_string();
         assert!((good.parse::<WdlModel>().unwrap().scale() - 400.0).abs() < 1e-9);
-        let without = good.replace("sheep 0 3 -1 1\n", "");
+        let without = good.replace("sheep 0 3 1 3 -1\n", "");
         assert!(matches!(
             without.parse::<WdlModel>(),
             Err(WdlModelError::Classes { twice: false, .. })
         ));
-        let twice = format!("{good}sheep 0 3 -1 1\n");
+        let twice = format!("{good}sheep 0 3 1 3 -1\n");
         assert!(matches!(
             twice.parse::<WdlModel>(),
             Err(WdlModelError::Classes { twice: true, .. })
         ));
-        let garbage = format!("{good}wolves 0 3 -1 1\n");
+        let garbage = format!("{good}wolves 0 3 1 3 -1\n");
         assert_eq!(garbage.parse::<WdlModel>(), Err(WdlModelError::Line { line: 15 }));
-        let swapped = good.replace("sheep 0 3 -1 1", "sheep 0 3 1 -1");
+        let swapped = good.replace("sheep 0 3 1 3 -1", "sheep 0 -3 1 3 -1");
         assert!(matches!(swapped.parse::<WdlModel>(), Err(WdlModelError::Class { .. })));
         assert_eq!(
             good.replace("scale 400", "scale -4").parse::<WdlModel>(),
@@ -325,10 +341,11 @@ mod tests {
     proptest! {
         #[test]
         fn chances_grow_with_the_score(
-            slope in 0.1f64..20.0, loss_at in -5.0f64..0.0, gap in 0.01f64..5.0,
+            win_slope in 0.1f64..20.0, win_at in -5.0f64..5.0,
+            loss_slope in 0.1f64..20.0, loss_at in -5.0f64..5.0,
             a in -3000i32..3000, b in -3000i32..3000,
         ) {
-            let logistic = Logistic { slope, loss_at, draw_at: loss_at + gap };
+            let logistic = Logistic { win_slope, win_at, loss_slope, loss_at };
             let model = WdlModel::new(1000.0, [logistic; CLASSES]).unwrap();
             let (lo, hi) = (a.min(b), a.max(b));
             let (c_lo, c_hi) = (model.chances(lo, Board::START), model.chances(hi, Board::START));
