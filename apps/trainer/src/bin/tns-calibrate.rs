@@ -43,6 +43,10 @@ struct Cli {
     /// Writes a reliability diagram of the held-out set here (SVG).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Also prints each bin of the evaluation's reliability: the positions, the mean chance
+    /// given and the share that had the result.
+    #[arg(long)]
+    bins: bool,
 }
 
 /// The player's own evaluator, with nothing in front of it (no endgame, no table, no chances
@@ -85,6 +89,15 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
     out(&model.to_string());
     let evaluation = calibration::reliability(&validation, |b| model.chances(raw.evaluate(b), b));
     report(out, "evaluation", &evaluation);
+    if cli.bins {
+        for (r, name) in evaluation.iter().zip(PHASE_NAMES) {
+            for wdl in tns_search::Wdl::ALL {
+                for line in r.bin_lines(wdl) {
+                    out(&format!("  {name} {line}"));
+                }
+            }
+        }
+    }
     if cli.depth > 0 {
         let calibrated = Calibrated::new(raw, Arc::new(model.clone()));
         let search =
