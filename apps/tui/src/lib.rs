@@ -32,7 +32,7 @@ pub use review::Browse;
 pub use saving::{clock_of, ending_of, limits_of_tag, utc_now, utc_of};
 pub use theme::Theme;
 pub use timekeeping::ClockFace;
-pub use wording::{DEAD_SHEEP, bar_position, result_text, score_text};
+pub use wording::{bar_position, result_text};
 
 use crate::input::{Action, Hitmap, map_event};
 use crate::new_game::NewGameForm;

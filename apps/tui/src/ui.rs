@@ -218,7 +218,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
             r.depth,
             result_text(r.score, r.chances, side)
         )));
-        let mut bar = score_bar(r.score, side, &theme);
+        let mut bar = score_bar(r.chances, side, &theme);
         bar.push_span(Span::raw(format!(" expects {}", pv_text(&r.pv))));
         lines.push(bar);
     } else {
@@ -318,9 +318,9 @@ fn pv_text(pv: &[tns_board::Move]) -> String {
 }
 
 /// A small bar for who stands better: the sheep's end on the left, the tigers' on the right.
-fn score_bar(score: i32, side: Side, theme: &Theme) -> Line<'static> {
+fn score_bar(chances: tns_search::Chances, side: Side, theme: &Theme) -> Line<'static> {
     const WIDTH: u16 = 11;
-    let at = bar_position(score, side, WIDTH);
+    let at = bar_position(chances, side, WIDTH);
     let bar: String = (0..WIDTH).map(|i| if i == at.min(WIDTH - 1) { '┃' } else { '─' }).collect();
     Line::from(vec![Span::raw("Sheep "), Span::styled(bar, theme.bar), Span::raw(" Tigers")])
 }

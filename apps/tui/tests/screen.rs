@@ -676,20 +676,22 @@ fn the_result_is_shown_once() {
 }
 
 #[test]
-fn scores_are_said_from_a_named_side_in_dead_sheep_with_one_wording_for_results() {
-    use tigers_and_sheep::{bar_position, score_text};
+fn results_are_said_as_chances_from_the_sheeps_end_with_one_wording_for_forced_ones() {
+    use tigers_and_sheep::{bar_position, result_text};
     use tns_board::Side;
-    // 280 hundredths for the side to move, the sheep: the sheep are ahead by 0.70 dead sheep.
-    assert_eq!(score_text(280, Side::Sheep), "Sheep +0.70 (dead sheep)");
-    assert_eq!(score_text(280, Side::Tiger), "Tigers +0.70 (dead sheep)");
-    assert_eq!(score_text(-280, Side::Tiger), "Sheep +0.70 (dead sheep)");
-    assert_eq!(score_text(0, Side::Tiger), "Even");
-    assert_eq!(score_text(tns_search::win_in(7), Side::Sheep), "Sheep win in 7 plies");
-    assert_eq!(score_text(-tns_search::win_in(18), Side::Sheep), "Tigers win in 18 plies");
-    // The bar: even in the middle, the tigers' end for a tigers' win.
-    assert_eq!(bar_position(0, Side::Sheep, 10), 5);
-    assert_eq!(bar_position(tns_search::win_in(3), Side::Tiger, 10), 10);
-    assert_eq!(bar_position(tns_search::win_in(3), Side::Sheep, 10), 0);
+    use tns_search::{Chances, Wdl, win_in};
+    let even = Chances::from_probabilities(0.1, 0.1);
+    let sheep_ahead = Chances::from_probabilities(0.3, 0.02);
+    assert_eq!(result_text(0, sheep_ahead, Side::Sheep), "Sheep 30% · Draw 68% · Tigers 2%");
+    assert_eq!(result_text(0, sheep_ahead, Side::Tiger), "Sheep 2% · Draw 68% · Tigers 30%");
+    let won = Chances::certain(Wdl::Win);
+    assert_eq!(result_text(win_in(7), won, Side::Sheep), "Sheep win in 7 plies");
+    assert_eq!(result_text(-win_in(1), won.flipped(), Side::Sheep), "Tigers win in 1 ply");
+    // The bar: even in the middle, at an end for a certain win, towards the side ahead.
+    assert_eq!(bar_position(even, Side::Sheep, 10), 5);
+    assert_eq!(bar_position(won, Side::Tiger, 10), 10);
+    assert_eq!(bar_position(won, Side::Sheep, 10), 0);
+    assert!(bar_position(sheep_ahead, Side::Sheep, 10) < 5);
 
     // While a computer thinks: the score from a named side, the expected line and the bar.
     let mut app =
