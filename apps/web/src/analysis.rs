@@ -6,9 +6,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use tns_board::{Board, Game, KILLS_TO_WIN, Side};
+use tns_board::{Board, Game, Side};
 use tns_match::{Budget, PlayerSpec, Searcher};
-use tns_search::{Limits, describe, plies_to_end};
+use tns_search::{Chances, Limits, Report, describe, plies_to_end};
 use tns_tablebase::{Tablebase, TablebaseError, Value, Verdict, Wdl};
 
 use crate::error::ApiError;
@@ -25,10 +25,32 @@ pub struct VerdictJson {
     pub winner: Option<&'static str>,
     /// Plies to the end with best play, where known.
     pub plies: Option<u32>,
-    /// The search's score (hundredths of a sheep, for that side), for a search's verdict.
+    /// The search's score for that side (the expected result in permille for the shipped
+    /// network, the default), for a search's verdict.
     pub score: Option<i32>,
-    /// For a person: "Sheep win in 12", "Draw", "Tigers win".
+    /// The chances that side wins, draws and loses, in permille: certain for the table's
+    /// verdicts and the search's forced results, else the player's fitted chances.
+    pub wdl: WdlJson,
+    /// For a person: "Sheep win in 12", "Draw", "Tigers win", or the chances
+    /// ("Sheep 10% · Draw 85% · Tigers 5%").
     pub text: String,
+}
+
+/// Chances in permille, for one side; they sum to 1,000.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct WdlJson {
+    /// That side wins.
+    pub win: u16,
+    /// A draw.
+    pub draw: u16,
+    /// That side loses.
+    pub loss: u16,
+}
+
+impl From<Chances> for WdlJson {
+    fn from(c: Chances) -> WdlJson {
+        WdlJson { win: c.win, draw: c.draw, loss: c.loss }
+    }
 }
 
 /// A legal move and its verdict for the side that plays it.
@@ -107,11 +129,12 @@ pub fn table_verdict(v: Verdict, side: Side) -> VerdictJson {
         Some(Value::Win(n) | Value::Loss(n)) => Some(u32::from(n)),
         _ => None,
     };
-    VerdictJson { result, winner, plies, score: None, text: v.describe(side) }
+    let wdl = Chances::certain(v.wdl).into();
+    VerdictJson { result, winner, plies, score: None, wdl, text: v.describe(side) }
 }
 
-/// A search score for `side` as JSON: decided where the search proved a result.
-pub fn search_verdict(score: i32, side: Side) -> VerdictJson {
+/// A search's score and chances for `side` as JSON: decided where the search proved a result.
+pub fn search_verdict(score: i32, chances: Chances, side: Side) -> VerdictJson {
     match plies_to_end(score) {
         Some(n) => {
             let winner = if score > 0 { side } else { side.other() };
@@ -120,6 +143,7 @@ pub fn search_verdict(score: i32, side: Side) -> VerdictJson {
                 winner: Some(side_name(winner)),
                 plies: u32::try_from(n).ok(),
                 score: Some(score),
+                wdl: chances.into(),
                 text: describe(score, side),
             }
         }
@@ -128,7 +152,9 @@ pub fn search_verdict(score: i32, side: Side) -> VerdictJson {
             winner: None,
             plies: None,
             score: Some(score),
-            text: format!("no forced result found (score {score:+} for {})", side.plural()),
+            wdl: chances.into(),
+            // The chances are the side to move's: for a move, the side that plays it.
+            text: chances.describe(side),
         },
     }
 }
@@ -259,7 +285,10 @@ impl Analyst {
             .collect()
     }
 
-    /// The position's verdict and each move's, from searches with the shipped network.
+    /// The position's verdict and each move's, from one search with the shipped network of
+    /// every legal move at the same depth (as `MultiPV` does): the moves ranked by their
+    /// lines' scores at the deepest depth all of them completed, and the position's verdict
+    /// the best line's, so the two agree.
     ///
     /// # Errors
     /// A 500 when the search cannot be made or run (no memory, no thread).
@@ -273,35 +302,58 @@ impl Analyst {
         let failed =
             |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
         let mut search = searcher(&self.strongest(), 8, self.table.as_ref())?;
-        let limits = |time| Limits::depth(30).with_time(time);
-        let score = search
-            .search(board, game.previous(), limits(self.budget.position), stop, |_| {})
-            .map_err(failed)?
-            .score;
-        let verdict = search_verdict(score, side);
-        let mut history = game.positions().to_vec();
-        let deadline = Instant::now() + self.budget.per_move * 25;
-        let mut moves: Vec<(i32, MoveJson)> = board
+        let lines = board.legal_moves().len();
+        search.set_multipv(lines);
+        let budget =
+            self.budget.position + self.budget.per_move * u32::try_from(lines).unwrap_or(1);
+        let mut under_way: Vec<Report> = Vec::new();
+        let mut complete: Vec<Report> = Vec::new();
+        let result = search
+            .search(board, game.previous(), Limits::depth(30).with_time(budget), stop, |r| {
+                if r.lower_bound || r.pv.is_empty() {
+                    return;
+                }
+                if under_way.first().is_some_and(|first| first.depth != r.depth) {
+                    under_way.clear();
+                }
+                under_way.push(r.clone());
+                if under_way.len() == lines {
+                    complete = std::mem::take(&mut under_way);
+                }
+            })
+            .map_err(failed)?;
+        let moves: Vec<MoveJson> = complete
+            .iter()
+            .map(|r| MoveJson {
+                mv: r.pv[0].to_string(),
+                verdict: search_verdict(r.score, r.chances, side),
+            })
+            .collect();
+        let verdict = match complete.first() {
+            Some(best) => search_verdict(best.score, best.chances, side),
+            None => search_verdict(result.score, result.chances, side),
+        };
+        if moves.len() == lines {
+            return Ok((verdict, moves));
+        }
+        // Stopped before one depth was complete for every move (the request given up): the
+        // moves in their order, not searched.
+        let unranked = board
             .legal_moves()
             .iter()
-            .map(|&m| {
-                let child = board.after_unchecked(m);
-                let score = if child.dead() >= KILLS_TO_WIN || !child.has_moves() {
-                    tns_search::win_in(1)
-                } else if Instant::now() >= deadline {
-                    0
-                } else {
-                    history.push(board);
-                    let r =
-                        search.search(child, &history, limits(self.budget.per_move), stop, |_| {});
-                    history.pop();
-                    -r.map_err(failed)?.score
-                };
-                Ok((score, MoveJson { mv: m.to_string(), verdict: search_verdict(score, side) }))
+            .map(|m| MoveJson {
+                mv: m.to_string(),
+                verdict: VerdictJson {
+                    result: "unknown",
+                    winner: None,
+                    plies: None,
+                    score: None,
+                    wdl: Chances::from_probabilities(0.0, 0.0).into(),
+                    text: "not searched".into(),
+                },
             })
-            .collect::<Result<_, ApiError>>()?;
-        moves.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
-        Ok((verdict, moves.into_iter().map(|(_, m)| m).collect()))
+            .collect();
+        Ok((verdict, unranked))
     }
 
     /// A perfect line from `game`'s position (the table's moves, the perfect player choosing
@@ -344,7 +396,7 @@ impl Analyst {
                     };
                     table_verdict(v, side)
                 }
-                _ => search_verdict(result.score, side),
+                _ => search_verdict(result.score, result.chances, side),
             };
             line.push(MoveJson { mv: m.to_string(), verdict });
             game.play(m).map_err(|e| ApiError::internal(e.to_string()))?;

@@ -80,6 +80,27 @@ fn the_start_from_the_search() {
     assert_eq!(v["phase"], "placement");
     assert_eq!(v["moves"].as_array().unwrap().len(), 21);
     assert!(v["outcome"].is_null());
+    // Every verdict carries chances in permille that sum to 1,000.
+    let sum =
+        |w: &Value| ["win", "draw", "loss"].iter().map(|k| w[k].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(sum(&v["verdict"]["wdl"]), 1000, "{v}");
+    for m in v["moves"].as_array().unwrap() {
+        assert_eq!(sum(&m["verdict"]["wdl"]), 1000, "{m}");
+    }
+}
+
+#[test]
+fn without_a_table_the_list_and_the_verdict_come_from_one_search() {
+    // The moves are ranked by one search of them all at one depth, and the position's verdict
+    // is the first move's: the list and the header agree.
+    let addr = server(None);
+    let (status, v) = json(addr, "/api/v1/position?moves=c3");
+    assert_eq!(status, 200, "{v}");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 12, "{v}");
+    assert_eq!(moves[0]["verdict"], v["verdict"], "{v}");
+    let scores: Vec<i64> = moves.iter().map(|m| m["verdict"]["score"].as_i64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
 }
 
 #[test]
@@ -198,6 +219,7 @@ fn a_forced_win_gives_its_distance_and_its_winning_move_first() {
     assert_eq!(v["verdict"]["result"], "loss");
     assert_eq!(v["verdict"]["winner"], "tigers");
     assert_eq!(v["verdict"]["plies"], 20);
+    assert_eq!(v["verdict"]["wdl"]["loss"], 1000);
     // Best first: the slowest loss, in 20 like the position.
     assert_eq!(v["moves"][0]["move"], "c3d2");
     assert_eq!(v["moves"][0]["verdict"]["plies"], 20);
