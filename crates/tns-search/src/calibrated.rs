@@ -9,12 +9,13 @@ use crate::wdl_model::WdlModel;
 use crate::{EvalError, Evaluator};
 
 /// The score of a certain win in a calibrated evaluator's units: its scores are the expected
-/// result for the side to move in permille (the chance of a win less that of a loss).
+/// result for the side to move (the chance of a win less that of a loss) in hundredths of a
+/// percent, fine enough that no two evaluations the raw scores tell apart become equal.
 pub const CERTAIN_WIN: i32 = 10_000;
 
 /// `E` with its scores read through `model`: each evaluation becomes the expected result of
-/// `E`'s score in its class of position (the side to move and the phase), in permille
-/// ([`CERTAIN_WIN`]), and the search's chances are the model's.
+/// `E`'s score in its class of position (the side to move and the phase), in hundredths of a
+/// percent ([`CERTAIN_WIN`]), and the search's chances are the model's.
 ///
 /// An evaluator trained or tuned against the solved game need not mean the same by a score with
 /// either side to move (the shipped network's targets give a draw that the side to move keeps
@@ -29,7 +30,7 @@ pub const CERTAIN_WIN: i32 = 10_000;
 /// use tns_search::{Calibrated, Evaluator, Heuristic, WdlModel};
 ///
 /// let calibrated = Calibrated::new(Heuristic::default(), Arc::new(WdlModel::neutral(400.0)));
-/// assert!(calibrated.evaluate(Board::START).abs() <= 1000);
+/// assert!(calibrated.evaluate(Board::START).abs() <= tns_search::CERTAIN_WIN);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Calibrated<E> {

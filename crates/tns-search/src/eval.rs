@@ -51,7 +51,7 @@ pub trait Evaluator: Send + Sync + std::fmt::Debug {
 
     /// The chances that the side to move wins, draws and loses in `board` when a search of it
     /// scores `score` with this evaluator. A forced result is certain. The default reads
-    /// other scores as an expected result in permille ([`CERTAIN_WIN`]), all of it won or lost
+    /// other scores as an expected result in units of [`CERTAIN_WIN`], all of it won or lost
     /// and the rest drawn: right only for an evaluator in those units. An evaluator that knows
     /// how its scores turn out says so ([`Calibrated`](crate::Calibrated), a tablebase).
     fn chances(&self, score: i32, board: Board) -> Chances {
