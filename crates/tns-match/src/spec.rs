@@ -698,6 +698,28 @@ mod tests {
     }
 
     #[test]
+    fn where_the_endgame_holds_a_position_its_result_is_certain() {
+        let endgame = shipped_endgame().unwrap();
+        let evaluator = PlayerSpec::network().unwrap().evaluator(None).unwrap().unwrap();
+        let mut held = 0;
+        // Positions of the movement phase with no sheep dead: the endgame holds them all.
+        for text in ["SSSSS/SSTSS/SS1SS/STSTS/SSTSS s 0", "SSSSS/SSTSS/SS1SS/STSTS/SSTSS t 0"] {
+            let board: Board = text.parse().unwrap();
+            let value = endgame.probe(board).unwrap();
+            for score in [-500, 0, 700] {
+                let chances = evaluator.chances(score, board);
+                assert_eq!(chances, tns_search::Chances::certain(value.wdl()), "{text}");
+                assert_eq!(chances.of(value.wdl()), 1000);
+            }
+            held += 1;
+        }
+        assert_eq!(held, 2);
+        // Elsewhere the network's fitted chances, which are not certain.
+        let chances = evaluator.chances(0, Board::START);
+        assert!(chances.win < 1000 && chances.draw < 1000 && chances.loss < 1000, "{chances}");
+    }
+
+    #[test]
     fn calibrated_is_the_networks_default_and_an_option_of_the_heuristic() {
         let spec = |s: &str| s.parse::<PlayerSpec>().unwrap();
         assert!(spec("network").calibrated && !spec("network:calibrated=off").calibrated);
