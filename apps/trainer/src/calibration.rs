@@ -171,6 +171,64 @@ pub fn search_reliability<E: Evaluator + Clone + Send + Sync>(
     phases
 }
 
+/// How far a search's root score moves from one depth to the next: for each position, each
+/// pair of consecutive depths from 4 to `deepest` whose scores are both not forced results, the
+/// change as a share of a certain win (`certain`, the evaluator's score of one).
+///
+/// # Panics
+/// Only on a machine without the memory for an 8 MiB table.
+pub fn swings<E: Evaluator + Clone + Send + Sync>(
+    evaluator: &E,
+    positions: &[Board],
+    deepest: u32,
+    certain: f64,
+) -> Vec<f64> {
+    let stop = AtomicBool::new(false);
+    let config = SearchConfig::default().with_threads(1).with_tt_mb(8);
+    positions
+        .par_iter()
+        .map_init(
+            || Search::new(evaluator.clone(), config).expect("an 8 MiB one-thread search"),
+            |search, &board| {
+                search.clear();
+                let mut scores: Vec<(u32, i32)> = Vec::new();
+                let _ = search.search(board, &[], Limits::depth(deepest), &stop, |r| {
+                    if !r.lower_bound && r.multipv == 1 {
+                        scores.push((r.depth, r.score));
+                    }
+                });
+                scores
+                    .windows(2)
+                    .filter(|w| w[1].0 >= 4 && w[1].0 == w[0].0 + 1)
+                    .filter(|w| {
+                        !tns_search::is_decisive(w[0].1) && !tns_search::is_decisive(w[1].1)
+                    })
+                    .map(|w| f64::from((w[1].1 - w[0].1).abs()) / certain)
+                    .collect::<Vec<f64>>()
+            },
+        )
+        .flatten()
+        .collect()
+}
+
+/// The median and the 90th percentile of `values` (0 for none).
+#[must_use]
+pub fn median_and_p90(values: &[f64]) -> (f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        #[expect(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "an index within the length"
+        )]
+        let i = ((sorted.len().saturating_sub(1)) as f64 * q).round() as usize;
+        sorted.get(i).copied().unwrap_or(0.0)
+    };
+    (at(0.5), at(0.9))
+}
+
 /// The model fitted on `fit` (scores in units of `scale`), with the prior's weight the trainer
 /// uses.
 #[must_use]

@@ -43,6 +43,15 @@ struct Cli {
     /// Writes a reliability diagram of the held-out set here (SVG).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Measures how far the search's score moves from one depth to the next on this many
+    /// positions of the held-out set (spread over it), from depth 4 to --swing-depth, for the
+    /// player as named (read through the fitted chances, or raw with calibrated=off) (0: not
+    /// measured).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    swing: u32,
+    /// The deepest iteration of the swing's searches.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(5..=64))]
+    swing_depth: u32,
     /// Also prints each bin of the evaluation's reliability: the positions, the mean chance
     /// given and the share that had the result.
     #[arg(long)]
@@ -99,10 +108,34 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         }
     }
     if cli.depth > 0 {
-        let calibrated = Calibrated::new(raw, Arc::new(model.clone()));
+        let calibrated = Calibrated::new(Arc::clone(&raw), Arc::new(model.clone()));
         let search =
             calibration::search_reliability(&calibrated, &validation, &Limits::depth(cli.depth));
         report(out, &format!("search at depth {}", cli.depth), &search);
+    }
+    if cli.swing > 0 {
+        let held = &validation.held;
+        let step = (held.len() / cli.swing as usize).max(1);
+        let positions: Vec<_> =
+            held.iter().step_by(step).take(cli.swing as usize).map(|h| h.board).collect();
+        let (evaluator, certain): (Arc<dyn Evaluator>, f64) = if cli.player.calibrated {
+            (
+                Arc::new(Calibrated::new(Arc::clone(&raw), Arc::new(model.clone()))),
+                f64::from(tns_search::CERTAIN_WIN),
+            )
+        } else {
+            (Arc::clone(&raw), scale)
+        };
+        let swings = calibration::swings(&evaluator, &positions, cli.swing_depth, certain);
+        let (median, p90) = calibration::median_and_p90(&swings);
+        out(&format!(
+            "swing from depth to depth (4 to {}) on {} positions, {} pairs: median {:.3}, 90th percentile {:.3} (a certain win is 1; for the raw heuristic, a dead sheep)",
+            cli.swing_depth,
+            positions.len(),
+            swings.len(),
+            median,
+            p90
+        ));
     }
     if let Some(path) = &cli.out {
         tns_file::save(path, model.to_string().as_bytes()).map_err(|e| e.to_string())?;
