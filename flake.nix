@@ -48,7 +48,7 @@
         packages.tigers-and-sheep = tigers-and-sheep;
 
         # `nix run` plays the game; `nix run .#engine`, `.#web`, `.#bench`, `.#tablebase`,
-        # `.#train`, `.#tune` and `.#heldout` start the other programs.
+        # `.#train`, `.#tune`, `.#heldout` and `.#calibrate` start the other programs.
         apps = {
           default = app "tigers-and-sheep";
           engine = app "tns-engine";
@@ -58,6 +58,7 @@
           train = app "tns-train";
           tune = app "tns-tune";
           heldout = app "tns-heldout";
+          calibrate = app "tns-calibrate";
         };
 
         # `nix develop`: the stable Rust toolchain with clippy and rustfmt, plus the tools the
