@@ -7,7 +7,9 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 use tns_board::Board;
-use tns_search::{Chances, Evaluator, Limits, Search, SearchConfig, Wdl, WdlModel, WdlSample};
+use tns_search::{
+    Chances, Evaluator, Limits, Reading, Search, SearchConfig, Wdl, WdlModel, WdlSample,
+};
 
 use crate::measures::Validation;
 
@@ -229,11 +231,11 @@ pub fn median_and_p90(values: &[f64]) -> (f64, f64) {
     (at(0.5), at(0.9))
 }
 
-/// The model fitted on `fit` (scores in units of `scale`), with the prior's weight the trainer
+/// The model fitted on `fit` (scores read as `reading`), with the prior's weight the trainer
 /// uses.
 #[must_use]
-pub fn fit(fit: &[WdlSample], scale: f64) -> WdlModel {
-    WdlModel::fit(fit, scale, 50.0)
+pub fn fit(fit: &[WdlSample], reading: Reading) -> WdlModel {
+    WdlModel::fit(fit, reading, 50.0)
 }
 
 /// A reliability diagram of each phase: for each result, the share that had it against the

@@ -369,7 +369,10 @@ fn chances_fitted_on_the_small_table_are_calibrated_on_its_held_out_positions() 
     let held_out = Validation::build(&teacher, 100, 0.05, 300, 12);
     assert!(fit_set.held.len() > 500 && held_out.held.len() > 100, "{}", fit_set.held.len());
     let heuristic = Heuristic::default();
-    let model = calibration::fit(&calibration::samples(&heuristic, &fit_set), 400.0);
+    let model = calibration::fit(
+        &calibration::samples(&heuristic, &fit_set),
+        tns_search::Reading::linear(400.0),
+    );
     let fitted = calibration::reliability(&held_out, |b| model.chances(heuristic.evaluate(b), b));
     // A model that knows nothing: the same chances for every position, a win likeliest.
     let blind = calibration::reliability(&held_out, |_| {

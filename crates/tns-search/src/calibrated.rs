@@ -27,9 +27,9 @@ pub const CERTAIN_WIN: i32 = 10_000;
 /// ```
 /// use std::sync::Arc;
 /// use tns_board::Board;
-/// use tns_search::{Calibrated, Evaluator, Heuristic, WdlModel};
+/// use tns_search::{Calibrated, Evaluator, Heuristic, Reading, WdlModel};
 ///
-/// let calibrated = Calibrated::new(Heuristic::default(), Arc::new(WdlModel::neutral(400.0)));
+/// let calibrated = Calibrated::new(Heuristic::default(), Arc::new(WdlModel::neutral(Reading::linear(400.0))));
 /// assert!(calibrated.evaluate(Board::START).abs() <= tns_search::CERTAIN_WIN);
 /// ```
 #[derive(Clone, Debug)]

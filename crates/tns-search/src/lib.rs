@@ -37,4 +37,4 @@ pub use stats::Stats;
 pub use tt::{Bound, Entry, TranspositionTable};
 pub use wdl::{Chances, Wdl};
 pub use wdl_fit::WdlSample;
-pub use wdl_model::{CLASSES, Logistic, PHASES, WdlModel, WdlModelError, class_of};
+pub use wdl_model::{CLASSES, Logistic, PHASES, Reading, WdlModel, WdlModelError, class_of};

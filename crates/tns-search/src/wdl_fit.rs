@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use tns_board::Board;
 
 use crate::wdl::Wdl;
-use crate::wdl_model::{CLASSES, Logistic, WdlModel, class_of};
+use crate::wdl_model::{CLASSES, Logistic, Reading, WdlModel, class_of};
 
 /// A position for [`WdlModel::fit`]: the evaluator's score of it and its exact result, both
 /// from the side to move's view.
@@ -45,7 +45,7 @@ fn sigmoid(z: f64) -> f64 {
 #[expect(clippy::many_single_char_names, reason = "the formulas' own names")]
 fn objective(
     counts: &Counts,
-    scale: f64,
+    reading: Reading,
     side: Side,
     b: Boundary,
     prior: Option<(Boundary, f64)>,
@@ -54,8 +54,8 @@ fn objective(
     let (mut grad, mut total) = ([0.0; 2], 0.0);
     for (&score, n) in counts {
         let (x, hit) = match side {
-            Side::Win => (f64::from(score) / scale, n[2]),
-            Side::Loss => (-f64::from(score) / scale, n[0]),
+            Side::Win => (reading.x(score), n[2]),
+            Side::Loss => (-reading.x(score), n[0]),
         };
         let at = match side {
             Side::Win => b.0[1],
@@ -85,7 +85,7 @@ fn objective(
 /// Gradient ascent with Adam's steps from `start`.
 fn maximise(
     counts: &Counts,
-    scale: f64,
+    reading: Reading,
     side: Side,
     start: Boundary,
     prior: Option<(Boundary, f64)>,
@@ -95,7 +95,7 @@ fn maximise(
     let (mut m, mut v) = ([0.0; 2], [0.0; 2]);
     let mut b = start;
     for step in 1..=STEPS {
-        let grad = objective(counts, scale, side, b, prior);
+        let grad = objective(counts, reading, side, b, prior);
         #[expect(
             clippy::cast_possible_truncation,
             clippy::cast_possible_wrap,
@@ -117,7 +117,7 @@ fn fit_boundary(
     all: &Counts,
     sides: &[Counts; 2],
     classes: &[Counts],
-    scale: f64,
+    reading: Reading,
     prior: f64,
     side: Side,
     start: Boundary,
@@ -125,18 +125,18 @@ fn fit_boundary(
     let drawn_to = |counts: &Counts, centre: Boundary| -> Boundary {
         let n: f64 = counts.values().flatten().sum();
         if n > 0.0 {
-            maximise(counts, scale, side, centre, Some((centre, prior / n)))
+            maximise(counts, reading, side, centre, Some((centre, prior / n)))
         } else {
             centre
         }
     };
-    let common = maximise(all, scale, side, start, None);
+    let common = maximise(all, reading, side, start, None);
     let by_side = [drawn_to(&sides[0], common), drawn_to(&sides[1], common)];
     classes.iter().enumerate().map(|(c, counts)| drawn_to(counts, by_side[c % 2])).collect()
 }
 
 impl WdlModel {
-    /// The model that makes `samples`' results likeliest, for scores in units of `scale`: each
+    /// The model that makes `samples`' results likeliest, for scores read as `reading`: each
     /// boundary (win or not, loss or not) by maximum likelihood, first for every class
     /// together, then for each side to move drawn towards that, then for each class drawn
     /// towards its side's, each as if it had `prior` positions more of the shape it is drawn
@@ -145,7 +145,7 @@ impl WdlModel {
     ///
     /// ```
     /// use tns_board::Board;
-    /// use tns_search::{Wdl, WdlModel, WdlSample};
+    /// use tns_search::{Reading, Wdl, WdlModel, WdlSample};
     ///
     /// // Scores above 300 win, below -300 lose, the rest draw.
     /// let samples: Vec<WdlSample> = (-1000..=1000)
@@ -155,12 +155,12 @@ impl WdlModel {
     ///         WdlSample { board: Board::START, score, result }
     ///     })
     ///     .collect();
-    /// let model = WdlModel::fit(&samples, 1000.0, 10.0);
+    /// let model = WdlModel::fit(&samples, Reading::linear(1000.0), 10.0);
     /// assert!(model.chances(0, Board::START).draw > 990);
     /// assert!(model.chances(800, Board::START).win > 990);
     /// ```
     #[must_use]
-    pub fn fit(samples: &[WdlSample], scale: f64, prior: f64) -> WdlModel {
+    pub fn fit(samples: &[WdlSample], reading: Reading, prior: f64) -> WdlModel {
         let mut all = Counts::new();
         let mut sides = [Counts::new(), Counts::new()];
         let mut classes: Vec<Counts> = vec![Counts::new(); CLASSES];
@@ -175,7 +175,7 @@ impl WdlModel {
             &all,
             &sides,
             &classes,
-            scale,
+            reading,
             prior,
             Side::Win,
             Boundary([n.win_slope.ln(), n.win_at]),
@@ -184,7 +184,7 @@ impl WdlModel {
             &all,
             &sides,
             &classes,
-            scale,
+            reading,
             prior,
             Side::Loss,
             Boundary([n.loss_slope.ln(), n.loss_at]),
@@ -198,7 +198,7 @@ impl WdlModel {
                 loss_at: l.0[1],
             };
         }
-        WdlModel::new(scale, fitted).unwrap_or_else(|_| WdlModel::neutral(scale))
+        WdlModel::new(reading, fitted).unwrap_or_else(|_| WdlModel::neutral(reading))
     }
 }
 
@@ -240,7 +240,7 @@ mod tests {
                 WdlSample { board: Board::START, score, result }
             })
             .collect();
-        let got = WdlModel::fit(&samples, 1000.0, 1.0).logistic(Board::START);
+        let got = WdlModel::fit(&samples, Reading::linear(1000.0), 1.0).logistic(Board::START);
         assert!((got.win_slope - 4.0).abs() < 0.4, "{got:?}");
         assert!((got.win_at - 1.5).abs() < 0.2, "{got:?}");
         assert!((got.loss_slope - 6.0).abs() < 0.6, "{got:?}");

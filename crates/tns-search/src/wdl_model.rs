@@ -81,9 +81,41 @@ impl Logistic {
     }
 }
 
+/// How a model reads a score: divided by its units, and, for an evaluator whose scores are a
+/// squashed output (a network's `tanh` times 1,000), taken back through the `atanh` (`logit`),
+/// so that the outputs the squashing crowds near its ends are spread out again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reading {
+    /// The score that reads as 1 (before the `atanh`).
+    pub units: f64,
+    /// Whether the score over its units is taken through the `atanh` (clamped inside ±1).
+    pub logit: bool,
+}
+
+impl Reading {
+    /// Scores divided by `units`.
+    #[must_use]
+    pub const fn linear(units: f64) -> Reading {
+        Reading { units, logit: false }
+    }
+
+    /// Scores divided by `units` and taken through the `atanh`.
+    #[must_use]
+    pub const fn logit(units: f64) -> Reading {
+        Reading { units, logit: true }
+    }
+
+    /// The logistics' input for `score`: increasing in it.
+    #[must_use]
+    pub fn x(self, score: i32) -> f64 {
+        let x = f64::from(score) / self.units;
+        if self.logit { x.clamp(-0.9999, 0.9999).atanh() } else { x }
+    }
+}
+
 /// How an evaluator's scores turn out, fitted on the solved game ([`WdlModel::fit`]): for each
 /// class of position (the side to move and the phase, [`class_of`]) a pair of [`Logistic`]s
-/// over the score divided by the model's `scale`.
+/// over the score as its [`Reading`] takes it.
 ///
 /// Its text form, as `Display` writes and `FromStr` reads it (the shipped models are such
 /// files):
@@ -102,7 +134,7 @@ impl Logistic {
 /// use tns_board::Board;
 /// use tns_search::WdlModel;
 ///
-/// let model = WdlModel::neutral(1000.0);
+/// let model = WdlModel::neutral(tns_search::Reading::logit(1000.0));
 /// let text = model.to_string();
 /// assert_eq!(text.parse::<WdlModel>()?, model);
 /// let even = model.chances(0, Board::START);
@@ -111,36 +143,36 @@ impl Logistic {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct WdlModel {
-    scale: f64,
+    reading: Reading,
     classes: [Logistic; CLASSES],
 }
 
 impl WdlModel {
-    /// A model of scores in units of `scale` with every class [`Logistic::NEUTRAL`].
+    /// A model of scores read as `reading` with every class [`Logistic::NEUTRAL`].
     #[must_use]
-    pub fn neutral(scale: f64) -> WdlModel {
-        WdlModel { scale, classes: [Logistic::NEUTRAL; CLASSES] }
+    pub fn neutral(reading: Reading) -> WdlModel {
+        WdlModel { reading, classes: [Logistic::NEUTRAL; CLASSES] }
     }
 
-    /// A model from its scale and each class's logistic (in [`class_of`]'s order).
+    /// A model from its reading and each class's logistic (in [`class_of`]'s order).
     ///
     /// # Errors
-    /// [`WdlModelError::Scale`] or [`WdlModelError::Class`] for a scale or a class out of range.
-    pub fn new(scale: f64, classes: [Logistic; CLASSES]) -> Result<WdlModel, WdlModelError> {
-        if !(scale.is_finite() && scale > 0.0) {
+    /// [`WdlModelError::Scale`] or [`WdlModelError::Class`] for units or a class out of range.
+    pub fn new(reading: Reading, classes: [Logistic; CLASSES]) -> Result<WdlModel, WdlModelError> {
+        if !(reading.units.is_finite() && reading.units > 0.0) {
             return Err(WdlModelError::Scale);
         }
         if let Some(bad) = classes.iter().position(|l| !l.is_valid()) {
             let (side, in_hand) = class_name(bad);
             return Err(WdlModelError::Class { class: format!("{side} {in_hand}") });
         }
-        Ok(WdlModel { scale, classes })
+        Ok(WdlModel { reading, classes })
     }
 
-    /// The units of its scores: a score of `scale` is 1 in the logistic.
+    /// How it reads a score.
     #[must_use]
-    pub fn scale(&self) -> f64 {
-        self.scale
+    pub fn reading(&self) -> Reading {
+        self.reading
     }
 
     /// Each class's logistic, in [`class_of`]'s order.
@@ -158,14 +190,14 @@ impl WdlModel {
     /// The chances of `score` (the evaluator's, from the side to move's view) in `board`.
     #[must_use]
     pub fn chances(&self, score: i32, board: Board) -> Chances {
-        let (win, loss) = self.logistic(board).win_loss(f64::from(score) / self.scale);
+        let (win, loss) = self.logistic(board).win_loss(self.reading.x(score));
         Chances::from_probabilities(win, loss)
     }
 
     /// The expected result of `score` in `board`, from -1 to 1.
     #[must_use]
     pub fn expected(&self, score: i32, board: Board) -> f64 {
-        self.logistic(board).expected(f64::from(score) / self.scale)
+        self.logistic(board).expected(self.reading.x(score))
     }
 
     /// The chances of a position whose expected result (from -1 to 1) is `expected`, read with
@@ -198,7 +230,9 @@ impl WdlModel {
 #[non_exhaustive]
 pub enum WdlModelError {
     /// The scale is missing, not a number, or not positive.
-    #[error("a model needs a positive `scale` line")]
+    #[error(
+        "a model needs a `scale UNITS` line (`scale UNITS logit` for a squashed score), the units positive"
+    )]
     Scale,
     /// A class's slope is not positive, or a number is not finite.
     #[error("the class {class} has a slope that is not positive or a number that is not finite")]
@@ -238,8 +272,13 @@ impl FromStr for WdlModel {
             let bad = WdlModelError::Line { line: i + 1 };
             let fields: Vec<&str> = line.split_whitespace().collect();
             match fields[..] {
-                ["scale", units] => {
-                    scale = Some(units.parse::<f64>().map_err(|_| WdlModelError::Scale)?);
+                ["scale", units, ref rest @ ..] => {
+                    let units = units.parse::<f64>().map_err(|_| WdlModelError::Scale)?;
+                    scale = Some(match rest {
+                        [] => Reading::linear(units),
+                        ["logit"] => Reading::logit(units),
+                        _ => return Err(WdlModelError::Scale),
+                    });
                 }
                 [side, in_hand, win_slope, win_at, loss_slope, loss_at] => {
                     let class = (0..CLASSES)
@@ -278,12 +317,16 @@ impl fmt::Display for WdlModel {
     /// The text form, which [`FromStr`] reads back to the same model.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "# chances of an evaluator's scores (tns-search WdlModel)")?;
-        writeln!(f, "# side in_hand win_slope win_at loss_slope loss_at: x the score over the")?;
         writeln!(
             f,
-            "# scale, P(win) = σ(win_slope·x - win_at), P(loss) = σ(loss_at - loss_slope·x)"
+            "# side in_hand win_slope win_at loss_slope loss_at: x the score as the scale"
         )?;
-        writeln!(f, "scale {}", self.scale)?;
+        writeln!(
+            f,
+            "# reading, P(win) = σ(win_slope·x - win_at), P(loss) = σ(loss_at - loss_slope·x)"
+        )?;
+        let logit = if self.reading.logit { " logit" } else { "" };
+        writeln!(f, "scale {}{logit}", self.reading.units)?;
         for (c, l) in self.classes.iter().enumerate() {
             let (side, in_hand) = class_name(c);
             writeln!(
@@ -316,8 +359,10 @@ mod tests {
 
     #[test]
     fn bad_text_is_refused_with_its_line() {
-        let good = WdlModel::neutral(400.0).to_string();
-        assert!((good.parse::<WdlModel>().unwrap().scale() - 400.0).abs() < 1e-9);
+        let good = WdlModel::neutral(Reading::linear(400.0)).to_string();
+        assert_eq!(good.parse::<WdlModel>().unwrap().reading(), Reading::linear(400.0));
+        let squashed = WdlModel::neutral(Reading::logit(1000.0)).to_string();
+        assert_eq!(squashed.parse::<WdlModel>().unwrap().reading(), Reading::logit(1000.0));
         let without = good.replace("sheep 0 3 1 3 -1\n", "");
         assert!(matches!(
             without.parse::<WdlModel>(),
@@ -346,7 +391,7 @@ mod tests {
             a in -3000i32..3000, b in -3000i32..3000,
         ) {
             let logistic = Logistic { win_slope, win_at, loss_slope, loss_at };
-            let model = WdlModel::new(1000.0, [logistic; CLASSES]).unwrap();
+            let model = WdlModel::new(Reading::logit(1000.0), [logistic; CLASSES]).unwrap();
             let (lo, hi) = (a.min(b), a.max(b));
             let (c_lo, c_hi) = (model.chances(lo, Board::START), model.chances(hi, Board::START));
             prop_assert!(c_lo.win <= c_hi.win && c_lo.loss >= c_hi.loss);

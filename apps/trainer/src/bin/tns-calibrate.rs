@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::Parser;
 use tns_match::{PlayerKind, PlayerSpec};
 use tns_nn::NeuralEvaluator;
-use tns_search::{Calibrated, Evaluator, Heuristic, Limits};
+use tns_search::{Calibrated, Evaluator, Heuristic, Limits, Reading};
 use tns_trainer::HeldOutArgs;
 use tns_trainer::calibration::{self, PHASE_NAMES, Reliability};
 use tns_trainer::measures::Validation;
@@ -60,12 +60,16 @@ struct Cli {
 
 /// The player's own evaluator, with nothing in front of it (no endgame, no table, no chances
 /// already fitted), and the units of its scores.
-fn raw_evaluator(player: &PlayerSpec) -> Result<(Arc<dyn Evaluator>, f64), String> {
+fn raw_evaluator(player: &PlayerSpec) -> Result<(Arc<dyn Evaluator>, Reading), String> {
     match &player.kind {
-        PlayerKind::Neural(net) => {
-            Ok((Arc::new(NeuralEvaluator::new(tns_nn::Network::clone(net))), 1000.0))
+        // The network's score is its tanh times 1,000: read back through the atanh.
+        PlayerKind::Neural(net) => Ok((
+            Arc::new(NeuralEvaluator::new(tns_nn::Network::clone(net))),
+            Reading::logit(1000.0),
+        )),
+        PlayerKind::Heuristic(weights) => {
+            Ok((Arc::new(Heuristic::new(*weights)), Reading::linear(400.0)))
         }
-        PlayerKind::Heuristic(weights) => Ok((Arc::new(Heuristic::new(*weights)), 400.0)),
         _ => Err(format!("{}: not a network or the heuristic", player.name)),
     }
 }
@@ -77,7 +81,7 @@ fn report(out: &mut impl FnMut(&str), what: &str, phases: &[Reliability; 2]) {
 }
 
 fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
-    let (raw, scale) = raw_evaluator(&cli.player)?;
+    let (raw, reading) = raw_evaluator(&cli.player)?;
     let h = &cli.held_out;
     let start = Instant::now();
     let (teacher, validation) = h.load()?;
@@ -94,7 +98,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         h.seed,
         start.elapsed().as_secs_f64()
     ));
-    let model = calibration::fit(&calibration::samples(&raw, &fit_set), scale);
+    let model = calibration::fit(&calibration::samples(&raw, &fit_set), reading);
     out(&model.to_string());
     let evaluation = calibration::reliability(&validation, |b| model.chances(raw.evaluate(b), b));
     report(out, "evaluation", &evaluation);
@@ -124,7 +128,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
                 f64::from(tns_search::CERTAIN_WIN),
             )
         } else {
-            (Arc::clone(&raw), scale)
+            (Arc::clone(&raw), reading.units)
         };
         let swings = calibration::swings(&evaluator, &positions, cli.swing_depth, certain);
         let (median, p90) = calibration::median_and_p90(&swings);
