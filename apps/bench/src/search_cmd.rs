@@ -4,9 +4,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tns_bench::BENCH_POSITIONS;
-use tns_match::{PlayerKind, PlayerSpec, with_endgame};
-use tns_nn::{Network, NeuralEvaluator};
-use tns_search::{Evaluator, Heuristic, Limits, Parts, Search, SearchConfig, describe};
+use tns_match::{PlayerKind, PlayerSpec};
+use tns_search::{Evaluator, Limits, Parts, Search, SearchConfig, describe};
 
 /// A part of the search that `--without` can switch off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -67,31 +66,22 @@ pub fn run(args: &Args) -> Result<(), String> {
             args.evaluator
         ));
     }
-    // The endgame built in, where the player searches with it (`network` and weights files
-    // unless `endgame=off`): the figures are those of the player as it plays.
+    // The evaluator the player searches with, as it plays: the endgame built in where it has
+    // it (`network` and weights files unless `endgame=off`), read through its fitted chances
+    // where it is calibrated (`network` unless `calibrated=off`).
     match &args.evaluator.kind {
-        PlayerKind::Heuristic(weights) if args.evaluator.endgame => bench(
-            with_endgame(Heuristic::new(*weights)).map_err(|e| e.to_string())?,
-            config,
-            args.depth,
-        ),
-        PlayerKind::Heuristic(weights) => bench(Heuristic::new(*weights), config, args.depth),
-        PlayerKind::Neural(net) if args.evaluator.endgame => {
-            let evaluator = with_endgame(NeuralEvaluator::new(Network::clone(net)));
-            bench(evaluator.map_err(|e| e.to_string())?, config, args.depth)
-        }
-        PlayerKind::Neural(net) => {
-            bench(NeuralEvaluator::new(Network::clone(net)), config, args.depth)
-        }
         PlayerKind::Perfect { .. } => {
             Err("perfect is the heuristic with the tablebase: bench the search with heuristic, \
                  and the table with `cargo bench --bench tablebase`"
                 .into())
         }
-        PlayerKind::Random | PlayerKind::External(_) => Err(format!(
-            "{} has no evaluator here: use heuristic or a weights file",
-            args.evaluator
-        )),
+        _ => match args.evaluator.evaluator(None).map_err(|e| e.to_string())? {
+            Some(evaluator) => bench(evaluator, config, args.depth),
+            None => Err(format!(
+                "{} has no evaluator here: use heuristic or a weights file",
+                args.evaluator
+            )),
+        },
     }
 }
 
