@@ -714,9 +714,11 @@ mod tests {
             held += 1;
         }
         assert_eq!(held, 2);
-        // Elsewhere the network's fitted chances, which are not certain.
-        let chances = evaluator.chances(0, Board::START);
-        assert!(chances.win < 1000 && chances.draw < 1000 && chances.loss < 1000, "{chances}");
+        // Elsewhere the network's fitted chances: an expected result of half a win is not
+        // certain, and a better score has better chances.
+        let half = evaluator.chances(tns_search::CERTAIN_WIN / 2, Board::START);
+        assert!(half.win > 0 && half.win < 1000, "{half}");
+        assert!(evaluator.chances(tns_search::CERTAIN_WIN * 3 / 4, Board::START).win > half.win);
     }
 
     #[test]
