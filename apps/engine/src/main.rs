@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use tns_engine::{Flow, Output, Session};
 
 fn main() -> ExitCode {
-    if let Some(arg) = std::env::args().nth(1) {
+    // The arguments as the system gives them: one that is not UTF-8 is refused, not a panic.
+    if let Some(arg) = std::env::args_os().nth(1) {
         let help = arg == "--help" || arg == "-h";
         let version = arg == "--version" || arg == "-V";
         if version {

@@ -201,6 +201,18 @@ fn a_move_from_a_stopped_iteration_is_sent_as_a_lower_bound() {
 }
 
 #[test]
+fn an_argument_that_is_not_utf8_is_refused_without_a_panic() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let out = Command::new(env!("CARGO_BIN_EXE_tns-engine"))
+        .arg(std::ffi::OsStr::from_bytes(b"\xff"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("the engine starts");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("takes no arguments"), "{out:?}");
+}
+
+#[test]
 fn show_wdl_adds_the_chances_to_every_info_line() {
     let mut engine = Engine::start();
     engine.send("tsi");

@@ -82,8 +82,8 @@ pub enum Command {
         /// The value for the side to move: win, draw or loss.
         #[arg(long, value_parser = parse_wdl)]
         result: Wdl,
-        /// How many to show.
-        #[arg(long, default_value_t = 5)]
+        /// How many to show, from 1.
+        #[arg(long, default_value_t = 5, value_parser = at_least_one)]
         count: usize,
     },
     /// Positions, wins, draws and losses for each dead count and side to move, and for each
@@ -111,6 +111,14 @@ pub enum Command {
         #[arg(long, value_name = "A-B", value_parser = parse_layers)]
         layers: Option<(u8, u8)>,
     },
+}
+
+/// A count of at least one: `--count 0` would ask for nothing.
+pub fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("expected a whole number from 1, not {text:?}")),
+    }
 }
 
 pub fn parse_side(text: &str) -> Result<Side, String> {

@@ -107,4 +107,8 @@ fn bad_arguments_are_refused_before_any_work() {
         table(&["examples", "--placed", "18", "--side", "goats", "--result", "win"]);
     assert!(!ok);
     assert!(stderr.contains("expected sheep or tigers"), "{stderr}");
+    let args = ["examples", "--placed", "18", "--side", "sheep", "--result", "win", "--count", "0"];
+    let (ok, stdout, stderr) = table(&args);
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains("from 1"), "{stderr}");
 }
