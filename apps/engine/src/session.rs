@@ -191,6 +191,12 @@ impl Session {
         self.say(&format!("info string error: {}", quote_to(what, MAX_ERROR)));
     }
 
+    /// Answers a line longer than `limit` bytes, which the reader skipped: one error line, as
+    /// for any line the engine cannot use.
+    pub fn handle_line_too_long(&mut self, limit: usize) {
+        self.error(&format!("a line longer than {limit} bytes: skipped"));
+    }
+
     /// Handles one line of input.
     pub fn handle_line(&mut self, line: &str) -> Flow {
         self.reap();

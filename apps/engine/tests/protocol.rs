@@ -201,6 +201,30 @@ fn a_move_from_a_stopped_iteration_is_sent_as_a_lower_bound() {
 }
 
 #[test]
+fn a_line_too_long_is_refused_and_skipped_and_the_next_one_answered() {
+    let mut engine = Engine::start();
+    // Three MiB without a line end, then its end and a command.
+    let chunk = vec![b'a'; 1 << 16];
+    for _ in 0..48 {
+        engine.input.write_all(&chunk).expect("the engine reads");
+    }
+    engine.send("");
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: a line longer than 1048576 bytes"),
+        "{lines:?}"
+    );
+    // A line of exactly the limit is still read (and refused as an unknown command).
+    engine.input.write_all(&vec![b'b'; 1 << 20]).unwrap();
+    engine.send("");
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(!lines[0].contains("longer than"), "{lines:?}");
+    engine.quit();
+}
+
+#[test]
 fn an_argument_that_is_not_utf8_is_refused_without_a_panic() {
     use std::os::unix::ffi::OsStrExt as _;
     let out = Command::new(env!("CARGO_BIN_EXE_tns-engine"))
