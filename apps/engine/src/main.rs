@@ -1,9 +1,9 @@
 //! `tns-engine`: Tigers and Sheep over the TSI protocol on standard input and output
 //! (docs/protocol.md). It never exits on bad input: it answers `info string error: ...`.
 
-use std::io::{BufRead, Read as _};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use tns_file::{Line, MAX_LINE, read_line};
 
 use tns_engine::{Flow, Output, Session};
 
@@ -28,9 +28,9 @@ fn main() -> ExitCode {
     let mut input = std::io::stdin().lock();
     let mut line = Vec::new();
     loop {
-        line.clear();
         // Bytes, not text: a line that is not UTF-8 is an error to answer, not a reason to stop.
-        match read_line(&mut input, &mut line) {
+        // At most 1 MiB of a line is kept: input without line ends cannot grow memory.
+        match read_line(&mut input, &mut line, MAX_LINE) {
             Line::End => break,
             Line::Whole => {
                 if session.handle_line(&String::from_utf8_lossy(&line)) == Flow::Quit {
@@ -43,42 +43,4 @@ fn main() -> ExitCode {
     // The controller closed our input: stop as for `quit`.
     session.finish();
     ExitCode::SUCCESS
-}
-
-/// The longest line the engine reads: a longer one is refused and skipped to its end, so input
-/// without line ends cannot grow memory without limit.
-const MAX_LINE: usize = 1 << 20;
-
-/// What [`read_line`] found.
-enum Line {
-    /// A line (with its `\n`, unless the input ended first) in the buffer.
-    Whole,
-    /// A line longer than [`MAX_LINE`], skipped to its end; the buffer holds nothing of use.
-    TooLong,
-    /// The end of the input, or an error reading it.
-    End,
-}
-
-/// Reads one line into `line` (empty on entry), at most [`MAX_LINE`] bytes of it kept.
-fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> Line {
-    let limit = u64::try_from(MAX_LINE).unwrap_or(u64::MAX) + 1;
-    match input.by_ref().take(limit).read_until(b'\n', line) {
-        Ok(0) | Err(_) => return Line::End,
-        Ok(_) if line.len() <= MAX_LINE || line.ends_with(b"\n") => return Line::Whole,
-        Ok(_) => {}
-    }
-    // Skip the rest of the long line, a buffer at a time, keeping none of it.
-    loop {
-        let (skipped, done) = match input.fill_buf() {
-            Ok([]) | Err(_) => return Line::TooLong,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(at) => (at + 1, true),
-                None => (buf.len(), false),
-            },
-        };
-        input.consume(skipped);
-        if done {
-            return Line::TooLong;
-        }
-    }
 }

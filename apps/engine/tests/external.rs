@@ -204,3 +204,29 @@ fn engines_take_names_options_and_clocks() {
         assert_eq!(g.played.record("a", "b").tag("TimeControl"), Some("2+0.05"));
     }
 }
+
+#[test]
+fn a_program_that_writes_without_line_ends_fails_its_handshake_in_bounded_memory() {
+    // `exec cat /dev/zero`: output without end and without a line end. The runner keeps at
+    // most a megabyte of a line, so the handshake's timeout ends it with the reason.
+    let script = std::env::temp_dir().join(format!("tns-zeros-{}.sh", std::process::id()));
+    std::fs::write(&script, "exec cat /dev/zero\n").unwrap();
+    let spec = format!("cmd:sh {}", script.display());
+    let config = config(&spec, "random", 2, DEPTH_3);
+    let result = run_match(&config, &AtomicBool::new(false), |_| {});
+    match result {
+        Err(MatchError::Engine { reason, .. }) => {
+            assert!(reason.contains("tsiok"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The most this test process ever held: a reader that kept the whole line would have
+    // taken gigabytes in the handshake's ten seconds (about 1 GB a second).
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    assert!(peak_kb < 2 << 20, "peak {peak_kb} kB");
+}

@@ -4,8 +4,10 @@ mod atomic;
 mod checksum;
 mod error;
 mod format;
+mod lines;
 
 pub use atomic::{open, read, read_text, save, write_atomically};
 pub use checksum::checksum;
 pub use error::FileError;
 pub use format::{Format, HEADER, TRAILER};
+pub use lines::{Line, MAX_LINE, read_line};

@@ -3,7 +3,7 @@
 //! crashes or answers late.
 
 use std::fmt::Write as _;
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::{BufReader, Write as _};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -70,18 +70,22 @@ impl Process {
             .name("engine output".into())
             .spawn(move || {
                 // Bytes, read lossily: a line that is not UTF-8 is still a line, not the end.
+                // At most 1 MiB of a line is kept: a program that writes without line ends
+                // (`cat /dev/zero`) cannot grow the runner's memory; its line is read as empty
+                // and answers nothing the runner waits for.
                 let mut line = Vec::new();
                 loop {
-                    line.clear();
-                    match output.read_until(b'\n', &mut line) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
+                    let text = match tns_file::read_line(&mut output, &mut line, tns_file::MAX_LINE)
+                    {
+                        tns_file::Line::End => break,
+                        tns_file::Line::TooLong => String::new(),
+                        tns_file::Line::Whole => {
                             let text = String::from_utf8_lossy(&line);
-                            let text = text.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(text).is_err() {
-                                break;
-                            }
+                            text.trim_end_matches(['\n', '\r']).to_string()
                         }
+                    };
+                    if tx.send(text).is_err() {
+                        break;
                     }
                 }
             })
