@@ -269,7 +269,7 @@ fn draw_writes_pictures_of_positions_and_games() {
 fn a_closed_pipe_ends_the_output_quietly() {
     use std::io::{BufRead as _, BufReader};
     let mut child = Command::new(env!("CARGO_BIN_EXE_tns-bench"))
-        .args(["perft", "12"])
+        .args(["perft", "10"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
