@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
 use tns_board::{Game, Move};
-use tns_match::{Budget, LEVELS, PlayerSpec};
+use tns_match::{Budget, PlayerSpec};
 use tokio::sync::Semaphore;
 
 use crate::analysis::{API_VERSION, Analyst, MoveJson, PositionJson};
@@ -68,6 +68,11 @@ impl AppState {
         let parsed: PlayerSpec = spec.parse().map_err(|e: tns_match::PlayerError| e.to_string())?;
         if !parsed.searches() && parsed.kind != tns_match::PlayerKind::Random {
             return Err("only built-in players and weights files can be offered".into());
+        }
+        if parsed.needs_tablebase() && self.analyst.table.is_none() {
+            return Err(format!(
+                "{spec} needs the tablebase, and this server has none (--tablebase)"
+            ));
         }
         self.extra.push(parsed);
         Ok(())
@@ -212,39 +217,35 @@ struct MoveAnswer {
     position: String,
 }
 
-/// The network searching with the table's movement phase, offered (and the default) where the
-/// server has a table.
-const NETWORK_WITH_TABLE: (&str, &str) = (
-    "network:table=on",
-    "the shipped network, searching with the table's exact values once every sheep is placed",
-);
-
-/// The players the server offers: the levels (with a table, the network searching with it
-/// after the network, and `perfect`), then those the operator added.
-fn offered(state: &AppState) -> Vec<(String, String)> {
-    let table = state.analyst.table.is_some();
-    let mut players: Vec<(String, String)> = LEVELS
-        .iter()
-        .filter(|(name, _)| *name != "perfect" || table)
-        .flat_map(|&level| {
-            let with_table = (table && level.0 == "network").then_some(NETWORK_WITH_TABLE);
-            std::iter::once(level).chain(with_table)
-        })
-        .map(|(n, d)| (n.to_string(), d.to_string()))
+/// The players the server offers, in the order every program lists them
+/// ([`tns_match::offers`]: the levels, with the table's movement phase after the strongest
+/// where there is a table, and the perfect player where it solves the whole game), then those
+/// the operator added: each a name, the spec it stands for, and what it does.
+fn offered(state: &AppState) -> Vec<PlayerJson> {
+    let table = state.analyst.table.as_ref();
+    let whole = table.is_some_and(|t| t.solves_whole_game());
+    let mut players: Vec<PlayerJson> = tns_match::offers(table.is_some(), whole)
+        .into_iter()
+        .map(|o| PlayerJson { name: o.name, spec: o.spec, description: o.about })
         .collect();
-    // An operator's player named like one already listed is listed once.
+    // An operator's player that is already listed (by its name or its level's) is listed once.
     for spec in &state.extra {
-        if !players.iter().any(|(name, _)| *name == spec.name) {
-            players.push((spec.name.clone(), "offered by this server".to_string()));
+        let name = tns_match::level_name(&spec.name);
+        if !players.iter().any(|p| p.name == name) {
+            players.push(PlayerJson {
+                name: spec.name.clone(),
+                spec: spec.name.clone(),
+                description: "offered by this server".to_string(),
+            });
         }
     }
     players
 }
 
-/// The player of a move request that names none: the strongest without the whole table, the
-/// network, searching with the table's movement phase where the server has one.
+/// The player of a move request that names none: the strongest, searching with the table's
+/// movement phase where the server has one.
 fn default_player(state: &AppState) -> &'static str {
-    if state.analyst.table.is_some() { NETWORK_WITH_TABLE.0 } else { "network" }
+    if state.analyst.table.is_some() { "strongest:table=on" } else { "strongest" }
 }
 
 async fn play(
@@ -253,10 +254,12 @@ async fn play(
 ) -> Result<Response, ApiError> {
     let (query, game) = parse(raw.as_deref(), &["pos", "moves", "player"])?;
     let name = query.get("player").unwrap_or(default_player(&state)).to_string();
-    // Only the server's own list: never a program or a file named by the client.
+    // Never a program or a file named by the client.
+    // Only the server's own list, by a level's name or its spec (`strongest` or `network`).
     let offered = offered(&state);
-    if !offered.iter().any(|(n, _)| *n == name) {
-        let names: Vec<&str> = offered.iter().map(|(n, _)| n.as_str()).collect();
+    let level = tns_match::level_name(&name);
+    if !offered.iter().any(|p| p.name == name || p.name == level) {
+        let names: Vec<&str> = offered.iter().map(|p| p.name.as_str()).collect();
         return Err(ApiError::bad(format!(
             "unknown player {name:?}: this server offers {}",
             names.join(", ")
@@ -293,6 +296,7 @@ async fn play(
 #[derive(Serialize)]
 struct PlayerJson {
     name: String,
+    spec: String,
     description: String,
 }
 
@@ -300,18 +304,17 @@ struct PlayerJson {
 struct PlayersJson {
     api: u32,
     players: Vec<PlayerJson>,
+    /// The player a move request that names none gets, and the page chooses first.
+    default: &'static str,
     max_move_time: f64,
     tablebase: bool,
 }
 
 async fn players(State(state): State<Arc<AppState>>) -> Response {
-    let players = offered(&state)
-        .into_iter()
-        .map(|(name, description)| PlayerJson { name, description })
-        .collect();
     let answer = PlayersJson {
         api: API_VERSION,
-        players,
+        players: offered(&state),
+        default: default_player(&state),
         max_move_time: state.limits.max_move_time.as_secs_f64(),
         tablebase: state.analyst.table.is_some(),
     };

@@ -239,8 +239,9 @@ async function loadPlayers() {
     const select = $("computer-player");
     for (const p of answer.players) {
       const o = document.createElement("option");
-      o.value = p.name; o.textContent = p.name; o.title = p.description;
-      if (p.name === (answer.tablebase ? "perfect" : "network")) o.selected = true;
+      o.value = p.name; o.textContent = p.name;
+      o.title = p.spec === p.name ? p.description : `${p.description} (${p.spec})`;
+      if (p.name === answer.default) o.selected = true;
       select.appendChild(o);
     }
   } catch (e) { $("status").textContent = e.message; }

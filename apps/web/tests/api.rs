@@ -151,7 +151,8 @@ fn players_and_their_moves() {
     let (status, v) = json(addr, "/api/v1/players");
     assert_eq!(status, 200);
     let names = names(&v);
-    assert!(names.contains(&"network") && names.contains(&"random"), "{names:?}");
+    assert_eq!(names, ["random", "easy", "medium", "hard", "strongest"], "the levels, in order");
+    assert_eq!(v["default"], "strongest");
     assert!(!names.contains(&"perfect"), "no table, no perfect player: {names:?}");
     let (status, v) = json(addr, "/api/v1/move?moves=c3&player=heuristic:depth=2");
     assert_eq!(status, 200, "{v}");
@@ -235,8 +236,10 @@ fn a_forced_win_gives_its_distance_and_its_winning_move_first() {
     assert!(winning >= 1);
     assert_eq!(moves[0]["verdict"]["plies"], 19, "{}", moves[0]);
     assert_eq!(v["played"][0]["kept"], true);
+    // The perfect player is offered only where the table solves the whole game.
     let (_, players) = json(addr, "/api/v1/players");
-    assert!(players["players"].as_array().unwrap().iter().any(|p| p["name"] == "perfect"));
+    let perfect = players["players"].as_array().unwrap().iter().any(|p| p["name"] == "perfect");
+    assert_eq!(perfect, real_table().solves_whole_game(), "{players}");
 }
 
 #[test]
@@ -298,15 +301,18 @@ fn with_a_table_the_network_searches_with_it_and_is_the_default() {
     let (_, v) = json(server(Some(table)), "/api/v1/players");
     let listed = names(&v);
     let at = |name: &str| listed.iter().position(|n| *n == name);
-    assert_eq!(at("network:table=on"), at("network").map(|i| i + 1), "{listed:?}");
-    assert!(listed.contains(&"perfect"), "{listed:?}");
+    assert_eq!(at("strongest:table=on"), at("strongest").map(|i| i + 1), "{listed:?}");
+    assert_eq!(v["default"], "strongest:table=on");
+    assert!(!listed.contains(&"perfect"), "the movement phase alone is no perfect player");
     let (_, v) = json(server(None), "/api/v1/players");
-    assert!(!names(&v).contains(&"network:table=on"), "no table, not offered");
-    // Offered again by the operator, it is listed once.
+    assert!(!names(&v).contains(&"strongest:table=on"), "no table, not offered");
+    // Offered again by the operator, under its spec, it is listed once.
     let mut st = state(Some(Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap())));
     st.offer("network:table=on").unwrap();
     let (_, v) = json(serve(st), "/api/v1/players");
-    assert_eq!(names(&v).iter().filter(|n| **n == "network:table=on").count(), 1);
+    assert_eq!(names(&v).iter().filter(|n| n.ends_with("table=on")).count(), 1, "{v}");
+    // Without a table, the perfect player cannot be offered.
+    assert!(state(None).offer("perfect").unwrap_err().contains("needs the tablebase"));
 }
 
 #[test]
@@ -316,9 +322,9 @@ fn a_move_from_the_network_with_the_table_by_default() {
     // A movement position: the network's search takes the table's exact values there.
     let (status, v) = json(addr, "/api/v1/move?pos=SSSSS%2FSSSSS%2FSSSS1%2FS1TTS%2FTSSST+s+0");
     assert_eq!(status, 200, "{v}");
-    assert_eq!(v["player"], "network:table=on", "{v}");
+    assert_eq!(v["player"], "strongest:table=on", "{v}");
     let (status, v) = json(addr, "/api/v1/move?moves=c3&player=network%3Atable%3Don");
     assert_eq!(status, 200, "{v}");
     let (_, v) = json(server(None), "/api/v1/move?moves=c3");
-    assert_eq!(v["player"], "network", "without a table: {v}");
+    assert_eq!(v["player"], "strongest", "without a table: {v}");
 }

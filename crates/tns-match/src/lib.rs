@@ -2,6 +2,7 @@
 
 mod error;
 mod external;
+mod level;
 mod limits;
 mod player;
 mod referee;
@@ -12,6 +13,7 @@ mod time_control;
 mod tournament;
 
 pub use external::{DEPTH_TIMEOUT, External, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
+pub use level::{LEVELS, Level, Offer, level_name, offers};
 pub use limits::{LimitError, MAX_MOVE_SECONDS, MAX_NODES};
 /// The checks of every limit, shared by all front ends.
 pub mod limit {
@@ -22,8 +24,8 @@ pub use player::{Budget, Player, RandomPlayer, SearchPlayer};
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
 pub use seed::mix_seed;
 pub use spec::{
-    Fitted, LEVELS, PlayerKind, PlayerSpec, Searcher, shipped_chances, shipped_endgame,
-    shipped_network, with_endgame,
+    Fitted, PlayerKind, PlayerSpec, Searcher, shipped_chances, shipped_endgame, shipped_network,
+    with_endgame,
 };
 pub use stats::{
     EloEstimate, Pentanomial, Points, Sprt, SprtDecision, Tally, elo_of_score, score_of_elo,

@@ -22,6 +22,7 @@ use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
 
 use crate::error::PlayerError;
 use crate::external::{External, ExternalPlayer};
+use crate::level::Level;
 use crate::limits;
 use crate::player::{Budget, Player, RandomPlayer, SearchPlayer};
 
@@ -47,22 +48,6 @@ pub enum PlayerKind {
     /// Another program speaking the TSI protocol.
     External(External),
 }
-
-/// Ready-made players from weakest to strongest, with what each is like: the levels a program
-/// offers people who do not want to write a spec. The percentages were measured over 100 games
-/// at 0.2 s a move (`tns-bench match --engines A B --time 0.2 --games 100`); the network's
-/// errors by the audit in docs/solution.md.
-pub const LEVELS: [(&str, &str); 6] = [
-    ("random", "any legal move: the easiest"),
-    ("heuristic:depth=2", "looks two plies ahead: easy (beats random play in 96% of games)"),
-    ("heuristic:depth=4", "looks four plies ahead: medium (beats depth 2 in 80%)"),
-    ("heuristic", "searches for the time limit: strong (at 0.2 s, beats depth 4 in 93%)"),
-    (
-        "network",
-        "the shipped network, distilled from the solved game, with the endgame built in (the solved movement phase up to one kill): the default, the strongest without the table (let a draw slip against perfect play in none of 1,000 games at 0.05 s a move and in 29 of 4,200 at depth 4, where the network alone does in 85)",
-    ),
-    ("perfect", "the solved game (needs the tablebase): never lets a win or a draw slip"),
-];
 
 /// A player as named on the command line: its kind, and any limits it sets for itself (those it
 /// leaves unset come from the match's defaults).
@@ -144,6 +129,11 @@ impl FromStr for PlayerSpec {
     fn from_str(s: &str) -> Result<PlayerSpec, PlayerError> {
         if let Some(command) = s.strip_prefix("cmd:") {
             return external_spec(s, command);
+        }
+        // A level's name stands for its spec; the player keeps the name it was chosen by.
+        if let Some(expanded) = Level::expand(s) {
+            let spec: PlayerSpec = expanded.parse()?;
+            return Ok(PlayerSpec { name: s.to_string(), ..spec });
         }
         let (kind_text, options) = s.split_once(':').unwrap_or((s, ""));
         let mut kind = match kind_text {
