@@ -69,7 +69,7 @@ fn probe_answers_with_sheep_in_hand_and_lists_every_move() {
     );
     let first = lines.next().unwrap();
     assert!(
-        first.trim_start().starts_with("a5c5") && first.ends_with("Tigers win in 1"),
+        first.trim_start().starts_with("a5xc5") && first.ends_with("Tigers win in 1"),
         "{first}"
     );
     // A position before the built layers, and bad input, are clear errors.

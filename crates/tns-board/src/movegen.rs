@@ -51,7 +51,7 @@ impl Board {
     /// let board: Board = "TS2T/5/5/5/T3T t 19".parse()?;
     /// let mut moves = MoveList::new();
     /// board.generate_moves(&mut moves);
-    /// assert_eq!(moves[0].to_string(), "a5c5"); // the kill comes first
+    /// assert_eq!(moves[0].to_string(), "a5xc5"); // the kill comes first
     /// assert!(moves[1..].iter().all(|m| !m.is_jump()));
     /// # Ok::<(), tns_board::ParsePositionError>(())
     /// ```

@@ -110,11 +110,15 @@ impl Move {
     }
 }
 
+/// A placement is its point (`c3`), a step its two points (`a1b2`), and a jump, which kills the
+/// sheep between, its two points with an `x` (`a5xc3`): one notation wherever a person reads a
+/// move. [`FromStr`] reads a jump with or without the `x`.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Move::Place(to) => write!(f, "{to}"),
-            Move::Step { from, to } | Move::Jump { from, to } => write!(f, "{from}{to}"),
+            Move::Step { from, to } => write!(f, "{from}{to}"),
+            Move::Jump { from, to } => write!(f, "{from}x{to}"),
         }
     }
 }

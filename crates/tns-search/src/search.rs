@@ -28,7 +28,7 @@ use crate::worker::{CHECK_EVERY, Shared, Worker};
 /// // Four sheep are dead and the tigers can jump a fifth.
 /// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
 /// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {})?;
-/// assert_eq!(result.best_move.unwrap().to_string(), "a5c5");
+/// assert_eq!(result.best_move.unwrap().to_string(), "a5xc5");
 /// assert_eq!(describe(result.score, board.side_to_move()), "Tigers win in 1");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
