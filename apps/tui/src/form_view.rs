@@ -21,10 +21,21 @@ pub struct NewGameView<'a> {
 /// The keys, under the rows.
 const KEYS: &str = "↑ ↓ row · ← → change · Enter start · Esc cancel";
 
+/// The keys on the start screen, where there is no game to go back to.
+const OPENING_KEYS: &str = "↑ ↓ row · ← → change · Enter play · Esc quit";
+
+/// The start screen's first line: what the game is, for someone who has never played it.
+const OPENING_INTRO: &str = "4 tigers hunt 20 sheep. Tigers win by killing five; sheep win by \
+                             leaving no tiger a move.";
+
 impl NewGameView<'_> {
     fn lines(&self) -> Vec<Line<'static>> {
         let form = self.form;
         let mut lines = Vec::new();
+        if form.opening {
+            lines.push(Line::from(OPENING_INTRO));
+            lines.push(Line::default());
+        }
         for (row, name, value) in form.rows() {
             let chosen = row == form.row;
             let (open, close) = if chosen { ("‹ ", " ›") } else { ("  ", "  ") };
@@ -48,25 +59,30 @@ impl NewGameView<'_> {
 impl Widget for NewGameView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let lines = self.lines();
+        let (keys_text, title) = if self.form.opening {
+            (OPENING_KEYS, " Tigers and Sheep ")
+        } else {
+            (KEYS, " New game ")
+        };
         // As wide as the keys' line (the widest choice is narrower): a long typed position or
         // error wraps inside rather than widening the box across the screen.
-        let widest = KEYS.chars().count();
+        let widest = keys_text.chars().count();
         let width = u16::try_from(widest + 2).unwrap_or(u16::MAX).min(area.width);
         let inner_width = width.saturating_sub(2);
         let rows: u16 =
             lines.iter().map(|l| crate::ui::wrapped_rows(&l.to_string(), inner_width).max(1)).sum();
         // The keys keep their rows at the bottom whatever the rest needs: the choices give
         // way first where the screen is short.
-        let key_rows = crate::ui::wrapped_rows(KEYS, inner_width);
+        let key_rows = crate::ui::wrapped_rows(keys_text, inner_width);
         let height = (rows + 1 + key_rows).saturating_add(2).min(area.height);
         let popup = crate::ui::centred(area, width, height);
         Clear.render(popup, buf);
-        let block = Block::bordered().title(" New game ");
+        let block = Block::bordered().title(title);
         let inner = block.inner(popup);
         block.render(popup, buf);
         let [body, keys] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(key_rows)]).areas(inner);
         Paragraph::new(lines).wrap(Wrap { trim: true }).render(body, buf);
-        Paragraph::new(KEYS).wrap(Wrap { trim: true }).render(keys, buf);
+        Paragraph::new(keys_text).wrap(Wrap { trim: true }).render(keys, buf);
     }
 }

@@ -17,16 +17,17 @@ use tns_tablebase::Tablebase;
 
 /// Tigers and Sheep (Bagh-Chal): four tigers against twenty sheep.
 ///
-/// By default the computer plays both sides. Keys: ? in the game lists them all.
+/// Without --sheep or --tiger the game asks who plays each side. Keys: ? in the game lists
+/// them all.
 #[derive(Parser, Debug)]
-#[command(name = "tigers-and-sheep", version, after_help = PLAYERS_HELP)]
+#[command(name = "tigers-and-sheep", version, after_help = players_help())]
 struct Cli {
-    /// Who plays the sheep: human, or a computer player (see the list below) [default:
-    /// network, or the saved game's player with --load].
+    /// Who plays the sheep: human, or a computer player (see the list below) [default: asked
+    /// on the start screen; the strongest with --tiger, or the saved game's player with
+    /// --load].
     #[arg(short = 'S', long, value_name = "PLAYER")]
     sheep: Option<String>,
-    /// Who plays the tigers, likewise [default: network, or the saved game's player with
-    /// --load].
+    /// Who plays the tigers, likewise.
     #[arg(short = 'T', long, value_name = "PLAYER")]
     tiger: Option<String>,
     /// Seconds a computer player may think per move [default: 2, or the saved game's limit
@@ -66,26 +67,25 @@ struct Cli {
     tablebase: Option<PathBuf>,
 }
 
-/// The players, listed after the options in `--help` (a test checks it names every level).
-const PLAYERS_HELP: &str = "\
-Players (for --sheep and --tiger; the same names as `tns-bench match`):
-  human               you, with the keyboard or the mouse
-  random              any legal move: the easiest
-  heuristic:depth=2   looks two plies ahead: easy (beats random play in 96% of games)
-  heuristic:depth=4   looks four plies ahead: medium (beats depth 2 in 80%)
-  heuristic           searches for the time limit (--time, 2 s a move): strong (at 0.2 s,
-                      beats depth 4 in 93%)
-  network             the shipped network, distilled from the solved game, with the endgame built in (the solved movement phase up to one kill): the default, the strongest without the table (let a draw slip against perfect play in none of 1,000 games at 0.05 s a move and in 29 of 4,200 at depth 4, where the network alone does in 85)
-  network:table=on    the network searching with the table's exact values once the sheep
-                      are all placed (the movement phase alone will do: `B` in the game
-                      builds it, about a minute): the default when a table is found (at
-                      depth 4, 6 games of 2,400 let slip against perfect play, 14 with the
-                      endgame built in alone)
-  perfect             the solved game (needs the tablebase): never lets a win or a draw slip
-  FILE                a trained network's weights file, searching with it and the endgame built in
-Options go after a colon: heuristic:time=0.5, heuristic:depth=6,dead=350, FILE:depth=4,
-network:table=on, network:endgame=off (the network alone). A player's own time or depth
-replaces --time and --depth for that player.";
+/// The players, listed after the options in `--help`: a person, the levels (the same names in
+/// every program here), and how to name any other player.
+fn players_help() -> String {
+    use std::fmt::Write as _;
+    let mut help = String::from(
+        "Players (for --sheep and --tiger; the same names in tns-bench match and on the web \
+         page):\n  human       you, with the keyboard or the mouse\n",
+    );
+    for level in tns_match::LEVELS {
+        let _ = writeln!(help, "  {:<11} {} [{}]", level.name, level.about, level.spec);
+    }
+    help.push_str(
+        "Any player spec will do as well: hard:time=0.5, heuristic:depth=6,dead=350, \
+         strongest:table=on (searching with the table's movement phase, the default once a \
+         table is found), a trained network's weights FILE. docs/players.md lists them all; \
+         docs/results.md says how strong each level is.",
+    );
+    help
+}
 
 fn player(text: &str) -> Result<PlayerKind, String> {
     PlayerKind::parse(text).map_err(|e| e.to_string())
@@ -263,7 +263,10 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     // `network:table=on`) and plays on without it where there is none.
     let table_optional = |seat: &PlayerKind, given: &Option<String>, tag: &str| {
         let saved = record.as_ref().and_then(|r| r.tag(tag)).is_some();
-        given.is_none() && (!saved || matches!(seat, PlayerKind::Computer(s) if s.table))
+        given.is_none()
+            && (!saved
+                || matches!(seat, PlayerKind::Computer(s)
+                    if s.table || tns_match::Level::named(&s.name).is_some_and(|l| l.name == "strongest")))
     };
     let optional =
         [table_optional(&sheep, &cli.sheep, "Sheep"), table_optional(&tiger, &cli.tiger, "Tiger")];
@@ -297,6 +300,10 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     }
     if let Some(ending) = record.as_ref().and_then(tigers_and_sheep::ending_of) {
         app.end_as(ending);
+    }
+    // Nobody said who plays: the game asks first.
+    if cli.sheep.is_none() && cli.tiger.is_none() && record.is_none() {
+        app.open_start_screen();
     }
     Ok(app)
 }
@@ -402,13 +409,15 @@ mod tests {
 
     #[test]
     fn the_help_lists_every_level_and_each_parses() {
-        for (spec, what) in tns_match::LEVELS {
-            let line = PLAYERS_HELP
+        use clap::CommandFactory as _;
+        let help = Cli::command().render_long_help().to_string();
+        for level in tns_match::LEVELS {
+            let line = help
                 .lines()
-                .find(|l| l.split_whitespace().next() == Some(spec))
-                .unwrap_or_else(|| panic!("{spec} is not in the help"));
-            assert!(line.ends_with(what) || spec == "heuristic", "{line:?} vs {what:?}");
-            assert!(player(spec).is_ok(), "{spec}");
+                .find(|l| l.split_whitespace().next() == Some(level.name))
+                .unwrap_or_else(|| panic!("{} is not in the help:\n{help}", level.name));
+            assert!(line.contains(level.spec) && line.contains(level.about), "{line:?}");
+            assert!(player(level.name).is_ok(), "{}", level.name);
         }
         assert_eq!(player("human"), Ok(PlayerKind::Human));
         let err = player("heuristic:speed=2").unwrap_err();

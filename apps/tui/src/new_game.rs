@@ -127,6 +127,9 @@ pub struct NewGameForm {
     pub shown: Board,
     /// Why the last Enter could not start (a typed position that does not parse).
     pub error: Option<String>,
+    /// Whether this is the start screen, shown before any game: Esc then quits, as there is
+    /// no game behind it to go back to.
+    pub opening: bool,
 }
 
 /// The longest position text the form takes: a position is under 40 characters.
@@ -143,8 +146,9 @@ impl NewGameForm {
         shown: Board,
     ) -> NewGameForm {
         let mut index = |name: &str| {
-            players.iter().position(|p| p == name).unwrap_or_else(|| {
-                players.push(name.to_string());
+            let name = tns_match::level_name(name);
+            players.iter().position(|p| *p == name).unwrap_or_else(|| {
+                players.push(name.clone());
                 players.len() - 1
             })
         };
@@ -165,6 +169,7 @@ impl NewGameForm {
             typed: String::new(),
             shown,
             error: None,
+            opening: false,
         }
     }
 
@@ -222,8 +227,8 @@ impl NewGameForm {
     /// Each row's name and chosen value, for drawing.
     pub fn rows(&self) -> [(Row, &'static str, String); 4] {
         [
-            (Row::Sheep, "Sheep", self.players[self.sheep].clone()),
-            (Row::Tiger, "Tigers", self.players[self.tiger].clone()),
+            (Row::Sheep, "Sheep", label(&self.players[self.sheep])),
+            (Row::Tiger, "Tigers", label(&self.players[self.tiger])),
             (Row::Time, "Time", self.times[self.time].label()),
             (Row::Start, "Start", self.start.label().to_string()),
         ]
@@ -256,6 +261,21 @@ impl NewGameForm {
     }
 }
 
+/// How the form shows a player: `you` for a person, a level with the spec it stands for.
+pub fn label(name: &str) -> String {
+    if name == "human" {
+        return "you".to_string();
+    }
+    let (head, options) = name.split_once(':').unwrap_or((name, ""));
+    match tns_match::Level::named(head) {
+        Some(level) if level.name == head && level.spec != head => {
+            let joint = if options.is_empty() { "" } else { ":" };
+            format!("{name} ({}{joint}{options})", level.spec)
+        }
+        _ => name.to_string(),
+    }
+}
+
 /// The item `by` places from `now` in `all`, around at the ends.
 fn step<T: Copy + PartialEq>(all: &[T], now: T, by: i8) -> T {
     let i = all.iter().position(|&x| x == now).unwrap_or(0);
@@ -269,7 +289,7 @@ mod tests {
     use super::*;
 
     fn form() -> NewGameForm {
-        let players = ["human", "random", "heuristic", "network"].map(String::from).to_vec();
+        let players = ["human", "random", "hard", "strongest"].map(String::from).to_vec();
         NewGameForm::new(players, "human", "network", TimeChoice::PerMove(2.0), Board::START)
     }
 
@@ -278,7 +298,7 @@ mod tests {
         let mut f = form();
         assert_eq!((f.sheep, f.tiger, f.time), (0, 3, 3));
         f.change(-1);
-        assert_eq!(f.players[f.sheep], "network", "before the first is the last");
+        assert_eq!(f.players[f.sheep], "strongest", "before the first is the last");
         f.move_row(-1);
         assert_eq!(f.row, Row::Start, "above the first row is the last");
         f.change(1);
@@ -304,9 +324,24 @@ mod tests {
             TimeChoice::PerMove(9.0),
             Board::START,
         );
-        assert_eq!(f.choice().unwrap().sheep, "heuristic:dead=350");
+        assert_eq!(f.choice().unwrap().sheep, "hard:dead=350", "named as its level");
         assert_eq!(f.times[f.time], TimeChoice::PerMove(9.0), "a time not offered is kept");
         assert_eq!(f.choice().unwrap().time, TimeChoice::PerMove(9.0));
+    }
+
+    #[test]
+    fn levels_are_offered_by_name_with_their_spec_beside() {
+        let f = form();
+        assert_eq!(f.tiger, 3, "the network is the strongest level");
+        let rows = f.rows();
+        assert_eq!(rows[0].2, "you");
+        assert_eq!(rows[1].2, "strongest (network)");
+        assert_eq!(label("easy"), "easy (heuristic:depth=2)");
+        assert_eq!(label("strongest:table=on"), "strongest:table=on (network:table=on)");
+        assert_eq!(label("heuristic:dead=350"), "heuristic:dead=350");
+        assert_eq!(tns_match::level_name("network:table=on"), "strongest:table=on");
+        assert_eq!(tns_match::level_name("heuristic:depth=4"), "medium");
+        assert_eq!(tns_match::level_name("my.bin"), "my.bin");
     }
 
     #[test]

@@ -8,24 +8,20 @@ use tns_search::Limits;
 
 use crate::App;
 use crate::app::Pending;
-use crate::new_game::{NewGameForm, TimeChoice};
+use crate::new_game::{self, NewGameForm, StartChoice, TimeChoice};
 use crate::players::{DEFAULT_TIME, PlayerKind};
 
 impl App {
+    /// The players the form offers: a person, then the levels in the order every program
+    /// lists them ([`tns_match::offers`]).
+    fn offered(&self) -> Vec<String> {
+        let solved = self.tablebase.as_ref().is_some_and(|t| t.solves_whole_game());
+        let offers = tns_match::offers(self.tablebase.is_some(), solved);
+        std::iter::once("human".to_string()).chain(offers.into_iter().map(|o| o.name)).collect()
+    }
+
     /// `n`: opens the new-game form, with this game's players and time chosen.
     pub fn request_new_game(&mut self) {
-        let mut players = vec!["human".to_string()];
-        let solved = self.tablebase.as_ref().is_some_and(|t| t.solves_whole_game());
-        players.extend(
-            tns_match::LEVELS
-                .iter()
-                .map(|(spec, _)| (*spec).to_string())
-                .filter(|spec| spec != "perfect" || solved),
-        );
-        // With a table, the network searching with its movement phase (the game's default then).
-        if self.tablebase.is_some() {
-            players.push("network:table=on".to_string());
-        }
         let time = match (&self.clock, self.seats[0].limits.time) {
             (Some(clock), _) => {
                 let minutes = clock.control.base.as_secs_f64() / 60.0;
@@ -36,8 +32,35 @@ impl App {
         };
         let (sheep, tiger) = (self.player(Side::Sheep).name(), self.player(Side::Tiger).name());
         self.new_game_form =
-            Some(NewGameForm::new(players, sheep, tiger, time, self.shown_board()));
+            Some(NewGameForm::new(self.offered(), sheep, tiger, time, self.shown_board()));
         self.message = "new game: ↑ ↓ choose, ← → change, Enter starts, Esc cancels".into();
+    }
+
+    /// The start screen, for a game started without choosing its players: the new-game form
+    /// before any move, with the sheep yours and the tigers the computer player this game
+    /// would have had. Nothing moves until Enter plays; Esc quits.
+    pub fn open_start_screen(&mut self) {
+        self.request_new_game();
+        if let Some(form) = &mut self.new_game_form {
+            form.opening = true;
+            form.sheep = form.players.iter().position(|p| p == "human").unwrap_or(0);
+            if self.game.board() != tns_board::Board::START {
+                // Started with --position: that is the start offered.
+                form.start = StartChoice::Shown;
+            }
+        }
+        self.message = "Choose your side and the computer's level; Enter plays".into();
+    }
+
+    /// The tip that `B` builds the movement phase's table, where there is none and a computer
+    /// player would search with it.
+    pub(crate) fn table_tip(&self) -> Option<&'static str> {
+        let would_take = [Side::Sheep, Side::Tiger].into_iter().any(|side| {
+            self.takes_table[crate::players::seat_index(side)]
+                && matches!(self.player(side), PlayerKind::Computer(_))
+        });
+        (self.tablebase.is_none() && self.table_home.is_some() && would_take)
+            .then_some("B builds the endgame table (a minute)")
     }
 
     /// Enter in the form: starts the game it chose, after a yes when this one is not saved.
@@ -48,7 +71,8 @@ impl App {
             form.error = Some(e);
             return;
         }
-        if self.unsaved() {
+        let opening = form.opening;
+        if self.unsaved() && !opening {
             self.confirm = Some(Pending::NewGame);
             self.message = "Start again without saving? y: yes, s: save first, n: no".into();
         } else {
@@ -56,10 +80,12 @@ impl App {
         }
     }
 
-    /// Esc in the form: closes it, the game as it was.
+    /// Esc in the form: closes it, the game as it was; on the start screen, quits.
     pub fn close_new_game(&mut self) {
-        if self.new_game_form.take().is_some() {
-            self.message = "carry on".into();
+        match self.new_game_form.take() {
+            Some(form) if form.opening => self.force_quit(),
+            Some(_) => self.message = "carry on".into(),
+            None => {}
         }
     }
 
@@ -70,6 +96,7 @@ impl App {
             return;
         };
         let kind = |name: &str| PlayerKind::parse(name).unwrap_or_else(|_| PlayerKind::network());
+        let (you, them) = (new_game::label(&choice.sheep), new_game::label(&choice.tiger));
         let (limits, control) = match choice.time {
             TimeChoice::PerMove(t) => (Limits::time(Duration::from_secs_f64(t)), None),
             TimeChoice::Clock(..) => (Limits::time(DEFAULT_TIME), choice.time.control()),
@@ -90,15 +117,19 @@ impl App {
         fresh.saved_to = self.saved_to.take();
         fresh.table_home = self.table_home.take();
         fresh.table_build = self.table_build.take();
-        // A side left to the default and not changed in the form still takes a table that comes.
+        // A side left to the default and not changed in the form, or the strongest level as
+        // the form offers it without a table, takes a table that comes.
         for (i, name) in [&choice.sheep, &choice.tiger].into_iter().enumerate() {
-            fresh.takes_table[i] = self.takes_table[i] && self.seats[i].kind.name() == name;
+            let kept = tns_match::level_name(self.seats[i].kind.name()) == *name;
+            fresh.takes_table[i] = (self.takes_table[i] && kept) || name == "strongest";
         }
         *self = fresh;
         if let Some(control) = control {
             self.set_clock(control);
         }
-        self.message =
-            format!("new game: {} against {}, {}", choice.sheep, choice.tiger, choice.time.label());
+        self.message = format!("new game: sheep {you}, tigers {them}, {}", choice.time.label());
+        if let Some(tip) = self.table_tip() {
+            self.message = format!("{} · {tip}", self.message);
+        }
     }
 }

@@ -23,6 +23,10 @@ impl App {
     pub fn tick(&mut self) {
         self.poll_hint();
         self.poll_table_build();
+        if self.new_game_form.as_ref().is_some_and(|f| f.opening) {
+            // The start screen: no game has begun, so no clock runs and nobody moves.
+            return;
+        }
         self.check_flag(std::time::Instant::now());
         if let Some(thinking) = &mut self.thinking {
             match thinking.poll() {

@@ -1,5 +1,5 @@
 //! The real binary in tmux: play a move by keyboard, see the computer's reply, look back with
-//! ← and find the game unchanged, take a hint with Enter, find that Esc does not quit and that
+//! ← and find the game unchanged, the start screen that asks whom you play, take a hint with Enter, find that Esc does not quit and that
 //! `q` asks, quit, and find the terminal restored; Ctrl+C then `--resume`; a move typed over a
 //! hint; `q` while the computer thinks at 80×24; an illegal move's error at 60×20; the default
 //! player with and without a table; `B` building the movement phase's table. Needs tmux,
@@ -100,6 +100,28 @@ fn play_a_move_and_quit_in_tmux() {
     assert!(screen.contains("EXITED-0"), "quit cleanly:\n{screen}");
     assert!(!screen.contains("Moves"), "the game's screen is gone:\n{screen}");
     assert_eq!(alternate.trim(), "0", "the alternate screen was left");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn without_sides_the_game_asks_whom_you_play_first() {
+    let (session, dir) = start_game("ask", 100, 32, "--time 0.1");
+    let screen = wait_for(&session, "Enter play", Duration::from_secs(10));
+    assert!(screen.contains("‹ you ›") && screen.contains("strongest"), "{screen}");
+    // The computer waits for the choice: no move is played behind the start screen.
+    std::thread::sleep(Duration::from_millis(800));
+    let screen = tmux(&["capture-pane", "-p", "-t", &session]);
+    assert!(screen.contains("in hand 20") && !screen.contains("1. "), "{screen}");
+    tmux(&["send-keys", "-t", &session, "Enter"]);
+    let screen = wait_for(&session, "Your move", Duration::from_secs(10));
+    assert!(screen.contains("Sheep to move (human)"), "{screen}");
+    tmux(&["send-keys", "-t", &session, "c", "3"]);
+    let screen = wait_for(&session, "in hand 19", Duration::from_secs(15));
+    assert!(screen.contains("1. c3    "), "the computer replied:\n{screen}");
+    tmux(&["send-keys", "-t", &session, "q", "y"]);
+    let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
+    assert!(screen.contains("EXITED-0"), "{screen}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -40,9 +40,9 @@ fn the_form_chooses_the_sides_the_time_and_starts_without_restarting() {
     assert_eq!(app.mode(), Mode::NewGame);
     let (text, _) = screen(&app, 100, 32);
     assert!(text.contains("New game"), "{text}");
-    assert!(text.contains("‹ human ›"), "the sheep's row is chosen, with the player now:\n{text}");
-    assert!(text.contains("network"), "{text}");
-    // Sheep: human → random; tigers: network → heuristic (one back); time: clock 5+3.
+    assert!(text.contains("‹ you ›"), "the sheep's row is chosen, with the player now:\n{text}");
+    assert!(text.contains("strongest (network)"), "the level, its spec beside:\n{text}");
+    // Sheep: you → random; tigers: strongest → hard (one back); time: clock 5+3.
     press(&mut app, KeyCode::Right);
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Left);
@@ -56,10 +56,14 @@ fn the_form_chooses_the_sides_the_time_and_starts_without_restarting() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(app.player(Side::Sheep).name(), "random");
-    assert_eq!(app.player(Side::Tiger).name(), "heuristic");
+    assert_eq!(app.player(Side::Tiger).name(), "hard");
     let clock = app.clock.expect("on clocks");
     assert_eq!(clock.control.base.as_secs(), 300);
-    assert!(app.message.starts_with("new game: random against heuristic, clock 5+3"));
+    assert!(
+        app.message.starts_with("new game: sheep random, tigers hard (heuristic), clock 5+3"),
+        "{}",
+        app.message
+    );
     let (text, _) = screen(&app, 100, 32);
     assert!(text.contains("Sheep [5:0"), "the clocks are shown:\n{text}");
 }
@@ -134,4 +138,73 @@ fn the_form_fits_from_40_by_15_up_and_offers_perfect_only_with_the_table() {
         let (text, _) = screen(&app, w, h);
         assert!(text.contains("Esc"), "{w}x{h}: the keys' line is cut:\n{text}");
     }
+}
+
+/// The game as `main` starts it without `--sheep` or `--tiger`: the default players, then the
+/// start screen.
+fn started_without_sides() -> App {
+    let mut app =
+        App::new(Game::new(), PlayerKind::network(), PlayerKind::network(), Limits::depth(1), None);
+    app.open_start_screen();
+    app
+}
+
+#[test]
+fn the_start_screen_asks_whom_you_play_and_nothing_moves_until_enter() {
+    let mut app = started_without_sides();
+    assert_eq!(app.mode(), Mode::NewGame);
+    let (text, _) = screen(&app, 100, 32);
+    assert!(text.contains("Tigers and Sheep"), "{text}");
+    assert!(text.contains("‹ you ›"), "the sheep are yours at first:\n{text}");
+    assert!(text.contains("strongest (network)"), "{text}");
+    assert!(text.contains("Enter play") && text.contains("Esc quit"), "{text}");
+    // The computer would be the sheep's player behind the form: it does not move.
+    for _ in 0..20 {
+        app.tick();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(app.game.is_empty() && app.thinking.is_none(), "nobody moves on the start screen");
+    // The tigers' level one down, to hard; Enter plays.
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Left);
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode(), Mode::Play);
+    assert_eq!(*app.player(Side::Sheep), PlayerKind::Human);
+    assert_eq!(app.player(Side::Tiger).name(), "hard");
+    assert!(app.new_game_form.is_none());
+    app.play("c3".parse().unwrap());
+    assert_eq!(app.game.len(), 1, "the game is on");
+}
+
+#[test]
+fn esc_on_the_start_screen_quits_and_n_later_is_the_usual_form() {
+    let mut app = started_without_sides();
+    press(&mut app, KeyCode::Esc);
+    assert!(app.quit, "there is no game behind the start screen to go back to");
+    let mut app = started_without_sides();
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('n'));
+    let (text, _) = screen(&app, 100, 32);
+    assert!(text.contains("New game") && text.contains("Esc cancel"), "{text}");
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.quit && app.mode() == Mode::Play);
+}
+
+#[test]
+fn the_start_screen_fits_from_40_by_15_up() {
+    let app = started_without_sides();
+    for (w, h) in [(40, 15), (60, 20), (80, 24), (120, 40)] {
+        let (text, _) = screen(&app, w, h);
+        for word in ["Sheep", "Tigers", "Time", "Enter", "Esc"] {
+            assert!(text.contains(word), "{w}x{h}: {word} missing:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn behind_the_start_screen_nobody_is_said_to_think() {
+    let app = started_without_sides();
+    let (text, _) = screen(&app, 100, 32);
+    assert!(!text.contains("Thinking"), "{text}");
+    assert!(!text.contains("to move (network)"), "no player is named before the choice:\n{text}");
 }
