@@ -42,11 +42,20 @@ impl App {
             return;
         }
         self.show_analysis = !self.show_analysis;
-        self.message = if self.show_analysis {
-            "analysis on: green keeps the result, yellow gives up a win, red loses (m hides it)"
-                .into()
-        } else {
-            "analysis off".into()
+        let holds = self.tablebase.as_ref().is_some_and(|t| t.verdicts(self.board()).is_ok());
+        self.message = match (self.show_analysis, holds) {
+            (false, _) => "analysis off".into(),
+            (true, true) => {
+                "analysis on: green keeps the result, yellow gives up a win, red loses (m hides it)"
+                    .into()
+            }
+            (true, false) if self.board().in_hand() > 0 => {
+                "analysis on, but this table holds only the movement phase: the marks come once \
+                 every sheep is placed (the placement needs the whole table, `tns-tablebase \
+                 build --placement`)"
+                    .into()
+            }
+            (true, false) => "analysis on, but the table does not hold this position".into(),
         };
     }
 

@@ -264,9 +264,7 @@ impl App {
     /// Says that the game cannot be played while an earlier position is shown; true if so.
     pub(crate) fn refuse_in_review(&mut self) -> bool {
         if let Some(ply) = self.review {
-            self.message = format!(
-                "looking at move {ply}: End goes back to the game, t takes the game back to here"
-            );
+            self.message = format!("looking at move {ply}: End goes back to the game first");
         }
         self.review.is_some()
     }

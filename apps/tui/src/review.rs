@@ -58,9 +58,9 @@ impl App {
         self.selected = None;
         self.typed.clear();
         // Counted as the move list counts: by turns, a sheep move and a tigers' move each.
+        // The keys are on the status line; the message says only where the review is.
         self.message = format!(
-            "move {} of {} (ply {target} of {len}): ← → step, End: back to the game, t: take \
-             the game back to here",
+            "move {} of {} (ply {target} of {len})",
             self.turns_in(target),
             self.turns_in(len)
         );

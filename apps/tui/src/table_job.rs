@@ -6,7 +6,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use tns_tablebase::{BuildEvent, Tablebase};
+use tns_tablebase::{BuildEvent, SliceProgress, Tablebase};
 
 /// What the build thread sends.
 #[derive(Debug)]
@@ -117,9 +117,25 @@ fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64, usize, usize)) -> Result<
             finished += slots(dead);
             progress(share(finished), at(dead), slices.len());
         }
-        BuildEvent::Progress { .. } | BuildEvent::Converted { .. } => {}
+        BuildEvent::Progress { dead, step } => {
+            #[expect(clippy::cast_precision_loss, reason = "a share for a progress line")]
+            let within = slots(dead) as f64 * slice_share(step);
+            progress(share(finished) + within / total, at(dead), slices.len());
+        }
+        BuildEvent::Converted { .. } => {}
     })
     .map_err(|e| e.to_string())
+}
+
+/// How far into a slice's build a step is, 0 to 1: the first pass, then one pass a distance.
+/// How many distances a slice has is known only at its end, so each pass takes a share of what
+/// is left; the line moves on every pass and reaches the slice's end only when it is finished.
+fn slice_share(step: SliceProgress) -> f64 {
+    const FIRST: f64 = 0.1;
+    match step {
+        SliceProgress::Initialised => FIRST,
+        SliceProgress::Distance(n) => 1.0 - (1.0 - FIRST) * 0.9_f64.powi(i32::from(n) + 1),
+    }
 }
 
 #[cfg(test)]
@@ -170,6 +186,18 @@ mod tests {
         assert_eq!(again.stats(), table.stats());
         assert_eq!(written(&dir.join("table")), before);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn progress_moves_within_a_slice_and_never_passes_its_end() {
+        let mut last = 0.0;
+        let steps = std::iter::once(SliceProgress::Initialised)
+            .chain((0..200).map(SliceProgress::Distance));
+        for step in steps {
+            let share = slice_share(step);
+            assert!(share > last && share < 1.0, "{step:?}: {share} after {last}");
+            last = share;
+        }
     }
 
     #[test]

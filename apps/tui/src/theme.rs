@@ -81,7 +81,9 @@ impl Theme {
         last_move: Style::new().bg(Color::Rgb(40, 40, 70)),
         threatened: fg(Color::LightRed),
         captured: fg(Color::Red).add_modifier(Modifier::BOLD),
-        target: on(Color::Green),
+        // An ordinary destination is not a judgement: grey, so that the analysis's green
+        // (keeps the result) stands apart from it.
+        target: on(Color::Gray),
         keeps: on(Color::Green),
         holds: on(Color::Yellow),
         loses: on(Color::Red),
@@ -164,5 +166,13 @@ mod tests {
         assert_ne!(plain.selected, plain.cursor);
         assert_ne!(plain.last_move, Style::new());
         assert!(Theme::new(true).plain && !Theme::new(false).plain);
+    }
+
+    #[test]
+    fn each_analysis_mark_differs_from_an_ordinary_destination() {
+        let colour = Theme::COLOUR;
+        for mark in [colour.keeps, colour.holds, colour.loses] {
+            assert_ne!(mark, colour.target, "{mark:?}");
+        }
     }
 }

@@ -126,14 +126,6 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     hit
 }
 
-/// A move as the move list writes it: a jump, which kills a sheep, with an `x` (`a5xc3`).
-pub fn move_text(m: Move) -> String {
-    match m {
-        Move::Jump { from, to } => format!("{from}x{to}"),
-        other => other.to_string(),
-    }
-}
-
 fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
     let theme = app.theme();
     let block = Block::bordered().title(" Moves ");
@@ -170,7 +162,7 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
                 if shown == Some(index) {
                     style = style.patch(theme.reviewed);
                 }
-                let text = move_text(m);
+                let text = m.to_string();
                 spans.push(Span::styled(text.clone(), style));
                 let pad = usize::from(move_width).saturating_sub(text.chars().count());
                 spans.push(Span::raw(" ".repeat(pad)));
@@ -184,14 +176,29 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let theme = app.theme();
-    let split = if compact { 100 } else { 60 };
+    // The last turn's panel needs room for a result's words: below 80 columns it gives way,
+    // and the status takes the whole width.
+    let alone = compact || area.width < 80;
+    let split = if alone { 100 } else { 60 };
     let [now, last] =
         Layout::horizontal([Constraint::Percentage(split), Constraint::Percentage(100 - split)])
             .areas(area);
     let board = app.board();
     let side = board.side_to_move();
+    // What matters most comes first, as the rows run out from the bottom: whose move it is,
+    // the clocks, the table's verdict, then what the keys do or what the search thinks.
     let mut lines = Vec::new();
-    if app.review.is_some() {
+    let mut details = Vec::new();
+    let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening);
+    if opening {
+        // The start screen: no game yet, so nobody thinks and nobody's player is named.
+        lines.push(Line::from(format!(
+            "{} to move   in hand {}   dead {}",
+            side.plural(),
+            board.in_hand(),
+            board.dead()
+        )));
+    } else if app.review.is_some() {
         let shown = app.shown_board();
         lines.push(Line::styled(
             format!(
@@ -202,31 +209,33 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
             ),
             theme.emphasis,
         ));
-        lines.push(Line::from("← → Home End step · End or Esc: the game · t: take back to here"));
+        details.push(Line::from("← → step · End: the game · t: take back to here"));
     } else if let Some(outcome) = app.outcome() {
         // The result, once, in place of whose move it is.
         lines.push(Line::styled(outcome.to_string(), theme.emphasis));
     } else if *app.player(side) == PlayerKind::Human {
         lines.push(to_move_line(app));
-        let typed =
-            if app.typed.is_empty() { String::new() } else { format!("   typed: {}", app.typed) };
-        lines.push(Line::from(format!("Your move: click, Enter, or type it{typed}")));
+        details.push(Line::from(if app.typed.is_empty() {
+            "Your move: click, Enter, or type it".to_string()
+        } else {
+            format!("Your move · typed: {}", app.typed)
+        }));
     } else if let Some(r) = app.live_report() {
         lines.push(to_move_line(app));
-        lines.push(Line::from(format!(
+        details.push(Line::from(format!(
             "Thinking… depth {}: {}",
             r.depth,
             result_text(r.score, r.chances, side)
         )));
         let mut bar = score_bar(r.chances, side, &theme);
         bar.push_span(Span::raw(format!(" expects {}", pv_text(&r.pv))));
-        lines.push(bar);
+        details.push(bar);
     } else {
         lines.push(to_move_line(app));
-        lines.push(Line::from(format!("Thinking… ({})", app.limit_text(side))));
+        details.push(Line::from(format!("Thinking… ({})", app.limit_text(side))));
     }
     if let Some(faces) = app.clock_faces() {
-        lines.insert(1.min(lines.len()), clock_line(faces, &theme));
+        lines.push(clock_line(faces, &theme));
     }
     if let Some(verdict) = app.verdict() {
         lines.push(Line::from(format!("Tablebase: {verdict}")));
@@ -234,7 +243,12 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     if let Some(building) = app.table_build_text() {
         lines.push(Line::from(building));
     }
-    let title = format!(" {}: {} ", side.plural(), app.player(side).name());
+    lines.extend(details);
+    let title = if opening {
+        " New game ".to_string()
+    } else {
+        format!(" {}: {} ", side.plural(), app.player(side).name())
+    };
     let inner = if compact {
         now
     } else {
@@ -254,22 +268,23 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
         Paragraph::new(Line::styled(app.message.clone(), message_style)).wrap(Wrap { trim: true }),
         message,
     );
-    if compact {
+    if alone {
         return;
     }
 
     let other = side.other();
     let text = match app.last_turn(other) {
         Some((_, Some(t))) => vec![
-            Line::from(format!("played {} (depth {})", move_text(t.mv), t.depth)),
+            Line::from(format!("played {} (depth {})", t.mv, t.depth)),
             Line::from(t.score.clone()),
             Line::from(format!("expected {}", pv_text(&t.pv))),
         ],
-        Some((m, None)) => vec![Line::from(format!("played {}", move_text(m)))],
+        Some((m, None)) => vec![Line::from(format!("played {m}"))],
         None => vec![Line::from("—")],
     };
     let title = format!(" Last turn: {} ", other.plural());
-    frame.render_widget(Paragraph::new(text).block(Block::bordered().title(title)), last);
+    let block = Block::bordered().title(title);
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(block), last);
 }
 
 /// A box of `width` by `height` in the middle of `area` (cut to it where it is larger).
