@@ -16,9 +16,10 @@ use tns_match::{
 #[derive(clap::Args, Debug)]
 #[command(group = clap::ArgGroup::new("players").required(true).args(["engines", "sheep"]))]
 pub struct Args {
-    /// Two players, each playing both sides: `heuristic`, `network`, `perfect`, `random`, or a weights file, with
+    /// Two players, each playing both sides: a level (`random`, `easy`, `medium`, `hard`,
+    /// `strongest`, `perfect`), a player spec (`heuristic`, `network`, a weights file) with
     /// options after a colon (e.g. `heuristic:time=0.2,dead=350`), or `cmd:PROGRAM [ARGS]` for
-    /// another program speaking the TSI protocol (docs/protocol.md).
+    /// another program speaking the TSI protocol (docs/protocol.md, docs/players.md).
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["sheep", "tiger"])]
     engines: Option<Vec<PlayerSpec>>,
     /// The player of the sheep in every game (with --tiger).

@@ -245,7 +245,7 @@ impl App {
         self.typed.clear();
         if self.outcome().is_some() {
             // The status panel shows the result; the message says what can be done next.
-            self.message = "u: take back, n: new game, q: quit".into();
+            self.message = "u: take back, s: save, n: new game, q: quit".into();
         }
     }
 
@@ -344,13 +344,32 @@ impl App {
         if std::mem::take(&mut self.typed_refused) {
             self.typed.clear();
         }
-        self.typed.push(c.to_ascii_lowercase());
+        let c = c.to_ascii_lowercase();
+        if c == 'x' && self.typed.len() != 2 {
+            // An x belongs only between a kill's two points.
+            self.message = "x goes between a kill's points: a5xc3".into();
+            return;
+        }
+        self.typed.push(c);
         let board = self.board();
+        // A placement is two characters, a step four, a kill four or five (`a5c3`, `a5xc3`).
+        let kill_x = self.typed.as_bytes().get(2) == Some(&b'x');
         let complete = match self.typed.len() {
             2 => board.side_to_move() == Side::Sheep && board.in_hand() > 0,
-            4 => true,
+            4 => !kill_x,
+            5 => true,
             _ => false,
         };
+        if self.typed.len() == 2
+            && !complete
+            && self.human_to_move()
+            && let Ok(p) = self.typed.parse::<Point>()
+            && board.piece_at(p) == Some(board.side_to_move())
+        {
+            // The piece a typed move starts from is selected, its moves shown, as a click does.
+            self.cursor = p;
+            self.selected = Some(p);
+        }
         if complete {
             let text = self.typed.clone();
             let played = self.game.len();
@@ -364,7 +383,7 @@ impl App {
                 // Refused: the text stays on screen with the reason until the next key.
                 self.typed_refused = true;
             }
-        } else if self.typed.len() > 4 {
+        } else if self.typed.len() > 5 {
             self.typed.clear();
         }
     }

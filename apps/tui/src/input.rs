@@ -215,7 +215,8 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Char('m') => Action::ToggleAnalysis,
         KeyCode::Char('R') => Action::Resign,
         KeyCode::Char('=') => Action::OfferDraw,
-        KeyCode::Char(c @ ('a'..='e' | 'A'..='E' | '1'..='5')) => Action::Type(c),
+        // The x of a kill typed as the move list writes it (a5xc3).
+        KeyCode::Char(c @ ('a'..='e' | 'A'..='E' | '1'..='5' | 'x' | 'X')) => Action::Type(c),
         _ => return None,
     })
 }

@@ -66,7 +66,11 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
                 // Saving failed: the message says why, and the question stands.
                 return;
             }
+            let saved = std::mem::take(&mut app.message);
             app.answer(true);
+            // Where the game went stays said, before what the answer did.
+            app.message =
+                if app.message.is_empty() { saved } else { format!("{saved} · {}", app.message) };
         }
         Action::Activate(p) => {
             // A click is on a point: whatever was being typed is dropped.

@@ -183,67 +183,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let [now, last] =
         Layout::horizontal([Constraint::Percentage(split), Constraint::Percentage(100 - split)])
             .areas(area);
-    let board = app.board();
-    let side = board.side_to_move();
-    // What matters most comes first, as the rows run out from the bottom: whose move it is,
-    // the clocks, the table's verdict, then what the keys do or what the search thinks.
-    let mut lines = Vec::new();
-    let mut details = Vec::new();
+    let side = app.board().side_to_move();
     let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening);
-    if opening {
-        // The start screen: no game yet, so nobody thinks and nobody's player is named.
-        lines.push(Line::from(format!(
-            "{} to move   in hand {}   dead {}",
-            side.plural(),
-            board.in_hand(),
-            board.dead()
-        )));
-    } else if app.review.is_some() {
-        let shown = app.shown_board();
-        lines.push(Line::styled(
-            format!(
-                "Looking back: {} to move, in hand {}, dead {}",
-                shown.side_to_move().plural(),
-                shown.in_hand(),
-                shown.dead()
-            ),
-            theme.emphasis,
-        ));
-        details.push(Line::from("← → step · End: the game · t: take back to here"));
-    } else if let Some(outcome) = app.outcome() {
-        // The result, once, in place of whose move it is.
-        lines.push(Line::styled(outcome.to_string(), theme.emphasis));
-    } else if *app.player(side) == PlayerKind::Human {
-        lines.push(to_move_line(app));
-        details.push(Line::from(if app.typed.is_empty() {
-            "Your move: click, Enter, or type it".to_string()
-        } else {
-            format!("Your move · typed: {}", app.typed)
-        }));
-    } else if let Some(r) = app.live_report() {
-        lines.push(to_move_line(app));
-        details.push(Line::from(format!(
-            "Thinking… depth {}: {}",
-            r.depth,
-            result_text(r.score, r.chances, side)
-        )));
-        let mut bar = score_bar(r.chances, side, &theme);
-        bar.push_span(Span::raw(format!(" expects {}", pv_text(&r.pv))));
-        details.push(bar);
-    } else {
-        lines.push(to_move_line(app));
-        details.push(Line::from(format!("Thinking… ({})", app.limit_text(side))));
-    }
-    if let Some(faces) = app.clock_faces() {
-        lines.push(clock_line(faces, &theme));
-    }
-    if let Some(verdict) = app.verdict() {
-        lines.push(Line::from(format!("Tablebase: {verdict}")));
-    }
-    if let Some(building) = app.table_build_text() {
-        lines.push(Line::from(building));
-    }
-    lines.extend(details);
+    let lines = status_lines(app, &theme);
     let title = if opening {
         " New game ".to_string()
     } else {
@@ -285,6 +227,72 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let title = format!(" Last turn: {} ", other.plural());
     let block = Block::bordered().title(title);
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }).block(block), last);
+}
+
+/// The status panel's lines, what matters most first, as the rows run out from the bottom:
+/// whose move it is, the clocks, the table's verdict, then what the keys do or what the search
+/// thinks.
+fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    let board = app.board();
+    let side = board.side_to_move();
+    let mut lines = Vec::new();
+    let mut details = Vec::new();
+    let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening);
+    if opening {
+        // The start screen: no game yet, so nobody thinks and nobody's player is named.
+        lines.push(Line::from(format!(
+            "{} to move   in hand {}   dead {}",
+            side.plural(),
+            board.in_hand(),
+            board.dead()
+        )));
+    } else if app.review.is_some() {
+        let shown = app.shown_board();
+        lines.push(Line::styled(
+            format!(
+                "Looking back: {} to move, in hand {}, dead {}",
+                shown.side_to_move().plural(),
+                shown.in_hand(),
+                shown.dead()
+            ),
+            theme.emphasis,
+        ));
+        details.push(Line::from("← → step · End: the game · t: take back to here"));
+    } else if let Some(outcome) = app.outcome() {
+        // The result, once, in place of whose move it is.
+        lines.push(Line::styled(outcome.to_string(), theme.emphasis));
+    } else if *app.player(side) == PlayerKind::Human {
+        lines.push(to_move_line(app));
+        details.push(Line::from(if app.typed.is_empty() {
+            "Your move: click, Enter, or type it".to_string()
+        } else {
+            format!("Your move · typed: {}", app.typed)
+        }));
+    } else if let Some(r) = app.live_report() {
+        lines.push(to_move_line(app));
+        details.push(Line::from(format!(
+            "Thinking… depth {}: {}",
+            r.depth,
+            result_text(r.score, r.chances, side)
+        )));
+        let mut bar = score_bar(r.chances, side, theme);
+        bar.push_span(Span::raw(format!(" expects {}", pv_text(&r.pv))));
+        details.push(bar);
+    } else {
+        lines.push(to_move_line(app));
+        details.push(Line::from(format!("Thinking… ({})", app.limit_text(side))));
+    }
+    if let Some(faces) = app.clock_faces() {
+        lines.push(clock_line(faces, theme));
+    }
+    if let Some(verdict) = app.verdict() {
+        lines.push(Line::from(format!("Tablebase: {verdict}")));
+    }
+    if let Some(building) = app.table_build_text() {
+        lines.push(Line::from(building));
+    }
+    lines.extend(details);
+    lines
 }
 
 /// A box of `width` by `height` in the middle of `area` (cut to it where it is larger).

@@ -1322,3 +1322,79 @@ fn m_in_the_placement_with_the_movement_table_alone_says_what_it_needs() {
     press(&mut app, KeyCode::Char('m'));
     assert!(app.message.contains("green keeps"), "{}", app.message);
 }
+
+#[test]
+fn s_save_first_says_where_the_game_went() {
+    let mut app = human_game();
+    app.play("c3".parse().unwrap());
+    let dir = std::env::temp_dir().join(format!("tns-tui-save-first-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    press(&mut app, KeyCode::Char('n'));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.mode(), Mode::Confirm);
+    apply(&mut app, Action::SaveAndConfirm, &dir);
+    assert!(app.game.is_empty(), "the new game started");
+    let saved = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
+    assert!(app.message.contains(&saved.display().to_string()), "{}", app.message);
+    assert!(app.message.contains("new game"), "{}", app.message);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_finished_game_offers_to_save_it() {
+    let board: Board = "TS2T/5/5/5/T3T t 15".parse().unwrap();
+    let mut app = App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        None,
+    );
+    app.play("a5xc5".parse().unwrap());
+    assert!(app.outcome().is_some(), "five sheep are dead");
+    assert!(app.message.contains("s: save"), "{}", app.message);
+}
+
+#[test]
+fn typing_a_point_selects_the_piece_there() {
+    let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
+    let mut app = App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        None,
+    );
+    press(&mut app, KeyCode::Char('e'));
+    press(&mut app, KeyCode::Char('5'));
+    assert_eq!(app.selected, Some(p("e5")), "the tiger on e5 is selected");
+    assert_eq!(app.cursor, p("e5"));
+    assert!(!app.targets().is_empty(), "its moves are shown");
+    press(&mut app, KeyCode::Char('d'));
+    press(&mut app, KeyCode::Char('5'));
+    assert_eq!(app.game.moves(), ["e5d5".parse().unwrap()]);
+    // A point without the mover's piece selects nothing.
+    press(&mut app, KeyCode::Char('c'));
+    press(&mut app, KeyCode::Char('3'));
+    assert_eq!(app.selected, None);
+}
+
+#[test]
+fn a_kill_is_typed_with_or_without_its_x() {
+    for typed in ["a5xc5", "a5c5"] {
+        let board: Board = "TS2T/5/5/5/T3T t 15".parse().unwrap();
+        let mut app = App::new(
+            Game::from_position(board),
+            PlayerKind::Human,
+            PlayerKind::Human,
+            Limits::depth(1),
+            None,
+        );
+        for c in typed.chars() {
+            press(&mut app, KeyCode::Char(c));
+        }
+        assert_eq!(app.game.moves(), ["a5xc5".parse().unwrap()], "{typed}: {}", app.message);
+        let text = screen_text(&draw(&app, 100, 32).0);
+        assert!(text.contains("a5xc5"), "the move list writes the x:\n{text}");
+    }
+}

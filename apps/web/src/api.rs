@@ -85,6 +85,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/", get(page::index))
         .route("/app.js", get(page::script))
         .route("/style.css", get(page::style))
+        .route("/favicon.svg", get(page::icon))
+        .route("/favicon.ico", get(page::icon))
         .route("/api/v1/position", get(position))
         .route("/api/v1/mainline", get(mainline))
         .route("/api/v1/move", get(play))

@@ -1,4 +1,4 @@
-//! The page: three files built into the binary, nothing else served.
+//! The page: four files built into the binary, nothing else served.
 
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -6,6 +6,7 @@ use axum::response::IntoResponse;
 const INDEX: &str = include_str!("../static/index.html");
 const SCRIPT: &str = include_str!("../static/app.js");
 const STYLE: &str = include_str!("../static/style.css");
+const ICON: &str = include_str!("../static/favicon.svg");
 
 /// `/`: the page.
 pub async fn index() -> impl IntoResponse {
@@ -20,4 +21,10 @@ pub async fn script() -> impl IntoResponse {
 /// `/style.css`: the page's look.
 pub async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE)
+}
+
+/// `/favicon.svg`, and `/favicon.ico` for browsers that ask for it before reading the page's
+/// link: the board with a tiger.
+pub async fn icon() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], ICON)
 }

@@ -88,6 +88,11 @@ async function refresh() {
   maybeComputer();
 }
 
+// A move's points: a placement is its point (c3); a step a5b4 and a kill a5xc3 start at the
+// first point and end at the last.
+function fromOf(move) { return move.length > 2 ? move.slice(0, 2) : null; }
+function toOf(move) { return move.slice(-2); }
+
 function verdictClass(v) { return v ? v.result : "unknown"; }
 
 function shortVerdict(v) {
@@ -130,14 +135,14 @@ function render() {
   const board = parseBoard(a.position);
   const last = state.moves[state.moves.length - 1];
   if (last) {
-    const [lx, ly] = pointXY(last.slice(-2));
+    const [lx, ly] = pointXY(toOf(last));
     el("circle", { class: "last", cx: lx * SPACING, cy: ly * SPACING, r: 44 });
   }
   const mine = a.side_to_move === "tigers" ? "T" : "S";
   const targets = new Map();
   for (const m of a.moves) {
-    const from = m.move.length === 4 ? m.move.slice(0, 2) : null;
-    if (from === state.selected || (from === null && a.in_hand > 0)) targets.set(m.move.slice(-2), m);
+    const from = fromOf(m.move);
+    if (from === state.selected || (from === null && a.in_hand > 0)) targets.set(toOf(m.move), m);
   }
   for (let y = 0; y < 5; y++) {
     for (let x = 0; x < 5; x++) {
@@ -179,14 +184,21 @@ function render() {
   const played = $("played");
   played.replaceChildren();
   let thrown = false;
+  // Numbered by turns, as the game's move list: 1. the sheep's move, 1… the tigers' reply; a
+  // game from a position with the tigers to move starts at 1….
+  const tigersFirst = state.start.split(" ")[1] === "t";
   a.played.forEach((p, i) => {
     const li = document.createElement("li");
-    li.textContent = p.verdict ? `${p.move} (${p.verdict.text})` : p.move;
+    const ply = i + (tigersFirst ? 1 : 0);
+    const number = `${Math.floor(ply / 2) + 1}${ply % 2 ? "…" : "."}`;
+    const text = p.verdict ? `${p.move} (${p.verdict.text})` : p.move;
+    li.textContent = `${number} ${text}`;
     if (p.kept === false && !thrown) { thrown = true; li.classList.add("thrown"); li.title = "the game was first thrown away here"; }
     if (p.verdict) li.classList.add(verdictClass(p.verdict));
     li.addEventListener("click", () => { state.redo = state.moves.splice(i + 1).reverse().concat(state.redo); refresh(); });
     played.appendChild(li);
   });
+  $("counts").textContent = `Sheep in hand ${a.in_hand} · dead ${a.dead} of 5`;
   $("position-input").value = a.position;
   $("undo").disabled = state.moves.length === 0;
   $("redo").disabled = state.redo.length === 0;
@@ -203,7 +215,7 @@ function clickPoint(name, own) {
   }
   if (own) { state.selected = state.selected === name ? null : name; render(); return; }
   if (state.selected) {
-    const mv = a.moves.find((m) => m.move === state.selected + name);
+    const mv = a.moves.find((m) => fromOf(m.move) === state.selected && toOf(m.move) === name);
     if (mv) { state.clicked = performance.now(); play(mv.move); }
   }
 }

@@ -186,8 +186,14 @@ fn the_page_and_its_files() {
     assert!(script.contains("/api/v1/"));
     let (status, style) = get(addr, "/style.css");
     assert_eq!(status, 200);
-    // The first load is these three files: under 200 KB.
-    let first_load = page.len() + script.len() + style.len();
+    // The icon the page names, and the one browsers ask for by habit: no 404 in the console.
+    assert!(page.contains("href=\"/favicon.svg\""), "{page}");
+    let (status, icon) = get(addr, "/favicon.svg");
+    assert_eq!(status, 200);
+    assert!(icon.starts_with("<svg"), "{icon}");
+    assert_eq!(get(addr, "/favicon.ico").0, 200);
+    // The first load is these four files: under 200 KB.
+    let first_load = page.len() + script.len() + style.len() + icon.len();
     assert!(first_load < 200 * 1024, "{first_load} bytes");
 }
 

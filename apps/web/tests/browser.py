@@ -13,6 +13,7 @@ with exit 0.
 """
 
 import os
+import urllib.parse
 import signal
 import socket
 import subprocess
@@ -102,7 +103,9 @@ def main():
         check(len(tiger_moves) > 0, "the tigers have moves")
         check(all(c in VERDICTS for _, c in tiger_moves), f"after c3: {tiger_moves}")
         played = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#played li")]
-        check(played and played[0].startswith("c3"), f"the game's moves: {played}")
+        check(played and played[0].startswith("1. c3"), f"the game's moves: {played}")
+        counts = driver.find_element(By.ID, "counts").text
+        check("in hand 19" in counts and "dead 0" in counts, f"the sheep in hand and dead: {counts}")
 
         # A tiger's step: select a5, then click b4.
         click_point(driver, "a5")
@@ -126,6 +129,36 @@ def main():
         # Undo goes back a move.
         driver.find_element(By.ID, "undo").click()
         wait_for_position(driver, "T3T/5/2S2/5/T3T t 19")
+
+        # A longer game (from the address): the moves from the tenth turn on are numbered whole,
+        # inside the list, and a kill (a5xc5 written with its x) is played by two clicks.
+        long = ",".join(m for pair in zip(["b1", "c1", "d1", "b2", "c2", "d2", "e2", "a2", "b3", "c3"],
+                                          ["a5b5", "b5a5"] * 5) for m in pair)
+        driver.get("about:blank")
+        driver.get(url + "#moves=" + long)
+        WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#played li")) == 20)
+        items = driver.find_elements(By.CSS_SELECTOR, "#played li")
+        tenth = items[18]
+        check(tenth.text.startswith("10. "), f"the tenth turn: {tenth.text}")
+        listed = driver.find_element(By.ID, "played")
+        left = driver.execute_script("return arguments[0].getBoundingClientRect().left", listed)
+        text_left = driver.execute_script(
+            "const r = document.createRange(); r.selectNodeContents(arguments[0]);"
+            "return r.getBoundingClientRect().left", tenth)
+        check(text_left >= left, f"the number is clipped: text at {text_left}, list at {left}")
+        counts = driver.find_element(By.ID, "counts").text
+        check("in hand 10" in counts, f"after ten placements: {counts}")
+        driver.get("about:blank")
+        driver.get(url + "#pos=" + urllib.parse.quote("TS2T/5/5/5/T3T t 15"))
+        wait_for_position(driver, "TS2T/5/5/5/T3T t 15")
+        click_point(driver, "a5")
+        click_point(driver, "c5")
+        wait_for_position(driver, "2T1T/5/5/5/T3T s 15")
+        played = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#played li")]
+        check(played and played[0].startswith("1… a5xc5"), f"the kill: {played}")
+        driver.get("about:blank")
+        driver.get(url)
+        wait_for_position(driver, "T3T/5/5/5/T3T s 20")
 
         driver.save_screenshot("target/web-page.png")
         source = driver.find_element(By.ID, "source").text
