@@ -408,6 +408,37 @@ mod tests {
     }
 
     #[test]
+    fn the_start_screen_opens_unless_a_side_or_a_saved_game_is_named() {
+        let dir = std::env::temp_dir().join(format!("tns-tui-start-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let table = dir.display().to_string();
+        let app = |args: &[&str]| {
+            let mut all = vec!["tigers-and-sheep", "--tablebase", &table];
+            all.extend(args);
+            setup(&Cli::try_parse_from(all).unwrap(), &dir).unwrap()
+        };
+        let asked = app(&[]);
+        assert!(asked.new_game_form.as_ref().is_some_and(|f| f.opening), "no side named: asked");
+        let position = app(&["--position", "T3T/5/2S2/5/T3T t 19"]);
+        assert!(position.new_game_form.is_some(), "a position alone still asks who plays");
+        for named in
+            [&["--sheep", "human"][..], &["--tiger", "easy"], &["-S", "hard", "-T", "human"]]
+        {
+            assert!(app(named).new_game_form.is_none(), "{named:?}: skipped");
+        }
+        std::fs::write(dir.join("saved.txt"), "[Sheep \"human\"]\n[Tiger \"easy\"]\n\n1. c3 *\n")
+            .unwrap();
+        let saved = dir.join("saved.txt").display().to_string();
+        let loaded = app(&["--load", &saved]);
+        assert!(
+            loaded.new_game_form.is_none(),
+            "a saved game names its players: {}",
+            loaded.message
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_help_lists_every_level_and_each_parses() {
         use clap::CommandFactory as _;
         let help = Cli::command().render_long_help().to_string();
