@@ -230,6 +230,29 @@ impl Timing {
     }
 }
 
+/// How well a player's chances foretold its games: each move's reading against the game's
+/// result for the side it moved for.
+#[derive(Debug, Default)]
+struct Foresight {
+    readings: u64,
+    brier: f64,
+    likeliest_came: u64,
+}
+
+impl Foresight {
+    fn add(
+        &mut self,
+        readings: impl Iterator<Item = tns_search::Chances>,
+        result: tns_search::Wdl,
+    ) {
+        for chances in readings {
+            self.readings += 1;
+            self.brier += chances.brier(result);
+            self.likeliest_came += u64::from(chances.likeliest() == result);
+        }
+    }
+}
+
 /// Checks that the records file can be written, before any game is played (a directory, a
 /// folder without permission, a missing folder all fail here).
 fn check_records(path: &std::path::Path) -> Result<(), String> {
@@ -262,6 +285,7 @@ struct Progress<'a> {
     standings: Standings,
     verdict: SprtDecision,
     timing: [Timing; 2],
+    foresight: [Foresight; 2],
     /// Forfeits by player: how many, and the first reason.
     forfeits: Vec<(String, u32, String)>,
     records: String,
@@ -290,6 +314,7 @@ impl Progress<'_> {
             let who = usize::from(side != game.a_side);
             let t = &mut self.timing[who];
             t.add(played.times_of(side), self.movetimes[who]);
+            self.foresight[who].add(played.readings_of(side), played.result_for(side));
             t.overruns += u64::from(played.clock_overruns[usize::from(side == Side::Tiger)]);
             if matches!(played.termination, Termination::Time { side: lost, .. } if lost == side) {
                 t.time_losses += 1;
@@ -303,7 +328,7 @@ impl Progress<'_> {
             }
         }
         if self.args.verbose {
-            let line = format!(
+            let mut line = format!(
                 "game {:>4}: {sheep} (sheep) vs {tiger} (tigers): {} by {}, {} plies",
                 game.index + 1,
                 match played.result {
@@ -314,6 +339,19 @@ impl Progress<'_> {
                 played.termination,
                 played.game.len()
             );
+            // What each side's player read at its last move, where it reads chances.
+            let last: Vec<String> = [Side::Sheep, Side::Tiger]
+                .into_iter()
+                .filter_map(|side| {
+                    let chances = played.readings_of(side).last()?;
+                    let who =
+                        if side == Side::Sheep { "the sheep's player" } else { "the tigers'" };
+                    Some(format!("{who} {}", chances.describe(side)))
+                })
+                .collect();
+            if !last.is_empty() {
+                let _ = write!(line, "; last readings: {}", last.join(", "));
+            }
             self.say(line);
         }
         self.record(game, &sheep, &tiger);
@@ -410,6 +448,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         standings: Standings::default(),
         verdict: SprtDecision::Continue,
         timing: [Timing::default(), Timing::default()],
+        foresight: [Foresight::default(), Foresight::default()],
         forfeits: Vec::new(),
         records: String::new(),
         last_save: Instant::now(),
@@ -460,6 +499,29 @@ fn summary(progress: &Progress, elapsed: Duration) {
     }
     for (name, count, reason) in &progress.forfeits {
         say!("forfeits: {name} {count} (the first: {reason})");
+    }
+    print_foresight(&progress.foresight, [name_a, name_b]);
+}
+
+/// How well each player's chances foretold the results, for the players that read any: the
+/// mean Brier score of its readings (0 is every result foretold for certain; a player that
+/// always says a third each scores 0.67), and how often the likeliest result came. The chances
+/// are fitted to the solved game, that is to perfect play on both sides: against a weaker
+/// opponent the results come out better than they read.
+fn print_foresight(foresight: &[Foresight; 2], names: [&str; 2]) {
+    for (f, name) in foresight.iter().zip(names) {
+        if f.readings == 0 {
+            continue;
+        }
+        #[expect(clippy::cast_precision_loss, reason = "counts of moves, far below 2^52")]
+        let (brier, came) =
+            (f.brier / f.readings as f64, f.likeliest_came as f64 / f.readings as f64);
+        say!(
+            "chances: {name}'s readings against the results: Brier score {brier:.3} over {} \
+             moves (0: foretold for certain), the likeliest result came {:.1}% of the time",
+            f.readings,
+            100.0 * came
+        );
     }
 }
 

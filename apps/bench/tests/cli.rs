@@ -48,6 +48,9 @@ fn match_reports_and_writes_records_that_parse() {
         score_line.rsplit(' ').next().unwrap().trim_end_matches('%').parse().unwrap();
     assert!(percent > 50.0, "{text}");
     assert!(text.lines().any(|l| l.starts_with("elo ")), "{text}");
+    // The searching player's chances are held against the results; random play reads none.
+    assert!(text.contains("chances: heuristic's readings against the results: Brier"), "{text}");
+    assert!(!text.contains("chances: random"), "{text}");
 
     let records = GameRecord::parse_all(&std::fs::read_to_string(&path).unwrap()).unwrap();
     std::fs::remove_file(&path).unwrap();
@@ -137,7 +140,14 @@ fn match_report_has_the_testers_figures_and_a_line_per_game() {
     let text = stdout(&out);
     let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(games.len(), 6, "{text}");
-    assert!(games.iter().all(|l| l.contains(" by ") && l.ends_with(" plies")), "{text}");
+    assert!(games.iter().all(|l| l.contains(" by ") && l.contains(" plies")), "{text}");
+    // The searching side's last reading of each game; random play reads none.
+    for line in &games {
+        let heuristic_sheep = line.contains("heuristic (sheep)");
+        let said = if heuristic_sheep { "the sheep's player Sheep " } else { "the tigers' Sheep " };
+        assert!(line.contains(&format!("last readings: {said}")), "{line}");
+        assert!(!line.contains(", the"), "one reading, the heuristic's: {line}");
+    }
     for figure in ["draw ratio ", "los ", "elo ", "pentanomial [", "elo from pairs "] {
         assert!(text.lines().any(|l| l.starts_with(figure)), "{figure}: {text}");
     }

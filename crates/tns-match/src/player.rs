@@ -8,7 +8,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Game, Move};
-use tns_search::{Evaluator, Limits, Search, SearchConfig, SearchError};
+use tns_search::{Chances, Evaluator, Limits, Search, SearchConfig, SearchError};
 
 use crate::time_control::Clocks;
 
@@ -31,6 +31,12 @@ pub trait Player: Send {
     /// Why the last [`Player::choose`] gave no move, when it failed rather than had none to
     /// give (an external program that crashed or answered late); taken, so asked once.
     fn failure(&mut self) -> Option<String> {
+        None
+    }
+
+    /// The chances of a win, a draw and a loss for the side it moved for, as its last move's
+    /// search read them; `None` for a player that reads none (random, another program).
+    fn chances(&self) -> Option<Chances> {
         None
     }
 
@@ -84,6 +90,8 @@ pub struct SearchPlayer<E> {
     limits: Limits,
     /// Why the last search failed (the evaluator's error), until asked.
     failure: Option<String>,
+    /// The chances the last search read.
+    read: Option<Chances>,
 }
 
 impl<E: Evaluator> SearchPlayer<E> {
@@ -96,6 +104,7 @@ impl<E: Evaluator> SearchPlayer<E> {
             search: Search::new(evaluator, budget.config())?,
             limits: budget.limits(),
             failure: None,
+            read: None,
         })
     }
 }
@@ -103,8 +112,12 @@ impl<E: Evaluator> SearchPlayer<E> {
 impl<E: Evaluator> SearchPlayer<E> {
     fn search_with(&mut self, game: &Game, limits: Limits, stop: &AtomicBool) -> Option<Move> {
         match self.search.search(game.board(), game.previous(), limits, stop, |_| {}) {
-            Ok(result) => result.best_move,
+            Ok(result) => {
+                self.read = Some(result.chances);
+                result.best_move
+            }
             Err(e) => {
+                self.read = None;
                 self.failure = Some(e.to_string());
                 None
             }
@@ -133,6 +146,10 @@ impl<E: Evaluator + Send> Player for SearchPlayer<E> {
 
     fn failure(&mut self) -> Option<String> {
         self.failure.take()
+    }
+
+    fn chances(&self) -> Option<Chances> {
+        self.read
     }
 }
 

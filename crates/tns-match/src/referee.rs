@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{EndReason, Game, GameRecord, RecordResult, Side};
+use tns_search::{Chances, Wdl};
 
 use crate::error::MatchError;
 use crate::player::Player;
@@ -95,6 +96,9 @@ pub struct Played {
     /// How long each move the players made took, in order from ply `first_ply` (the opening's
     /// moves are nobody's); a move that lost on time is the last.
     pub times: Vec<Duration>,
+    /// What each of those moves' search read of the game, for the side that made it: the chances
+    /// of a win, a draw and a loss ([`Player::chances`]); `None` for a player that reads none.
+    pub readings: Vec<Option<Chances>>,
     /// The ply the players took over at (the opening's length).
     pub first_ply: usize,
     /// Under a time control, the moves of each side (the sheep's, then the tigers') that went
@@ -119,9 +123,31 @@ impl Played {
 
     /// The times of the moves `side` made.
     pub fn times_of(&self, side: Side) -> impl Iterator<Item = Duration> + '_ {
+        self.times.iter().copied().skip(self.offset_of(side)).step_by(2)
+    }
+
+    /// The chances `side`'s player read at each of its moves that it read them at.
+    pub fn readings_of(&self, side: Side) -> impl Iterator<Item = Chances> + '_ {
+        self.readings.iter().skip(self.offset_of(side)).step_by(2).filter_map(|r| *r)
+    }
+
+    /// How the game ended for `side`: a win, a draw (an unfinished game too) or a loss.
+    pub fn result_for(&self, side: Side) -> Wdl {
+        match (self.result, side) {
+            (RecordResult::SheepWin, Side::Sheep) | (RecordResult::TigerWin, Side::Tiger) => {
+                Wdl::Win
+            }
+            (RecordResult::SheepWin, Side::Tiger) | (RecordResult::TigerWin, Side::Sheep) => {
+                Wdl::Loss
+            }
+            (RecordResult::Draw | RecordResult::Unfinished, _) => Wdl::Draw,
+        }
+    }
+
+    /// Where `side`'s first move is among the players' moves: 0 or 1.
+    fn offset_of(&self, side: Side) -> usize {
         let first_side = self.game.positions()[self.first_ply].side_to_move();
-        let offset = usize::from(first_side != side);
-        self.times.iter().copied().skip(offset).step_by(2)
+        usize::from(first_side != side)
     }
 }
 
@@ -155,14 +181,16 @@ pub fn play(
 ) -> Option<Played> {
     let mut clocks = conditions.time_control.map(Clocks::new);
     let mut times = Vec::new();
+    let mut readings = Vec::new();
     let mut clock_overruns = [0; 2];
     let tc = conditions.time_control;
     let first_ply = game.len();
-    let end = |game, result, termination, times, clock_overruns| Played {
+    let end = |game, result, termination, (times, readings), clock_overruns| Played {
         game,
         result,
         termination,
         times,
+        readings,
         first_ply,
         clock_overruns,
         time_control: tc,
@@ -174,11 +202,11 @@ pub fn play(
         if let Some(outcome) = game.outcome() {
             let result = RecordResult::from_outcome(Some(outcome));
             let termination = Termination::Rules(outcome.reason);
-            return Some(end(game, result, termination, times, clock_overruns));
+            return Some(end(game, result, termination, (times, readings), clock_overruns));
         }
         if game.len() >= conditions.max_plies {
             let draw = RecordResult::Draw;
-            return Some(end(game, draw, Termination::MaxPlies, times, clock_overruns));
+            return Some(end(game, draw, Termination::MaxPlies, (times, readings), clock_overruns));
         }
         let side = game.board().side_to_move();
         let player: &mut dyn Player = match side {
@@ -202,21 +230,23 @@ pub fn play(
             let over_clock = used > clocks.of(side).remaining;
             if let Err(over) = clocks.spend(side, used, tc, conditions.margin) {
                 times.push(used);
+                readings.push(player.chances());
                 let termination = Termination::Time { side, over };
-                return Some(end(game, loss, termination, times, clock_overruns));
+                return Some(end(game, loss, termination, (times, readings), clock_overruns));
             }
             clock_overruns[usize::from(side == Side::Tiger)] += u32::from(over_clock);
         }
         let reason = match chosen.map(|m| (m, game.play(m))) {
             Some((_, Ok(()))) => {
                 times.push(used);
+                readings.push(player.chances());
                 continue;
             }
             Some((m, Err(e))) => format!("illegal move {m}: {e}"),
             None => player.failure().unwrap_or_else(|| "no move offered".into()),
         };
         let termination = Termination::Forfeit { side, reason };
-        return Some(end(game, loss, termination, times, clock_overruns));
+        return Some(end(game, loss, termination, (times, readings), clock_overruns));
     }
 }
 
@@ -307,5 +337,35 @@ mod tests {
         assert_eq!(record.tag("TimeControl"), Some("0.3"));
         let why = record.tag("Termination").unwrap();
         assert!(why.starts_with("the sheep lost on time"), "{why}");
+    }
+
+    #[test]
+    fn each_move_keeps_what_its_search_read_and_a_random_player_reads_nothing() {
+        use tns_search::Heuristic;
+
+        use crate::player::{Budget, RandomPlayer, SearchPlayer};
+        let budget = Budget { time: None, depth: Some(2), threads: 1, tt_mb: 1 };
+        let mut sheep = SearchPlayer::new(Heuristic::default(), budget).unwrap();
+        let mut tiger = RandomPlayer::new(7);
+        let stop = AtomicBool::new(false);
+        let played =
+            play(Game::new(), &mut sheep, &mut tiger, &Conditions::untimed(30), &stop).unwrap();
+        assert_eq!(played.readings.len(), played.times.len(), "one reading a move");
+        let sheep_moves = played.times_of(Side::Sheep).count();
+        assert_eq!(played.readings_of(Side::Sheep).count(), sheep_moves);
+        assert!(sheep_moves > 0);
+        assert_eq!(played.readings_of(Side::Tiger).count(), 0, "random play reads nothing");
+        for chances in played.readings_of(Side::Sheep) {
+            assert_eq!(
+                u32::from(chances.win) + u32::from(chances.draw) + u32::from(chances.loss),
+                1000
+            );
+        }
+        let other = match played.result_for(Side::Sheep) {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+        };
+        assert_eq!(played.result_for(Side::Tiger), other);
     }
 }

@@ -134,6 +134,28 @@ impl Chances {
         }
     }
 
+    /// The Brier score of these chances against the result that came: the squared distance
+    /// between them and certainty of that result, summed over win, draw and loss, from 0 (the
+    /// result foretold for certain) to 2 (another result foretold for certain). Averaged over
+    /// many readings, it says how well a player's chances foretell its games.
+    ///
+    /// ```
+    /// use tns_search::{Chances, Wdl};
+    ///
+    /// assert_eq!(Chances::certain(Wdl::Draw).brier(Wdl::Draw), 0.0);
+    /// assert_eq!(Chances::certain(Wdl::Win).brier(Wdl::Loss), 2.0);
+    /// let even = Chances { win: 500, draw: 500, loss: 0 };
+    /// assert!((even.brier(Wdl::Draw) - 0.5).abs() < 1e-12);
+    /// ```
+    #[must_use]
+    pub fn brier(self, result: Wdl) -> f64 {
+        let came = |wdl: Wdl| if wdl == result { 1.0 } else { 0.0 };
+        [(self.win, Wdl::Win), (self.draw, Wdl::Draw), (self.loss, Wdl::Loss)]
+            .into_iter()
+            .map(|(permille, wdl)| (f64::from(permille) / 1000.0 - came(wdl)).powi(2))
+            .sum()
+    }
+
     /// The chances for people, from the sheep's end to the tigers' (as the game's score bar
     /// runs), in whole percent: `"Sheep 2% · Draw 78% · Tigers 20%"`, given the side to move
     /// whose view they are from.
