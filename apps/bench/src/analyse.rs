@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tns_board::{Board, Game, KILLS_TO_WIN, Move};
 use tns_match::{Budget, PlayerSpec};
-use tns_search::describe;
+use tns_search::{describe, shown_score};
 use tns_tablebase::{Tablebase, TablebaseError};
 
 #[derive(clap::Args, Debug)]
@@ -108,7 +108,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             say!(
                 "depth {} score {}{} ({}) nodes {} nps {} time {:.3} pv {}",
                 r.depth,
-                describe(r.score, side),
+                describe(shown_score(r.score, r.chances), side),
                 if r.lower_bound { " lowerbound" } else { "" },
                 r.chances.describe(side),
                 r.nodes,
@@ -133,7 +133,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let best = result.best_move.ok_or("no legal move")?;
     say!(
         "bestmove {best} score {} ({})",
-        describe(result.score, side),
+        describe(shown_score(result.score, result.chances), side),
         result.chances.describe(side)
     );
     Ok(())

@@ -94,7 +94,8 @@ pub fn info_line(r: &Report, show_wdl: bool) -> String {
     let mut score = match plies_to_end(r.score) {
         Some(n) if r.score > 0 => format!("win {n}"),
         Some(n) => format!("loss {n}"),
-        None => format!("cp {}", r.score),
+        // The expected result from the chances: one unit whatever the evaluator searched on.
+        None => format!("cp {}", tns_search::shown_score(r.score, r.chances)),
     };
     if r.lower_bound {
         score.push_str(" lowerbound");

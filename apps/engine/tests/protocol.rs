@@ -256,6 +256,21 @@ fn show_wdl_adds_the_chances_to_every_info_line() {
         assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
         assert!(chances.iter().all(|&c| c < 1000), "{line}");
     }
+    // One unit whatever the evaluator: `cp` is the expected result the chances give, in
+    // hundredths of a percent, for the heuristic (which searches on its own scale) too.
+    for evaluator in ["network", "heuristic", "network:calibrated=off"] {
+        engine.send(&format!("setoption name Evaluator value {evaluator}"));
+        engine.send("position fen T3T/5/2S2/5/T3T t 19");
+        let (infos, _) = engine.bestmove("go depth 4");
+        for line in &infos {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = words.iter().position(|&w| w == "wdl").unwrap_or_else(|| panic!("{line}"));
+            let wdl: Vec<i32> = words[at + 1..at + 4].iter().map(|w| w.parse().unwrap()).collect();
+            let cp = words.iter().position(|&w| w == "cp").unwrap_or_else(|| panic!("{line}"));
+            let cp: i32 = words[cp + 1].parse().unwrap();
+            assert_eq!(cp, 10 * (wdl[0] - wdl[2]), "{evaluator}: {line}");
+        }
+    }
     engine.send("setoption name ShowWDL value maybe");
     assert!(engine.sync()[0].contains("ShowWDL is true or false"));
     engine.quit();

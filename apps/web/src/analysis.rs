@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tns_board::{Board, Game, Side};
 use tns_match::{Budget, PlayerSpec, Searcher};
-use tns_search::{Chances, Limits, Report, describe, plies_to_end};
+use tns_search::{Chances, Limits, Report, describe, plies_to_end, shown_score};
 use tns_tablebase::{Tablebase, TablebaseError, Value, Verdict, Wdl};
 
 use crate::error::ApiError;
@@ -151,7 +151,7 @@ pub fn search_verdict(score: i32, chances: Chances, side: Side) -> VerdictJson {
             result: "unknown",
             winner: None,
             plies: None,
-            score: Some(score),
+            score: Some(shown_score(score, chances)),
             wdl: chances.into(),
             // The chances are the side to move's: for a move, the side that plays it.
             text: chances.describe(side),

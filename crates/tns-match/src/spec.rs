@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use tns_board::{Board, KILLS_TO_WIN};
 use tns_nn::{Network, NeuralEvaluator};
-use tns_search::{Calibrated, Evaluator, Heuristic, Search, WdlModel, Weights};
+use tns_search::{Calibrated, Evaluator, Heuristic, ReadThrough, Search, WdlModel, Weights};
 use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
 
 use crate::error::PlayerError;
@@ -567,10 +567,17 @@ impl PlayerSpec {
         Ok(match &self.kind {
             PlayerKind::Heuristic(weights) => {
                 let heuristic = Heuristic::new(*weights);
-                Some(exact(if self.calibrated && *weights == Weights::DEFAULT {
-                    Box::new(Calibrated::new(heuristic, shipped_chances(Fitted::Heuristic)?))
-                } else {
-                    Box::new(heuristic)
+                // Fitted chances for the default weights: searched through them with
+                // `calibrated=on`, else read through them, so that its chances and printed
+                // expected result are fitted either way.
+                Some(exact(match (*weights == Weights::DEFAULT, self.calibrated) {
+                    (true, true) => {
+                        Box::new(Calibrated::new(heuristic, shipped_chances(Fitted::Heuristic)?))
+                    }
+                    (true, false) => {
+                        Box::new(ReadThrough::new(heuristic, shipped_chances(Fitted::Heuristic)?))
+                    }
+                    (false, _) => Box::new(heuristic),
                 })?)
             }
             PlayerKind::Perfect { weights, traps } => {
@@ -582,13 +589,16 @@ impl PlayerSpec {
             PlayerKind::Neural(net) => {
                 let neural = NeuralEvaluator::new(Network::clone(net));
                 let shipped = shipped_network_shared()?;
-                Some(exact(
-                    if self.calibrated && (Arc::ptr_eq(net, &shipped) || **net == *shipped) {
+                let is_shipped = Arc::ptr_eq(net, &shipped) || **net == *shipped;
+                Some(exact(match (is_shipped, self.calibrated) {
+                    (true, true) => {
                         Box::new(Calibrated::new(neural, shipped_chances(Fitted::Network)?))
-                    } else {
-                        Box::new(neural)
-                    },
-                )?)
+                    }
+                    (true, false) => {
+                        Box::new(ReadThrough::new(neural, shipped_chances(Fitted::Network)?))
+                    }
+                    (false, _) => Box::new(neural),
+                })?)
             }
             PlayerKind::Random => None,
             PlayerKind::External(_) => return Err(PlayerError::External(self.name.clone())),
@@ -723,6 +733,14 @@ mod tests {
         for which in [Fitted::Network, Fitted::Heuristic] {
             assert!(shipped_chances(which).is_ok());
         }
+        // Raw, the heuristic searches on its own scores and its chances are its fitted ones.
+        let raw = spec("heuristic").evaluator(None).unwrap().unwrap();
+        let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
+        let score = raw.evaluate(board);
+        assert_eq!(score, Heuristic::default().evaluate(board));
+        let fitted = shipped_chances(Fitted::Heuristic).unwrap().chances(score, board);
+        assert_eq!(raw.chances(score, board), fitted);
+        assert_ne!(fitted, Heuristic::default().chances(score, board), "not the default reading");
         // Read through the chances, every evaluation is an expected result in permille.
         let evaluator = spec("heuristic:calibrated=on").evaluator(None).unwrap().unwrap();
         let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();

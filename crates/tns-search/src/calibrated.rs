@@ -1,4 +1,6 @@
-//! An evaluator whose scores are its expected result, read through a fitted [`WdlModel`].
+//! Evaluators read through a fitted [`WdlModel`]: one whose scores become its expected result
+//! ([`Calibrated`]), and one that keeps its own scores but whose chances are the model's
+//! ([`ReadThrough`]).
 
 use std::sync::Arc;
 
@@ -79,5 +81,57 @@ impl<E: Evaluator> Evaluator for Calibrated<E> {
         Chances::of_decisive(score).unwrap_or_else(|| {
             self.model.chances_at_expected(f64::from(score) / f64::from(CERTAIN_WIN), board)
         })
+    }
+}
+
+/// `E` searching with its own scores, its chances read through `model`: for an evaluator that
+/// plays better on its raw scores (the heuristic, whose search keeps its own scale) but whose
+/// chances people should see fitted. The search's result then carries the model's chances, and
+/// every front end prints the expected result from them: one unit whatever the evaluator.
+///
+/// ```
+/// use std::sync::Arc;
+/// use tns_board::Board;
+/// use tns_search::{Evaluator, Heuristic, ReadThrough, Reading, WdlModel};
+///
+/// let model = Arc::new(WdlModel::neutral(Reading::linear(400.0)));
+/// let read = ReadThrough::new(Heuristic::default(), model);
+/// let board: Board = "T3T/5/2S2/5/T3T t 19".parse()?;
+/// assert_eq!(read.evaluate(board), Heuristic::default().evaluate(board), "its own scores");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ReadThrough<E> {
+    inner: E,
+    model: Arc<WdlModel>,
+}
+
+impl<E: Evaluator> ReadThrough<E> {
+    /// `inner`, its chances read through `model` (fitted on `inner`'s scores).
+    pub fn new(inner: E, model: Arc<WdlModel>) -> ReadThrough<E> {
+        ReadThrough { inner, model }
+    }
+}
+
+impl<E: Evaluator> Evaluator for ReadThrough<E> {
+    #[inline]
+    fn evaluate(&self, board: Board) -> i32 {
+        self.inner.evaluate(board)
+    }
+
+    fn worth_caching(&self) -> bool {
+        self.inner.worth_caching()
+    }
+
+    fn exact(&self, board: Board) -> Option<i32> {
+        self.inner.exact(board)
+    }
+
+    fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
+        self.inner.root_moves(board)
+    }
+
+    fn chances(&self, score: i32, board: Board) -> Chances {
+        Chances::of_decisive(score).unwrap_or_else(|| self.model.chances(score, board))
     }
 }

@@ -20,7 +20,7 @@ mod wdl_fit;
 mod wdl_model;
 mod worker;
 
-pub use calibrated::{CERTAIN_WIN, Calibrated};
+pub use calibrated::{CERTAIN_WIN, Calibrated, ReadThrough};
 pub use clock::{Clock, MOVE_OVERHEAD};
 pub use config::{Parts, SearchConfig};
 pub use error::SearchError;
@@ -30,7 +30,7 @@ pub use limits::{Limits, MAX_DEPTH, MAX_THREADS, MAX_TT_MB};
 pub use report::{Report, SearchResult};
 pub use score::{
     DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD, describe, is_decisive, loss_in,
-    plies_to_end, win_in,
+    plies_to_end, shown_score, win_in,
 };
 pub use search::Search;
 pub use stats::Stats;

@@ -48,9 +48,27 @@ pub const fn plies_to_end(score: i32) -> Option<i32> {
     if is_decisive(score) { Some(WIN - score.abs()) } else { None }
 }
 
+/// A search's score in the one unit every front end prints: a forced end as the search found
+/// it, else the expected result for the side to move that `chances` give (the chance of a win
+/// less that of a loss), in hundredths of a percent of a certain win
+/// ([`CERTAIN_WIN`](crate::CERTAIN_WIN)). Whatever scale the evaluator searched on (the
+/// heuristic's, the raw network's, a calibrated one), the number means the same.
+///
+/// ```
+/// use tns_search::{Chances, shown_score, win_in};
+///
+/// let chances = Chances { win: 30, draw: 950, loss: 20 };
+/// assert_eq!(shown_score(364, chances), 100, "1% better than even, whatever 364 meant");
+/// assert_eq!(shown_score(win_in(7), chances), win_in(7));
+/// ```
+pub fn shown_score(score: i32, chances: crate::Chances) -> i32 {
+    if is_decisive(score) { score } else { chances.expected() * 10 }
+}
+
 /// A score as a person reads it, given the side to move: `"Tigers win in 7"` (plies),
-/// `"Sheep win in 2"` (the words of the tablebase's verdicts), or the evaluation from the tigers' side divided by 100, such as `"+1.25"` (the
-/// heuristic weighs one dead sheep at 4.00).
+/// `"Sheep win in 2"` (the words of the tablebase's verdicts), or, for a
+/// [shown score](shown_score), the tigers' expected result in percent of a certain win, such
+/// as `"+1.25"`.
 ///
 /// ```
 /// use tns_board::Side;
