@@ -553,3 +553,31 @@ fn the_search_bench_measures_the_network_with_or_without_the_endgame() {
     let (with, alone) = (nodes("network"), nodes("network:endgame=off"));
     assert!(with < alone, "{with} nodes with the endgame, {alone} without");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_picture_or_records_never_replace_a_fifo_or_a_link() {
+    use std::os::unix::fs::FileTypeExt as _;
+    let dir = std::env::temp_dir().join(format!("tns-bench-special-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    if !Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        return;
+    }
+    let fifo_text = fifo.to_str().unwrap();
+    let out = bench(&["draw", "T3T/5/5/5/T3T s 20", "-o", fifo_text]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(stderr(&out).contains("a FIFO, not a regular file"), "{}", stderr(&out));
+    let out = quick_match(&["--games", "2", "--records", fifo_text]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("a FIFO"), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+    // A link is written through: it stays a link, its target holds the picture.
+    let link = dir.join("picture.svg");
+    std::os::unix::fs::symlink("target.svg", &link).unwrap();
+    let out = bench(&["draw", "T3T/5/5/5/T3T s 20", "-o", link.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(dir.join("target.svg")).unwrap().starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

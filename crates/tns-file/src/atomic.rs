@@ -9,6 +9,12 @@ use crate::FileError;
 /// old file or the whole new one, never a part: the bytes go to a temporary file beside `path`,
 /// are flushed to disk, and the temporary file is then renamed over `path`.
 ///
+/// Only a regular file is ever replaced. A symbolic link is followed, and its target written
+/// (a link that points nowhere yet gets its target created), so the link stays a link. A
+/// directory, a device, a FIFO or a socket at `path` (or at the link's end) is refused with an
+/// error and left as it is: renaming a file over `/dev/null` would replace the device, and
+/// writing into a FIFO with no reader would wait for ever.
+///
 /// Game records, weights and tables are all saved this way.
 ///
 /// ```
@@ -20,22 +26,85 @@ use crate::FileError;
 /// ```
 ///
 /// # Errors
-/// Any I/O error from creating, writing or renaming the file. The temporary file is removed
-/// when a step after its creation fails.
+/// Any I/O error from creating, writing or renaming the file; [`std::io::ErrorKind::InvalidInput`]
+/// for a path that is not a regular file (or a link to one, or nothing yet). The temporary file
+/// is removed when a step after its creation fails.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let mut tmp = PathBuf::from(path);
+    let path = regular_file_at(path)?;
+    let mut tmp = path.clone();
     tmp.as_mut_os_string().push(format!(".tmp{}", std::process::id()));
     let written = std::fs::File::create(&tmp).and_then(|mut file| {
         file.write_all(contents)?;
         file.sync_all()
     });
-    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+    match written.and_then(|()| std::fs::rename(&tmp, &path)) {
         Ok(()) => Ok(()),
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
             Err(e)
         }
     }
+}
+
+/// The path a save to `path` replaces: `path` itself where nothing or a regular file stands
+/// there, the end of the chain where a symbolic link does; an error for anything else.
+fn regular_file_at(path: &Path) -> std::io::Result<PathBuf> {
+    // Links to links are followed as far as the system itself would follow them.
+    const MAX_LINKS: usize = 40;
+    let refuse = |what: &str, at: &Path| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is {what}, not a regular file: not replaced", at.display()),
+        )
+    };
+    let mut at = path.to_path_buf();
+    for _ in 0..=MAX_LINKS {
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(e),
+        };
+        let kind = meta.file_type();
+        if kind.is_file() {
+            return Ok(at);
+        }
+        if kind.is_symlink() {
+            let target = std::fs::read_link(&at)?;
+            at = match at.parent() {
+                Some(dir) if target.is_relative() => dir.join(target),
+                _ => target,
+            };
+            continue;
+        }
+        if kind.is_dir() {
+            return Err(refuse("a directory", &at));
+        }
+        return Err(refuse(special_kind(&meta), &at));
+    }
+    Err(refuse("a chain of too many symbolic links", path))
+}
+
+/// What kind of special file `meta` is, in words.
+fn special_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        let kind = meta.file_type();
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = meta;
+    "a special file"
 }
 
 /// Writes a file whole or not at all ([`write_atomically`]), making its folder first.
@@ -127,6 +196,60 @@ mod tests {
         write_atomically(&dir.join("bin"), &[0xff, 0xfe]).unwrap();
         assert!(matches!(read_text(&dir.join("bin"), 10), Err(FileError::NotText)));
         assert!(matches!(read_text(&dir, 10), Err(FileError::NotAFile)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_followed_and_stays_a_link() {
+        let dir = std::env::temp_dir().join(format!("tns-atomic-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("target.txt");
+        std::fs::write(&target, b"old").unwrap();
+        let link = dir.join("link.txt");
+        std::os::unix::fs::symlink("target.txt", &link).unwrap();
+        write_atomically(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        // A link to nothing yet: its target is made.
+        let dangling = dir.join("dangling.txt");
+        std::os::unix::fs::symlink(dir.join("made.txt"), &dangling).unwrap();
+        write_atomically(&dangling, b"made").unwrap();
+        assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(dir.join("made.txt")).unwrap(), b"made");
+        // A loop of links is an error, not a hang.
+        std::os::unix::fs::symlink("loop-b", dir.join("loop-a")).unwrap();
+        std::os::unix::fs::symlink("loop-a", dir.join("loop-b")).unwrap();
+        assert!(write_atomically(&dir.join("loop-a"), b"x").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_a_fifo_or_a_directory_is_refused_and_left_as_it_is() {
+        use std::os::unix::fs::FileTypeExt as _;
+        let dir = std::env::temp_dir().join(format!("tns-atomic-special-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A link to the null device: were the link's end replaced, it would be /dev/null; the
+        // link is what a broken save would replace, so nothing of the system's is at risk.
+        let null = dir.join("null");
+        std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+        let error = write_atomically(&null, b"x").unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(error.to_string().contains("a character device"), "{error}");
+        assert!(std::fs::symlink_metadata(&null).unwrap().file_type().is_symlink());
+        assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        // A FIFO: refused at once (never a write that waits for a reader), still a FIFO.
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let error = write_atomically(&fifo, b"x").unwrap_err();
+            assert!(error.to_string().contains("a FIFO"), "{error}");
+            assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+        }
+        let error = write_atomically(&dir, b"x").unwrap_err();
+        assert!(error.to_string().contains("a directory"), "{error}");
+        assert!(dir.is_dir());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
