@@ -7,6 +7,7 @@ mod held_out_args;
 mod lock;
 pub mod measures;
 pub mod progress;
+pub mod recorded;
 pub mod run;
 pub mod sampling;
 pub mod selfplay;

@@ -132,6 +132,11 @@ struct Cli {
     /// first of the held-out set's (0: no search is measured) [default: all of them].
     #[arg(long, value_parser = games_count)]
     final_positions: Option<usize>,
+    /// Resume a run with settings other than those it was started with (its folder records
+    /// them in settings.txt): without it, such a resume is refused, since the run would then
+    /// differ from an unbroken one.
+    #[arg(long)]
+    new_settings: bool,
 }
 
 /// A count of games or positions: 0 to a million (more would not fit in memory).
@@ -228,6 +233,7 @@ fn main() -> ExitCode {
         children: cli.children as usize,
         validation_games: cli.validation_games,
         final_positions: cli.final_positions.unwrap_or(usize::MAX),
+        new_settings: cli.new_settings,
     };
     // Ctrl+C ends the run between generations, with where it stopped; a second one at once.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

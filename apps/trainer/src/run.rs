@@ -97,6 +97,9 @@ pub struct Settings {
     /// With a teacher: the critical positions (at most; the first) the searches are judged on at
     /// the end (`usize::MAX`: all of them).
     pub final_positions: usize,
+    /// Go on with these settings where the run folder recorded others (`--new-settings`);
+    /// without it such a resume is refused ([`crate::recorded`]).
+    pub new_settings: bool,
 }
 
 impl Settings {
@@ -129,17 +132,15 @@ pub fn newest_generation(out: &Path) -> Option<u32> {
         .max()
 }
 
-/// The newest generation a run in `out` finished: the one its state file (written last of a
-/// generation's files) names; for a folder without one (a run from before the state file), the
-/// newest weights file.
+/// The newest generation a run in `out` finished: the one its state file names. The state is
+/// written once a generation's weights and log are whole, so a generation is complete, and
+/// visible to a resume, only then: weights without a state after them (a full disk, a kill
+/// between the two) are an unfinished generation, done again to the same bits.
 ///
 /// # Errors
 /// A state file that will not load.
 pub fn complete_generation(out: &Path) -> Result<Option<u32>, String> {
-    match RunState::load_generation(&out.join("state.bin"))? {
-        Some(generation) => Ok(Some(generation)),
-        None => Ok(newest_generation(out)),
-    }
+    RunState::load_generation(&out.join("state.bin"))
 }
 
 /// Removes what a killed run left half done: temporary files of interrupted saves, and the
@@ -224,6 +225,21 @@ pub fn learning_rate_at(s: &Settings, generation: u32) -> f32 {
     rate
 }
 
+/// Takes up the run in `s.out` where it stands: removes what an unfinished generation left,
+/// checks (or, for a new run, records) the settings, and names the complete generation
+/// `latest.bin` again (a run stopped between its state and that name left it on the one
+/// before). The network to go on from, and its generation.
+fn take_up(s: &Settings, log: &mut impl FnMut(&str)) -> Result<(Network, u32), String> {
+    let complete = complete_generation(&s.out)?;
+    clean_up(&s.out, complete.unwrap_or(0), log)?;
+    crate::recorded::check_or_record(s, complete.unwrap_or(0), log)?;
+    let (net, first) = starting_point(s, complete)?;
+    if complete.is_some() && s.from.is_none() {
+        net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
+    }
+    Ok((net, first))
+}
+
 /// Where a run starts: the network, and the number of its generation (0 for a new run).
 fn starting_point(s: &Settings, complete: Option<u32>) -> Result<(Network, u32), String> {
     if let Some(from) = &s.from {
@@ -256,9 +272,7 @@ pub fn train(
 ) -> Result<Network, String> {
     std::fs::create_dir_all(&s.out).map_err(|e| format!("{}: {e}", s.out.display()))?;
     let _lock = RunLock::take(&s.out)?;
-    let complete = complete_generation(&s.out)?;
-    clean_up(&s.out, complete.unwrap_or(0), &mut log)?;
-    let (mut net, first) = starting_point(s, complete)?;
+    let (mut net, first) = take_up(s, &mut log)?;
     if first >= s.generations {
         log(&format!(
             "{} is at generation {first} of {}: nothing to do (ask for more generations to go on)",
@@ -308,7 +322,6 @@ pub fn train(
         adam.learning_rate = learning_rate_at(s, generation);
         let loss = fit(s, &mut net, &mut adam, &mut data, &mut rng, generation, saved)?;
         net.save(&generation_path(&s.out, generation)).map_err(|e| e.to_string())?;
-        net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
         let figures = distil.as_ref().map(|(t, v)| measures::figures(&net, t, v));
         table_ok()?;
 
@@ -336,6 +349,8 @@ pub fn train(
         // this line does the generation again, to the same bits.
         RunState { generation, adam: adam.clone(), window: window.clone() }.save(&state_path)?;
         saved = generation;
+        // Then the name the complete generation is known by.
+        net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
     }
     if saved == s.generations
         && let Some((_, v)) = &distil

@@ -67,6 +67,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         traps: false,
         validation_games: 40,
         final_positions: 20,
+        new_settings: false,
     }
 }
 

@@ -42,6 +42,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         traps: false,
         validation_games: 0,
         final_positions: 0,
+        new_settings: false,
     }
 }
 
@@ -113,20 +114,86 @@ fn weights_that_overflow_stop_the_run_and_nothing_non_finite_is_saved() {
 }
 
 #[test]
+fn a_first_generation_without_its_state_is_done_again_and_ends_on_the_same_bits() {
+    // The disk filled between generation 1's weights and its state: no state.bin at all.
+    let whole = temp("first-whole");
+    one_thread(|| train(&settings(whole.clone(), 2), &AtomicBool::new(false), |_| {})).unwrap();
+    let cut = temp("first-cut");
+    one_thread(|| train(&settings(cut.clone(), 1), &AtomicBool::new(false), |_| {})).unwrap();
+    std::fs::remove_file(cut.join("state.bin")).unwrap();
+    assert_eq!(complete_generation(&cut).unwrap(), None, "weights alone are no generation");
+    let mut lines = Vec::new();
+    one_thread(|| {
+        train(&settings(cut.clone(), 2), &AtomicBool::new(false), |l| lines.push(l.to_owned()))
+    })
+    .unwrap();
+    assert!(!lines.iter().any(|l| l.contains("no saved optimiser state")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("unfinished after generation 0: gen-001.bin")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        std::fs::read(generation_path(&cut, 2)).unwrap(),
+        std::fs::read(generation_path(&whole, 2)).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(cut.join("latest.bin")).unwrap(),
+        std::fs::read(whole.join("latest.bin")).unwrap()
+    );
+    for dir in [whole, cut] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
 fn a_second_trainer_in_the_same_folder_refuses() {
     let out = temp("locked");
     std::fs::create_dir_all(&out).unwrap();
-    // Process 1 is always running: the folder is held.
-    std::fs::write(out.join("run.lock"), "1").unwrap();
+    // The folder held (by a lock taken here, as another trainer would hold it).
+    let held = tns_file::Lock::take(&out.join("run.lock")).unwrap();
     let e = train(&settings(out.clone(), 1), &AtomicBool::new(false), |_| {}).unwrap_err();
-    assert!(e.contains("in use by another trainer (process 1)"), "{e}");
+    assert!(e.contains("in use by another trainer (process "), "{e}");
     assert!(!generation_path(&out, 1).exists());
-    // A lock whose process is gone is stale: the run takes it, and lets it go at the end.
-    std::fs::write(out.join("run.lock"), "4294967295").unwrap();
+    drop(held);
+    // A lock file a killed run left holds nothing: the run goes on, and lets it go at the end.
+    std::fs::write(out.join("run.lock"), "1").unwrap();
     train(&settings(out.clone(), 1), &AtomicBool::new(false), |_| {}).unwrap();
     assert!(generation_path(&out, 1).exists());
     assert!(!out.join("run.lock").exists());
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn two_trainers_started_at_once_never_both_run() {
+    // The case: two trainers into one folder at the same instant, with other seeds.
+    for round in 0..3 {
+        let out = temp(&format!("race-{round}"));
+        let start = std::sync::Barrier::new(2);
+        let results: Vec<Result<(), String>> = std::thread::scope(|s| {
+            let runs: Vec<_> = [5, 9]
+                .map(|seed| {
+                    let (out, start) = (out.clone(), &start);
+                    s.spawn(move || {
+                        let mut settings = settings(out, 1);
+                        settings.seed = seed;
+                        start.wait();
+                        train(&settings, &AtomicBool::new(false), |_| {}).map(|_| ())
+                    })
+                })
+                .into_iter()
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        // One trains; the other is refused: by the lock while the first runs, else by the
+        // settings the first recorded (another seed). Never both, never mixed.
+        let ran = results.iter().filter(|r| r.is_ok()).count();
+        assert_eq!(ran, 1, "{results:?}");
+        for e in results.iter().filter_map(|r| r.as_ref().err()) {
+            assert!(e.contains("in use by another trainer") || e.contains("--seed"), "{e}");
+        }
+        assert_eq!(complete_generation(&out).unwrap(), Some(1));
+        let _ = std::fs::remove_dir_all(&out);
+    }
 }
 
 #[test]

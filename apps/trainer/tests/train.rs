@@ -41,6 +41,7 @@ fn settings(out: PathBuf, generations: u32) -> Settings {
         traps: false,
         validation_games: 0,
         final_positions: 0,
+        new_settings: false,
     }
 }
 
@@ -77,10 +78,29 @@ fn writes_loadable_files_and_resumes() {
     assert_eq!(done, again);
     assert!(lines[4].contains("is at generation 3 of 3: nothing to do"), "{}", lines[4]);
     assert_eq!(newest_generation(&out), Some(3));
-    // A resumed run with other hidden sizes says they do not apply.
+    // A resume with other settings is refused, naming them, and nothing is trained.
+    for change in [
+        (|s: &mut Settings| s.hidden = vec![16]) as fn(&mut Settings),
+        |s| s.seed = 9,
+        |s| s.learning_rate = 0.5,
+        |s| s.objective = tns_nn::Objective::CrossEntropy,
+    ] {
+        let mut other = settings(out.clone(), 4);
+        change(&mut other);
+        let e = train(&other, &go, |l| lines.push(l.to_owned())).unwrap_err();
+        assert!(e.contains("was started with other settings: --"), "{e}");
+        assert!(e.contains("--new-settings"), "{e}");
+        assert_eq!(newest_generation(&out), Some(3));
+    }
     let mut other = settings(out.clone(), 4);
+    other.seed = 9;
+    let e = train(&other, &go, |_| {}).unwrap_err();
+    assert!(e.contains("--seed 3 in the run, 9 now"), "{e}");
+    // Told to go on with the new ones, it does, and says so; the hidden sizes it cannot change.
     other.hidden = vec![16];
+    other.new_settings = true;
     train(&other, &go, |l| lines.push(l.to_owned())).unwrap();
+    assert!(lines.iter().any(|l| l.contains("going on with new settings")), "{lines:?}");
     assert!(lines.iter().any(|l| l.contains("--hidden [16] does not apply")), "{lines:?}");
     // No temporary files are left behind.
     for entry in std::fs::read_dir(&out).unwrap() {

@@ -5,9 +5,11 @@ mod checksum;
 mod error;
 mod format;
 mod lines;
+mod lock;
 
 pub use atomic::{open, read, read_text, save, write_atomically};
 pub use checksum::checksum;
 pub use error::FileError;
 pub use format::{Format, HEADER, TRAILER};
 pub use lines::{Line, MAX_LINE, read_line};
+pub use lock::{Lock, LockError};

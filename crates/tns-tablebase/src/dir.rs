@@ -155,11 +155,12 @@ impl Tablebase {
     }
 }
 
-/// The lock a build holds on its directory: a file naming the owner's process, removed when
-/// the build ends. A lock whose process is gone (a killed build) is taken over.
+/// The lock a build holds on its directory, `build.lock` ([`tns_file::Lock`]: the system's own
+/// file lock, so two builds started at once cannot both hold it, and a killed build's is gone
+/// with it), released when the build ends.
 #[derive(Debug)]
 pub(crate) struct BuildLock {
-    path: PathBuf,
+    _lock: tns_file::Lock,
 }
 
 impl BuildLock {
@@ -167,50 +168,23 @@ impl BuildLock {
     /// build left there.
     ///
     /// # Errors
-    /// [`TablebaseError::Locked`] when another live process holds it; a file error when the
+    /// [`TablebaseError::Locked`] when another process holds it; a file error when the
     /// directory cannot be written.
     pub(crate) fn take(dir: &Path) -> Result<BuildLock, TablebaseError> {
         std::fs::create_dir_all(dir).map_err(|e| TablebaseError::file(dir, e))?;
-        let path = dir.join("build.lock");
-        let me = std::process::id();
-        loop {
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(mut f) => {
-                    use std::io::Write as _;
-                    writeln!(f, "{me}").map_err(|e| TablebaseError::file(&path, e))?;
-                    break;
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let owner = std::fs::read_to_string(&path)
-                        .ok()
-                        .and_then(|s| s.trim().parse::<u32>().ok());
-                    match owner {
-                        Some(pid) if pid != me && alive(pid) => {
-                            return Err(TablebaseError::Locked { path, pid });
-                        }
-                        // Stale (the owner is gone) or unreadable: taken over.
-                        _ => std::fs::remove_file(&path)
-                            .map_err(|e| TablebaseError::file(&path, e))?,
-                    }
-                }
-                Err(e) => return Err(TablebaseError::file(&path, e)),
+        let lock = match tns_file::Lock::take(&dir.join("build.lock")) {
+            Ok(lock) => lock,
+            Err(tns_file::LockError::Held { path, pid }) => {
+                return Err(TablebaseError::Locked { path, pid });
             }
-        }
+            Err(tns_file::LockError::Io { path, source }) => {
+                return Err(TablebaseError::file(&path, source));
+            }
+            Err(e) => return Err(TablebaseError::file(dir, std::io::Error::other(e))),
+        };
         remove_temporaries(dir)?;
-        Ok(BuildLock { path })
+        Ok(BuildLock { _lock: lock })
     }
-}
-
-impl Drop for BuildLock {
-    fn drop(&mut self) {
-        // Nothing to do if it is already gone.
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-/// Whether process `pid` is running (on Linux; elsewhere any owner is taken to be alive).
-fn alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") { Path::new(&format!("/proc/{pid}")).exists() } else { true }
 }
 
 /// Removes the temporary files of table files (`k*-*.tns*.tmp*`) left in `dir` by a save that
@@ -330,8 +304,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg(target_os = "linux")]
-    fn a_live_lock_refuses_and_a_stale_one_is_taken_over() {
+    fn a_held_lock_refuses_and_a_left_file_is_taken_over() {
         let dir = std::env::temp_dir().join(format!("tns-lock-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("k5-p3.tnspl.tmp123"), b"half a file").unwrap();
@@ -339,19 +312,16 @@ mod tests {
         let lock = BuildLock::take(&dir).unwrap();
         assert!(!dir.join("k5-p3.tnspl.tmp123").exists());
         assert!(dir.join("notes.txt").exists());
-        // Held by this process: a second build (another process) is refused. Pretend to be
-        // another by writing a live pid that is not ours: our parent's.
-        drop(lock);
-        let parent = std::os::unix::process::parent_id();
-        std::fs::write(dir.join("build.lock"), format!("{parent}\n")).unwrap();
+        // Held: a second build is refused, and told who holds it.
         let e = BuildLock::take(&dir).unwrap_err();
-        assert!(matches!(e, TablebaseError::Locked { pid, .. } if pid == parent), "{e}");
+        assert!(matches!(e, TablebaseError::Locked { pid, .. } if pid == Some(std::process::id())));
         assert!(e.to_string().contains("another build"), "{e}");
-        // A dead owner's lock is taken over.
-        std::fs::write(dir.join("build.lock"), "4000000000\n").unwrap();
-        let lock = BuildLock::take(&dir).unwrap();
         drop(lock);
         assert!(!dir.join("build.lock").exists());
+        // A lock file a killed build left (naming a live process) holds nothing: taken.
+        std::fs::write(dir.join("build.lock"), "1\n").unwrap();
+        let lock = BuildLock::take(&dir).unwrap();
+        drop(lock);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

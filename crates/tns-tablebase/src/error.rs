@@ -59,12 +59,12 @@ pub enum TablebaseError {
         version: u32,
     },
     /// Another build is working in the directory.
-    #[error("{}: another build (process {pid}) is working in this directory; wait for it to finish, or stop it", path.display())]
+    #[error("{}: another build ({}) is working in this directory; wait for it to finish, or stop it", path.display(), pid.map_or_else(|| "another process".to_owned(), |p| format!("process {p}")))]
     Locked {
         /// The lock file.
         path: PathBuf,
-        /// The process holding it.
-        pid: u32,
+        /// The process holding it, as it wrote it (none if it had not yet).
+        pid: Option<u32>,
     },
     /// The game is already over in the position (the tigers have made their kills): no value
     /// to look up.
