@@ -162,6 +162,17 @@ pub fn gigabytes(bytes: u64) -> f64 {
     megabytes(bytes) / 1e3
 }
 
+/// The table in `--dir`; where there is none, the error says how to build one or name another.
 pub fn load(cli: &Cli) -> Result<Tablebase, String> {
-    Tablebase::load(cli.kills, &cli.dir).map_err(|e| e.to_string())
+    Tablebase::load(cli.kills, &cli.dir).map_err(|e| {
+        if e.is_missing() {
+            format!(
+                "{e}: no table in {dir} (build one with `tns-tablebase build --dir {dir}`, about a \
+                 minute, or name another with --dir)",
+                dir = cli.dir.display()
+            )
+        } else {
+            e.to_string()
+        }
+    })
 }

@@ -112,3 +112,17 @@ fn bad_arguments_are_refused_before_any_work() {
     assert!(!ok && stdout.is_empty(), "{stdout}");
     assert!(stderr.contains("from 1"), "{stderr}");
 }
+
+#[test]
+fn a_missing_table_says_how_to_build_one() {
+    let dir = std::env::temp_dir().join(format!("tns-no-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tns-tablebase"))
+        .args(["--dir", dir.to_str().unwrap(), "probe", "T3T/5/5/5/T3T s 20"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no table in") && err.contains("tns-tablebase build --dir"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -374,6 +374,15 @@ impl App {
             let text = self.typed.clone();
             let played = self.game.len();
             match text.parse::<Move>() {
+                Ok(Move::Place(p)) if self.human_to_move() && board.piece_at(p).is_some() => {
+                    // A sheep's move while sheep are in hand is a placement: typing a piece's
+                    // point (to move it, as later in the game) cannot be one.
+                    self.message = format!(
+                        "{p} is taken: while sheep are in hand ({} now), each sheep move places \
+                         one on an empty point",
+                        board.in_hand()
+                    );
+                }
                 Ok(m) => self.play(m),
                 Err(e) => self.message = e.to_string(),
             }

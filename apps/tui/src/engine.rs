@@ -27,11 +27,12 @@ pub fn engine(budget: Budget) -> Box<Engine> {
     Box::new(search.ok().flatten().expect("a table within the bounds"))
 }
 
-/// The name the game gives the player a spec builds, in "hint from the network".
+/// The name the game gives the player a spec builds, in "hint from the strongest": the
+/// level's name where there is one.
 pub fn who(spec: &PlayerSpec) -> &'static str {
     match spec.kind {
         PlayerKind::Perfect { .. } => "the table",
-        PlayerKind::Neural(_) => "the network",
+        PlayerKind::Neural(_) => "the strongest",
         _ => "the heuristic",
     }
 }

@@ -87,7 +87,19 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::NewGame => app.request_new_game(),
         Action::FormRow(by) => form(app, |f| f.move_row(by)),
         Action::FormChange(by) => form(app, |f| f.change(by)),
-        Action::FormChar(c) => form(app, |f| f.type_char(c)),
+        Action::FormChar(c) => {
+            // On the start screen, where no position is being typed, `q` quits and `?` helps,
+            // as the board's frame says.
+            let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening && !f.typing());
+            match c {
+                'q' if opening => app.force_quit(),
+                '?' if opening => {
+                    app.show_help = true;
+                    app.help_scroll = 0;
+                }
+                _ => form(app, |f| f.type_char(c)),
+            }
+        }
         Action::FormBackspace => form(app, NewGameForm::backspace),
         Action::FormStart => app.submit_new_game(),
         Action::FormClose => app.close_new_game(),

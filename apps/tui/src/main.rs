@@ -196,10 +196,30 @@ fn find_tablebase(
     ))
 }
 
+/// Where a perfect player plays with a table that does not solve the whole game: what it then
+/// does, and how to build the rest (the perfect player is perfect only where the table holds
+/// the position, and searches elsewhere).
+fn partial_table_note(seats: &[&PlayerKind], table: Option<&Tablebase>) -> Option<String> {
+    let perfect = seats.iter().any(|seat| {
+        matches!(seat, PlayerKind::Computer(spec)
+            if matches!(spec.kind, tns_match::PlayerKind::Perfect { .. }))
+    });
+    let table = table.filter(|t| perfect && !t.solves_whole_game())?;
+    let from = table.placement_from().map_or_else(
+        || "once every sheep is placed".to_owned(),
+        |placed| format!("from {placed} sheep placed on"),
+    );
+    Some(format!(
+        "this table holds the game {from}: before that the perfect player searches (tns-tablebase \
+         build --placement builds the rest)"
+    ))
+}
+
 /// The file the game in progress is written to after every move, in the games folder.
 const AUTOSAVE: &str = "autosave.txt";
 
-fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
+/// The saved game `--load` or `--resume` names, if either does.
+fn saved_game(cli: &Cli, save_dir: &std::path::Path) -> Result<Option<GameRecord>, String> {
     let resume = save_dir.join(AUTOSAVE);
     if cli.resume && !resume.exists() {
         return Err(format!(
@@ -209,24 +229,19 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     }
     let load = if cli.resume { Some(&resume) } else { cli.load.as_ref() };
     let option = if cli.resume { "--resume" } else { "--load" };
-    let record = match load {
-        Some(path) => {
-            // A saved game is a few kilobytes: 64 MiB is far more than any.
-            let text = tns_file::read_text(path, 64 << 20)
-                .map_err(|e| format!("{option} {}: {e}", path.display()))?;
-            if text.trim().is_empty() {
-                return Err(format!(
-                    "{option} {}: the file is empty, no saved game",
-                    path.display()
-                ));
-            }
-            Some(
-                text.parse::<GameRecord>()
-                    .map_err(|e| format!("{option} {}: {e}", path.display()))?,
-            )
-        }
-        None => None,
-    };
+    let Some(path) = load else { return Ok(None) };
+    // A saved game is a few kilobytes: 64 MiB is far more than any.
+    let text = tns_file::read_text(path, 64 << 20)
+        .map_err(|e| format!("{option} {}: {e}", path.display()))?;
+    if text.trim().is_empty() {
+        return Err(format!("{option} {}: the file is empty, no saved game", path.display()));
+    }
+    text.parse::<GameRecord>().map(Some).map_err(|e| format!("{option} {}: {e}", path.display()))
+}
+
+fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
+    let option = if cli.resume { "--resume" } else { "--load" };
+    let record = saved_game(cli, save_dir)?;
     // A side's player: the option if given, else the saved game's, else the shipped network.
     let seat = |given: &Option<String>, tag: &str, option: &str| {
         match given {
@@ -284,8 +299,12 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
             }
         }
     }
+    let partial = partial_table_note(&[&sheep, &tiger], tablebase.as_deref());
     let mut app = App::new(game, sheep, tiger, limits, tablebase);
     offer_table_build(&mut app, optional, cli.tablebase.as_deref(), warning);
+    if let Some(note) = partial {
+        app.message = note;
+    }
     // A saved game's clocks, unless --time or --depth replaces them.
     let saved_clock = match &record {
         Some(r) if cli.time.is_none() && cli.depth.is_none() => {
@@ -436,6 +455,22 @@ mod tests {
             loaded.message
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_perfect_player_with_part_of_the_table_is_told_so() {
+        // The variant won by one kill builds in a moment; its movement phase is all it holds.
+        let table = Tablebase::build(1, None, |_| {}).unwrap();
+        let perfect = player("perfect").unwrap();
+        let note = partial_table_note(&[&PlayerKind::Human, &perfect], Some(&table)).unwrap();
+        assert!(
+            note.contains("once every sheep is placed") && note.contains("--placement"),
+            "{note}"
+        );
+        assert!(
+            partial_table_note(&[&PlayerKind::Human, &PlayerKind::network()], Some(&table))
+                .is_none()
+        );
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("click", "place a sheep, select a piece, move it"),
     ("hjkl, ↑ ↓, Shift+← →", "move the cursor"),
     ("Enter, Space", "place / select / move at the cursor"),
-    ("a5b4, c3", "type a move to play it"),
+    ("c3, a5b4, a5xc3", "type a move to play it (a kill with or without its x)"),
     ("Backspace", "delete the last typed character"),
     ("Esc", "cancel the selection, typed move or hint"),
     ("← → Home End", "look through the game (it goes on)"),

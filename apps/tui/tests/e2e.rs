@@ -62,7 +62,7 @@ fn play_a_move_and_quit_in_tmux() {
     // A hint, taken with Enter: the sheep's second move is played.
     tmux(&["send-keys", "-t", &session, "H"]);
     let screen = wait_for(&session, "Enter or Tab plays it", Duration::from_secs(10));
-    assert!(screen.contains("hint from the network: "), "{screen}");
+    assert!(screen.contains("hint from the strongest: "), "{screen}");
     tmux(&["send-keys", "-t", &session, "Enter"]);
     let screen = wait_for(&session, "in hand 18", Duration::from_secs(10));
     assert!(screen.contains("2. "), "the hint was played:\n{screen}");

@@ -208,3 +208,14 @@ fn behind_the_start_screen_nobody_is_said_to_think() {
     assert!(!text.contains("Thinking"), "{text}");
     assert!(!text.contains("to move (network)"), "no player is named before the choice:\n{text}");
 }
+
+#[test]
+fn q_and_question_mark_on_the_start_screen_do_what_the_frame_says() {
+    let mut app = started_without_sides();
+    press(&mut app, KeyCode::Char('?'));
+    assert!(app.show_help, "? opens the help");
+    press(&mut app, KeyCode::Esc);
+    assert!(!app.show_help && app.mode() == Mode::NewGame, "closing it, the start screen is back");
+    press(&mut app, KeyCode::Char('q'));
+    assert!(app.quit, "q quits");
+}

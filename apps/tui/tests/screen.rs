@@ -483,7 +483,11 @@ fn a_hint_puts_the_cursor_on_its_move_and_enter_plays_it() {
     let hint = app.hint.expect("a hint");
     assert_eq!(app.cursor, hint.to());
     // Without a table the hint is the shipped network's, and says so.
-    assert!(app.message.starts_with(&format!("hint from the network: {hint} ")), "{}", app.message);
+    assert!(
+        app.message.starts_with(&format!("hint from the strongest: {hint} ")),
+        "{}",
+        app.message
+    );
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.game.moves().last(), Some(&hint));
     // Now the tigers: the hint is a step or a jump; its piece is selected and Tab plays it.
@@ -523,7 +527,7 @@ fn the_hint_comes_from_the_network_where_the_table_does_not_hold_the_position() 
         app.message
     };
     let start = hint_at(Board::START);
-    assert!(start.starts_with("hint from the network: "), "{start}");
+    assert!(start.starts_with("hint from the strongest: "), "{start}");
     // 18 sheep placed, the sheep to place their 19th: the table holds it.
     let late: Board = "SSSSS/SSSSS/SSSS1/S1TT1/TS1ST s 2".parse().unwrap();
     assert_eq!(late.in_hand(), 2);
@@ -638,7 +642,7 @@ fn every_panel_is_whole_from_80_by_24_up_and_the_minimum_shows_a_board() {
         // The status panel: the prompt and the longest messages end on screen.
         let mut app = human_game();
         for message in [
-            "hint from the network: a5b4 (Enter or Tab plays it, Esc drops it)",
+            "hint from the strongest: a5b4 (Enter or Tab plays it, Esc drops it)",
             "Quit without saving? y: quit, s: save and quit, n: stay",
         ] {
             app.message = message.into();
@@ -1397,4 +1401,18 @@ fn a_kill_is_typed_with_or_without_its_x() {
         let text = screen_text(&draw(&app, 100, 32).0);
         assert!(text.contains("a5xc5"), "the move list writes the x:\n{text}");
     }
+}
+
+#[test]
+fn typing_a_taken_point_in_the_placement_says_why() {
+    let mut app = human_game();
+    for c in "a5".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    assert!(app.game.is_empty());
+    assert!(
+        app.message.contains("a5 is taken: while sheep are in hand (20 now)"),
+        "{}",
+        app.message
+    );
 }

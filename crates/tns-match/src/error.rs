@@ -4,10 +4,11 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlayerError {
-    /// Not `heuristic`, `network`, `perfect`, `random`, or an existing file.
+    /// Not a level, `heuristic`, `network`, `perfect`, `random`, or an existing file.
     #[error(
-        "unknown player {0:?}: expected heuristic, network, perfect, random or a weights file, \
-         with options after a colon (heuristic:depth=2)"
+        "unknown player {0:?}: expected a level (random, easy, medium, hard, strongest, \
+         perfect), heuristic, network or a weights file, with options after a colon (hard:time=1, \
+         heuristic:depth=2)"
     )]
     Unknown(String),
     /// An external program where only a built-in player will do (the game's own seats).

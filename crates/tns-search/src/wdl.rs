@@ -174,8 +174,15 @@ impl Chances {
             Side::Sheep => (self.win, self.loss),
             Side::Tiger => (self.loss, self.win),
         };
-        let pc = |permille: u16| (u32::from(permille) + 5) / 10;
-        format!("Sheep {}% · Draw {}% · Tigers {}%", pc(sheep), pc(self.draw), pc(tigers))
+        let [sheep, draw, tigers] = whole_percents([sheep, self.draw, tigers]);
+        format!("Sheep {sheep}% · Draw {draw}% · Tigers {tigers}%")
+    }
+
+    /// The chances in whole percent, summing to 100 (`"Sheep 1% · Draw 100% · Tigers 0%"`
+    /// would not): each rounded down, then the points short given to the largest remainders.
+    #[must_use]
+    pub fn percents(self) -> [u16; 3] {
+        whole_percents([self.win, self.draw, self.loss])
     }
 
     /// The chance of `wdl`, in permille.
@@ -194,6 +201,19 @@ impl fmt::Display for Chances {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "win {} draw {} loss {}", self.win, self.draw, self.loss)
     }
+}
+
+/// Three permille shares (summing to 1,000) in whole percent summing to 100: each rounded down,
+/// then the points short given one each to the largest remainders (the first of equals).
+fn whole_percents(permille: [u16; 3]) -> [u16; 3] {
+    let mut out = permille.map(|p| p / 10);
+    let short = 100u16.saturating_sub(out.iter().sum());
+    let mut order = [0, 1, 2];
+    order.sort_by_key(|&i| std::cmp::Reverse(permille[i] % 10));
+    for &i in order.iter().take(usize::from(short)) {
+        out[i] += 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -220,6 +240,19 @@ mod tests {
             prop_assert_eq!(u32::from(c.win) + u32::from(c.draw) + u32::from(c.loss), 1000);
             prop_assert_eq!(c.flipped().flipped(), c);
             prop_assert_eq!(c.flipped().expected(), -c.expected());
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn whole_percents_sum_to_100_and_stay_within_a_point(win in 0u16..=1000, loss in 0u16..=1000) {
+            let loss = loss.min(1000 - win);
+            let chances = Chances { win, draw: 1000 - win - loss, loss };
+            let percents = chances.percents();
+            proptest::prop_assert_eq!(percents.iter().sum::<u16>(), 100);
+            for (p, permille) in percents.iter().zip([chances.win, chances.draw, chances.loss]) {
+                proptest::prop_assert!((i32::from(*p) * 10 - i32::from(permille)).abs() < 10);
+            }
         }
     }
 }
