@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use tns_board::{Board, KILLS_TO_WIN};
 use tns_nn::{Network, NeuralEvaluator};
-use tns_search::{Calibrated, Evaluator, Heuristic, ReadThrough, Search, WdlModel, Weights};
+use tns_search::{Calibrated, Evaluator, Heuristic, Search, WdlModel, Weights};
 use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
 
 use crate::error::PlayerError;
@@ -574,9 +574,10 @@ impl PlayerSpec {
                     (true, true) => {
                         Box::new(Calibrated::new(heuristic, shipped_chances(Fitted::Heuristic)?))
                     }
-                    (true, false) => {
-                        Box::new(ReadThrough::new(heuristic, shipped_chances(Fitted::Heuristic)?))
-                    }
+                    (true, false) => Box::new(Calibrated::read_through(
+                        heuristic,
+                        shipped_chances(Fitted::Heuristic)?,
+                    )),
                     (false, _) => Box::new(heuristic),
                 })?)
             }
@@ -594,9 +595,10 @@ impl PlayerSpec {
                     (true, true) => {
                         Box::new(Calibrated::new(neural, shipped_chances(Fitted::Network)?))
                     }
-                    (true, false) => {
-                        Box::new(ReadThrough::new(neural, shipped_chances(Fitted::Network)?))
-                    }
+                    (true, false) => Box::new(Calibrated::read_through(
+                        neural,
+                        shipped_chances(Fitted::Network)?,
+                    )),
                     (false, _) => Box::new(neural),
                 })?)
             }

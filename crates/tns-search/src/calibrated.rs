@@ -1,6 +1,5 @@
-//! Evaluators read through a fitted [`WdlModel`]: one whose scores become its expected result
-//! ([`Calibrated`]), and one that keeps its own scores but whose chances are the model's
-//! ([`ReadThrough`]).
+//! An evaluator read through a fitted [`WdlModel`]: its scores become its expected result, or
+//! only its chances are the model's ([`Calibrated`]).
 
 use std::sync::Arc;
 
@@ -15,9 +14,14 @@ use crate::{EvalError, Evaluator};
 /// percent, fine enough that no two evaluations the raw scores tell apart become equal.
 pub const CERTAIN_WIN: i32 = 10_000;
 
-/// `E` with its scores read through `model`: each evaluation becomes the expected result of
-/// `E`'s score in its class of position (the side to move and the phase), in hundredths of a
-/// percent ([`CERTAIN_WIN`]), and the search's chances are the model's.
+/// `E` read through `model`, in one of two ways:
+///
+/// - [`Calibrated::new`]: each evaluation becomes the expected result of `E`'s score in its
+///   class of position (the side to move and the phase), in hundredths of a percent
+///   ([`CERTAIN_WIN`]), and the search's chances are the model's.
+/// - [`Calibrated::read_through`]: the search keeps `E`'s own scores (its play unchanged), and
+///   only its chances are the model's: for an evaluator that plays better on its raw scores
+///   (the heuristic) but whose chances people should see fitted.
 ///
 /// An evaluator trained or tuned against the solved game need not mean the same by a score with
 /// either side to move (the shipped network's targets give a draw that the side to move keeps
@@ -31,19 +35,32 @@ pub const CERTAIN_WIN: i32 = 10_000;
 /// use tns_board::Board;
 /// use tns_search::{Calibrated, Evaluator, Heuristic, Reading, WdlModel};
 ///
-/// let calibrated = Calibrated::new(Heuristic::default(), Arc::new(WdlModel::neutral(Reading::linear(400.0))));
+/// let model = Arc::new(WdlModel::neutral(Reading::linear(400.0)));
+/// let calibrated = Calibrated::new(Heuristic::default(), Arc::clone(&model));
 /// assert!(calibrated.evaluate(Board::START).abs() <= tns_search::CERTAIN_WIN);
+/// let read = Calibrated::read_through(Heuristic::default(), model);
+/// let board: Board = "T3T/5/2S2/5/T3T t 19".parse()?;
+/// assert_eq!(read.evaluate(board), Heuristic::default().evaluate(board), "its own scores");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Calibrated<E> {
     inner: E,
     model: Arc<WdlModel>,
+    /// Whether the search's scores are the expected results (else `inner`'s own).
+    rescored: bool,
 }
 
 impl<E: Evaluator> Calibrated<E> {
-    /// `inner`'s scores read through `model` (fitted on `inner`'s scores).
+    /// `inner`'s scores read through `model` (fitted on `inner`'s scores): the search's scores
+    /// are the expected results.
     pub fn new(inner: E, model: Arc<WdlModel>) -> Calibrated<E> {
-        Calibrated { inner, model }
+        Calibrated { inner, model, rescored: true }
+    }
+
+    /// `inner` searching on its own scores, its chances read through `model`.
+    pub fn read_through(inner: E, model: Arc<WdlModel>) -> Calibrated<E> {
+        Calibrated { inner, model, rescored: false }
     }
 
     /// The evaluator inside.
@@ -59,9 +76,13 @@ impl<E: Evaluator> Calibrated<E> {
 
 impl<E: Evaluator> Evaluator for Calibrated<E> {
     #[inline]
-    #[expect(clippy::cast_possible_truncation, reason = "an expectation in [-1, 1] times 1,000")]
+    #[expect(clippy::cast_possible_truncation, reason = "an expectation in [-1, 1] times 10,000")]
     fn evaluate(&self, board: Board) -> i32 {
-        let expected = self.model.expected(self.inner.evaluate(board), board);
+        let score = self.inner.evaluate(board);
+        if !self.rescored {
+            return score;
+        }
+        let expected = self.model.expected(score, board);
         (expected * f64::from(CERTAIN_WIN)).round() as i32
     }
 
@@ -79,59 +100,11 @@ impl<E: Evaluator> Evaluator for Calibrated<E> {
 
     fn chances(&self, score: i32, board: Board) -> Chances {
         Chances::of_decisive(score).unwrap_or_else(|| {
-            self.model.chances_at_expected(f64::from(score) / f64::from(CERTAIN_WIN), board)
+            if self.rescored {
+                self.model.chances_at_expected(f64::from(score) / f64::from(CERTAIN_WIN), board)
+            } else {
+                self.model.chances(score, board)
+            }
         })
-    }
-}
-
-/// `E` searching with its own scores, its chances read through `model`: for an evaluator that
-/// plays better on its raw scores (the heuristic, whose search keeps its own scale) but whose
-/// chances people should see fitted. The search's result then carries the model's chances, and
-/// every front end prints the expected result from them: one unit whatever the evaluator.
-///
-/// ```
-/// use std::sync::Arc;
-/// use tns_board::Board;
-/// use tns_search::{Evaluator, Heuristic, ReadThrough, Reading, WdlModel};
-///
-/// let model = Arc::new(WdlModel::neutral(Reading::linear(400.0)));
-/// let read = ReadThrough::new(Heuristic::default(), model);
-/// let board: Board = "T3T/5/2S2/5/T3T t 19".parse()?;
-/// assert_eq!(read.evaluate(board), Heuristic::default().evaluate(board), "its own scores");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct ReadThrough<E> {
-    inner: E,
-    model: Arc<WdlModel>,
-}
-
-impl<E: Evaluator> ReadThrough<E> {
-    /// `inner`, its chances read through `model` (fitted on `inner`'s scores).
-    pub fn new(inner: E, model: Arc<WdlModel>) -> ReadThrough<E> {
-        ReadThrough { inner, model }
-    }
-}
-
-impl<E: Evaluator> Evaluator for ReadThrough<E> {
-    #[inline]
-    fn evaluate(&self, board: Board) -> i32 {
-        self.inner.evaluate(board)
-    }
-
-    fn worth_caching(&self) -> bool {
-        self.inner.worth_caching()
-    }
-
-    fn exact(&self, board: Board) -> Option<i32> {
-        self.inner.exact(board)
-    }
-
-    fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
-        self.inner.root_moves(board)
-    }
-
-    fn chances(&self, score: i32, board: Board) -> Chances {
-        Chances::of_decisive(score).unwrap_or_else(|| self.model.chances(score, board))
     }
 }

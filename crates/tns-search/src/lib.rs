@@ -20,7 +20,7 @@ mod wdl_fit;
 mod wdl_model;
 mod worker;
 
-pub use calibrated::{CERTAIN_WIN, Calibrated, ReadThrough};
+pub use calibrated::{CERTAIN_WIN, Calibrated};
 pub use clock::{Clock, MOVE_OVERHEAD};
 pub use config::{Parts, SearchConfig};
 pub use error::SearchError;
