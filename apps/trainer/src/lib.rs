@@ -11,6 +11,7 @@ pub mod recorded;
 pub mod run;
 pub mod sampling;
 pub mod selfplay;
+mod settings;
 pub mod state;
 pub mod teacher;
 pub mod tune;
@@ -36,6 +37,6 @@ pub fn in_pool<T: Send>(
 
 pub use held_out_args::HeldOutArgs;
 pub use run::{
-    Settings, complete_generation, generation_path, held_out_seed, newest_generation, train,
-    validation_set,
+    complete_generation, generation_path, held_out_seed, newest_generation, train, validation_set,
 };
+pub use settings::Settings;

@@ -2,7 +2,7 @@
 //! settings it was started with: a resume with others is refused, unless told to go on with
 //! the new ones (`--new-settings`).
 
-use crate::run::Settings;
+use crate::settings::Settings;
 
 /// The file in the run folder.
 const FILE: &str = "settings.txt";

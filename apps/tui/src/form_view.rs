@@ -69,13 +69,15 @@ impl Widget for NewGameView<'_> {
         let widest = keys_text.chars().count();
         let width = u16::try_from(widest + 2).unwrap_or(u16::MAX).min(area.width);
         let inner_width = width.saturating_sub(2);
-        let rows: u16 =
-            lines.iter().map(|l| crate::ui::wrapped_rows(&l.to_string(), inner_width).max(1)).sum();
+        let rows: u16 = lines
+            .iter()
+            .map(|l| crate::layout::wrapped_rows(&l.to_string(), inner_width).max(1))
+            .sum();
         // The keys keep their rows at the bottom whatever the rest needs: the choices give
         // way first where the screen is short.
-        let key_rows = crate::ui::wrapped_rows(keys_text, inner_width);
+        let key_rows = crate::layout::wrapped_rows(keys_text, inner_width);
         let height = (rows + 1 + key_rows).saturating_add(2).min(area.height);
-        let popup = crate::ui::centred(area, width, height);
+        let popup = crate::layout::centred(area, width, height);
         Clear.render(popup, buf);
         let block = Block::bordered().title(title);
         let inner = block.inner(popup);

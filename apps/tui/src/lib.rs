@@ -9,6 +9,7 @@ pub mod engine;
 mod form_view;
 mod hint;
 pub mod input;
+pub mod layout;
 pub mod new_game;
 mod players;
 mod review;

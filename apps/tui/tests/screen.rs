@@ -877,7 +877,7 @@ fn below_the_minimum_size_no_key_plays_unseen() {
 
 #[test]
 fn the_message_is_whole_at_every_size_even_while_the_computer_thinks() {
-    use tigers_and_sheep::ui::wrapped_rows;
+    use tigers_and_sheep::layout::wrapped_rows;
     assert_eq!(wrapped_rows("", 10), 0);
     assert_eq!(wrapped_rows("one two", 7), 1);
     assert_eq!(wrapped_rows("one two", 6), 2);

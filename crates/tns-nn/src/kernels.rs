@@ -3,7 +3,9 @@
 //! Each function gives the same bits as adding, in order, the products of only the inputs that
 //! are on (a test in `network.rs` holds them to a plain reference on random networks).
 
-use crate::network::MAX_WIDTH;
+/// The widest layer a network may have, so the forward pass can keep its activations on the
+/// stack.
+pub const MAX_WIDTH: usize = 256;
 
 /// Outputs a layer computes at once, its sums kept in registers.
 const CHUNK: usize = 32;
@@ -196,6 +198,10 @@ pub(crate) fn gathered_layer(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The widest layer a network may have, so the forward pass can keep its activations on the
+    /// stack.
+    pub const MAX_WIDTH: usize = 256;
 
     /// Every pattern of eight signs, in the first, the second and the last group of the widest
     /// layer: the byte gathered by the multiplication is the flags' own.

@@ -17,6 +17,7 @@ pub use error::NetworkError;
 pub use eval::{NeuralEvaluator, SCORE_SCALE};
 pub use file::WEIGHTS_VERSION;
 pub use input::{INPUTS, Inputs};
-pub use network::{MAX_WIDTH, Network};
+pub use kernels::MAX_WIDTH;
+pub use network::Network;
 pub use objective::Objective;
 pub use train::{Sample, gradient, loss, train_epoch};

@@ -6,12 +6,8 @@ use tns_board::Board;
 
 use crate::buckets::Buckets;
 use crate::input::{Features, IN_HAND, Inputs, MAX_INPUTS};
-use crate::kernels::{Nonzero, gathered_layer, sparse_layer};
+use crate::kernels::{MAX_WIDTH, Nonzero, gathered_layer, sparse_layer};
 use crate::{NetworkError, Objective};
-
-/// The widest layer a network may have, so the forward pass can keep its activations on the
-/// stack.
-pub const MAX_WIDTH: usize = 256;
 
 /// A network: the inputs of an [`Inputs`] set, hidden layers of the caller's sizes with ReLU,
 /// and one output squashed by tanh into [-1, 1], the expected result for the side to move (1 a

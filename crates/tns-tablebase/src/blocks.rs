@@ -27,7 +27,6 @@ use tns_file::{FileError, checksum};
 
 use crate::TablebaseError;
 use crate::error::BlockFault;
-use crate::movement::file::{read_u32, read_u64};
 
 /// Why a table file's bytes could not be read: the file as a whole, or one block.
 #[derive(Debug)]
@@ -392,6 +391,20 @@ pub(crate) fn read_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::
         }
     }
     Ok(())
+}
+
+/// The little-endian `u32` at `at` (which the caller has checked is in `bytes`).
+pub(crate) fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// The little-endian `u64` at `at` (which the caller has checked is in `bytes`).
+pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
 }
 
 #[cfg(test)]

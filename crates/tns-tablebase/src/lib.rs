@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod blocks;
+mod build_lock;
 mod cache;
 mod dir;
 mod error;

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use tns_board::{Board, Move, MoveList, Side};
 
+use crate::build_lock::BuildLock;
 use crate::cache::BlockCache;
-use crate::dir::BuildLock;
 use crate::index::Indexer;
 use crate::movement::build::{SliceProgress, build_slice};
 use crate::movement::file as slice_file;

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use tns_board::{Board, Move, Side, TOTAL_SHEEP};
 
-use crate::dir::BuildLock;
+use crate::build_lock::BuildLock;
 use crate::placement::build::{Progress, build_layer, layer_work, movement_layer};
 use crate::placement::file::{self as layer_file, LayerFile};
 use crate::placement::layer::{Layer, LayerStats, dead_counts, empties};

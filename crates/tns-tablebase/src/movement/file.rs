@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use tns_file::{FileError, Format, TRAILER};
 
 use crate::TablebaseError;
-use crate::blocks::{self, Fault};
+use crate::blocks::{self, Fault, read_u32, read_u64};
 use crate::movement::slice::Slice;
 
 /// The slice file's container.
@@ -82,20 +82,6 @@ pub(crate) fn save(path: &Path, slice: &Slice, classes: usize) -> Result<(), Tab
 /// Writes a table file whole or not at all, making its directory first.
 pub(crate) fn save_bytes(path: &Path, bytes: &[u8]) -> Result<(), TablebaseError> {
     tns_file::save(path, bytes).map_err(|e| TablebaseError::file(path, e))
-}
-
-/// The little-endian `u32` at `at` (which the caller has checked is in `bytes`).
-pub(crate) fn read_u32(bytes: &[u8], at: usize) -> u32 {
-    let mut b = [0; 4];
-    b.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_le_bytes(b)
-}
-
-/// The little-endian `u64` at `at` (which the caller has checked is in `bytes`).
-pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
-    let mut b = [0; 8];
-    b.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(b)
 }
 
 /// Checks the slice's own header (after the container's, already checked) against the slice

@@ -27,10 +27,11 @@ use tns_file::{FileError, Format, TRAILER};
 
 use crate::TablebaseError;
 use crate::blocks::{self, Blocks, Fault, read_at};
+use crate::blocks::{read_u32, read_u64};
 use crate::cache::BlockCache;
 use crate::error::BlockFault;
 use crate::index::Indexer;
-use crate::movement::file::{read_u32, read_u64, save_bytes};
+use crate::movement::file::save_bytes;
 use crate::placement::layer::{Codes, Layer, LayerStats, PER_BYTE, dead_counts, digit, empties};
 use crate::value::{Wdl, wdl_from_code};
 
