@@ -68,6 +68,8 @@ impl HeldOutArgs {
             self.max_plies(),
             held_out_seed(self.seed),
         );
+        // A damaged block read while building the set would leave it short: never silently.
+        teacher.check()?;
         Ok((teacher, validation))
     }
 }

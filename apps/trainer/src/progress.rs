@@ -85,9 +85,11 @@ impl Row {
 /// A message naming the file and the first line that is not a row (a log the run did not
 /// write, or one damaged): the run stops rather than drop the rows it cannot read.
 pub fn read(path: &Path) -> Result<Vec<Row>, String> {
-    let text = match std::fs::read_to_string(path) {
+    // Only a regular file is read (a FIFO would wait for a writer); a log is a few hundred
+    // bytes a generation.
+    let text = match tns_file::read_text(path, 256 << 20) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(tns_file::FileError::Missing) => return Ok(Vec::new()),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
     let mut lines = text.lines().enumerate();

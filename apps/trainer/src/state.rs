@@ -104,11 +104,12 @@ impl RunState {
     /// # Errors
     /// A message naming the file and what is wrong with it.
     pub fn load(path: &Path, learning_rate: f32) -> Result<Option<RunState>, String> {
-        match std::fs::read(path) {
+        // Only a regular file is read: a FIFO in its place would wait for a writer.
+        match tns_file::read(path) {
             Ok(bytes) => RunState::from_bytes(&bytes, learning_rate)
                 .map(Some)
                 .map_err(|e| format!("{}: {e}", path.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(tns_file::FileError::Missing) => Ok(None),
             Err(e) => Err(format!("{}: {e}", path.display())),
         }
     }

@@ -229,3 +229,19 @@ fn absurd_command_lines_are_refused_before_anything_is_allocated() {
     assert!(err.contains("the teacher's table in /nonexistent-table"), "{err}");
     assert!(!out.exists(), "nothing was written");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_a_run_file_is_refused_not_waited_on() {
+    for name in ["state.bin", "progress.csv", "run.lock"] {
+        let out = temp(&format!("fifo-{name}"));
+        one_thread(|| train(&settings(out.clone(), 1), &AtomicBool::new(false), |_| {})).unwrap();
+        let path = out.join(name);
+        let _ = std::fs::remove_file(&path);
+        assert!(Command::new("mkfifo").arg(&path).status().unwrap().success());
+        let e = one_thread(|| train(&settings(out.clone(), 2), &AtomicBool::new(false), |_| {}))
+            .unwrap_err();
+        assert!(e.contains("not a") && e.contains(name), "{name}: {e}");
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+}

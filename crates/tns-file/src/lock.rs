@@ -56,6 +56,16 @@ impl Lock {
     /// cannot be opened or locked (a folder that cannot be written, a path that is a folder).
     pub fn take(path: &Path) -> Result<Lock, LockError> {
         let io = |source| LockError::Io { path: path.to_path_buf(), source };
+        // Only a regular file is a lock: opening a FIFO would wait for a writer.
+        if let Ok(meta) = std::fs::symlink_metadata(path)
+            && !meta.is_file()
+        {
+            let what = std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file: remove it, and the lock is made afresh",
+            );
+            return Err(io(what));
+        }
         // The file may be removed by the owner that releases it between our opening and our
         // locking it: a lock on a removed file is no lock, so check and try again.
         for _ in 0..100 {
@@ -168,6 +178,18 @@ mod tests {
             });
             assert_eq!(most.into_inner(), 1, "two held the lock at once");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_at_once_not_waited_on() {
+        let path = temp("fifo");
+        if !std::process::Command::new("mkfifo").arg(&path).status().is_ok_and(|s| s.success()) {
+            return;
+        }
+        let e = Lock::take(&path).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -114,6 +114,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
     for (spec, evaluator) in cli.players.iter().zip(&evaluators) {
         if let PlayerKind::Neural(net) = &spec.kind {
             let f = figures(net, &teacher, &validation);
+            teacher.check()?;
             // The network's own figures: the table plays no part in them.
             let name = spec.clone().without_table().name;
             out(&format!(

@@ -35,6 +35,8 @@ fn run(cli: &Cli) -> Result<(), String> {
         h.seed,
         &validation.keys,
     );
+    // A damaged block read while gathering the positions would fit other weights, silently.
+    teacher.check()?;
     let start = Weights::DEFAULT;
     let (tuned, scale, after) = tune::tune(&points, start, 1000);
     let before = tune::error(&points, &start.to_array(), scale);
@@ -52,7 +54,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     for line in lines {
         println!("{line}");
     }
-    Ok(())
+    teacher.check()
 }
 
 fn main() -> ExitCode {
