@@ -63,6 +63,10 @@ struct Running {
     answered: Arc<AtomicBool>,
     /// `go infinite`: the answer waits for `stop`.
     infinite: bool,
+    /// The `bestmove none` owed to `go`s refused while this search ran, sent right after its
+    /// own `bestmove` so that the answers come in the order of the `go`s; `None` once it has
+    /// answered.
+    owed: Arc<std::sync::Mutex<Option<u32>>>,
     thread: JoinHandle<Box<Engine>>,
 }
 
@@ -206,9 +210,9 @@ impl Session {
             Ok(None) => return Flow::Continue,
             Err(e) => {
                 self.error(&e.to_string());
-                // Every `go` gets its `bestmove`, a refused one too.
+                // Every `go` gets its `bestmove`, a refused one too, in order.
                 if matches!(e, CommandError::Go(_)) {
-                    self.say("bestmove none");
+                    self.owe_bestmove();
                 }
                 return Flow::Continue;
             }
@@ -224,7 +228,7 @@ impl Session {
             }
             Command::Go(_) if busy => {
                 self.error("still searching: send stop first");
-                self.say("bestmove none");
+                self.owe_bestmove();
             }
             Command::SetOption { .. } | Command::NewGame | Command::Position { .. } if busy => {
                 self.error("still searching: send stop first");
@@ -403,6 +407,8 @@ impl Session {
         let done = Arc::clone(&answered);
         let out = Arc::clone(&self.out);
         let show_wdl = self.options.show_wdl;
+        let owed = Arc::new(std::sync::Mutex::new(Some(0)));
+        let owing = Arc::clone(&owed);
         let board = self.game.board();
         let history = self.game.previous().to_vec();
         let spawned = std::thread::Builder::new().name("search".into()).spawn(move || {
@@ -423,12 +429,17 @@ impl Session {
                 }
             };
             let best = best.map_or_else(|| "none".to_string(), |m| m.to_string());
+            let mut owing = owing.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             done.store(true, Ordering::Release);
             send(&out, &format!("bestmove {best}"));
+            for _ in 0..owing.take().unwrap_or(0) {
+                send(&out, "bestmove none");
+            }
+            drop(owing);
             engine
         });
         match spawned {
-            Ok(thread) => self.running = Some(Running { stop, answered, infinite, thread }),
+            Ok(thread) => self.running = Some(Running { stop, answered, infinite, owed, thread }),
             Err(e) => {
                 // The engine went with the thread that never started: a new one for next time.
                 self.error(&format!("cannot start the search's thread: {e}"));
@@ -448,15 +459,33 @@ impl Session {
         }
     }
 
+    /// A `bestmove none` for a `go` refused: after the running search's own answer, if one runs
+    /// and has not answered yet, else now.
+    fn owe_bestmove(&mut self) {
+        if let Some(running) = &self.running {
+            let mut owed = running.owed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(n) = owed.as_mut() {
+                *n += 1;
+                return;
+            }
+        }
+        self.say("bestmove none");
+    }
+
     fn join(&mut self) {
         if let Some(running) = self.running.take() {
             let answered = Arc::clone(&running.answered);
+            let owed = Arc::clone(&running.owed);
             if let Ok(engine) = running.thread.join() {
                 self.engine = Some(engine);
             } else {
                 self.error("the search failed; starting a new searcher");
-                // The `go` still gets its one answer.
+                // The `go` still gets its one answer, and the refused ones theirs after it.
                 if !answered.load(Ordering::Acquire) {
+                    self.say("bestmove none");
+                }
+                let owed = owed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+                for _ in 0..owed.unwrap_or(0) {
                     self.say("bestmove none");
                 }
                 if let Err(e) = self.rebuild() {

@@ -507,13 +507,19 @@ fn a_refused_go_answers_bestmove_none() {
         assert_eq!(lines.len(), 1, "{go}: {lines:?}");
         assert!(lines[0].starts_with("info string error: "), "{lines:?}");
     }
-    // A go during a search: refused with its own answer; the search answers at stop.
+    // A go during a search: refused at once, and answered in the order of the gos: the running
+    // search's bestmove first (at stop), then the refused one's `bestmove none`.
     engine.send("go infinite");
-    let (lines, best) = engine.bestmove("go depth 3");
-    assert_eq!(best, "none");
-    assert!(lines.iter().any(|l| l.contains("still searching")), "{lines:?}");
+    engine.send("go depth 3");
+    engine.send("go wtime 5");
+    let lines = engine.sync();
+    assert_eq!(lines.iter().filter(|l| l.contains("still searching")).count(), 1, "{lines:?}");
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "nothing answered yet: {lines:?}");
     let (_, best) = engine.bestmove("stop");
-    assert_ne!(best, "none");
+    assert_ne!(best, "none", "the search answers first");
+    let after = engine.sync();
+    let answers: Vec<&String> = after.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers, ["bestmove none", "bestmove none"], "{after:?}");
     engine.quit();
 }
 

@@ -171,6 +171,15 @@ fn check(cli: &Cli) -> Result<(), &'static str> {
     if cli.batch > 1_000_000 || cli.window > 1000 {
         return Err("--batch is at most 1000000 and --window at most 1000");
     }
+    // Each of these would save a generation that nothing trained.
+    if cli.epochs == 0 || cli.window == 0 {
+        return Err("--epochs and --window must be at least 1");
+    }
+    if cli.games == 0 && (cli.teacher.is_none() || cli.uniform == 0) {
+        return Err(
+            "0 games (and, with --teacher, no --uniform positions) give nothing to train on",
+        );
+    }
     Ok(())
 }
 

@@ -227,6 +227,14 @@ fn absurd_command_lines_are_refused_before_anything_is_allocated() {
     let (code, err) = tns_train(&["1", "4", dir, "--teacher", "/nonexistent-table"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("the teacher's table in /nonexistent-table"), "{err}");
+    // Nothing to train on, or no pass over it: refused, not an untrained generation saved.
+    for args in
+        [&["1", "0", dir][..], &["1", "4", dir, "--epochs", "0"], &["1", "4", dir, "--window", "0"]]
+    {
+        let (code, err) = tns_train(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains("nothing to train on") || err.contains("at least 1"), "{err}");
+    }
     assert!(!out.exists(), "nothing was written");
 }
 

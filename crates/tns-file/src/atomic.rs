@@ -148,12 +148,12 @@ pub fn read(path: &Path) -> Result<Vec<u8>, FileError> {
     Ok(bytes)
 }
 
-/// Reads a whole text file of at most `limit` bytes, checked before anything is read.
+/// Reads a whole file of at most `limit` bytes, its size checked before anything is read or
+/// allocated (a sparse file of many gigabytes is refused at once).
 ///
 /// # Errors
-/// As [`read`], [`FileError::TooLarge`] for a larger file, [`FileError::NotText`] for one that
-/// is not UTF-8.
-pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
+/// As [`read`], and [`FileError::TooLarge`] for a larger file.
+pub fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     use std::io::Read as _;
     let file = open(path)?;
     let size = file.metadata()?.len();
@@ -166,7 +166,15 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
     if bytes.len() as u64 > limit {
         return Err(FileError::TooLarge { size: bytes.len() as u64, limit });
     }
-    String::from_utf8(bytes).map_err(|_| FileError::NotText)
+    Ok(bytes)
+}
+
+/// Reads a whole text file of at most `limit` bytes ([`read_at_most`]).
+///
+/// # Errors
+/// As [`read_at_most`], and [`FileError::NotText`] for one that is not UTF-8.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, FileError> {
+    String::from_utf8(read_at_most(path, limit)?).map_err(|_| FileError::NotText)
 }
 
 #[cfg(test)]

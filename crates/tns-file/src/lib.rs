@@ -7,7 +7,7 @@ mod format;
 mod lines;
 mod lock;
 
-pub use atomic::{open, read, read_text, save, write_atomically};
+pub use atomic::{open, read, read_at_most, read_text, save, write_atomically};
 pub use checksum::checksum;
 pub use error::FileError;
 pub use format::{Format, HEADER, TRAILER};

@@ -18,6 +18,11 @@
 
 use std::path::Path;
 
+/// The largest weights file read: far above the largest network the sizes allow (a few
+/// hundred inputs, layers of at most [`MAX_WIDTH`](crate::MAX_WIDTH), a few buckets: some
+/// megabytes), so that a huge or sparse file is refused before it is read.
+const MAX_FILE: u64 = 64 << 20;
+
 use tns_file::{FileError, Format, HEADER, TRAILER};
 
 use crate::network::{check_sizes, parameter_count};
@@ -124,7 +129,8 @@ impl Network {
     /// ([`NetworkError::is_missing`]), cannot be read, or any error of
     /// [`Network::from_bytes`].
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        let bytes = tns_file::read(path).map_err(|e| NetworkError::from(e).in_file(path))?;
+        let bytes = tns_file::read_at_most(path, MAX_FILE)
+            .map_err(|e| NetworkError::from(e).in_file(path))?;
         Network::from_bytes(&bytes).map_err(|e| e.in_file(path))
     }
 }

@@ -305,3 +305,14 @@ fn each_bucket_judges_its_own_positions_and_round_trips() {
     // Training fits positions of every bucket.
     fits(&net, 4);
 }
+
+#[test]
+fn a_huge_weights_file_is_refused_before_it_is_read() {
+    // A sparse file of 20 GB takes no disk and would take 20 GB of memory to read.
+    let path = std::env::temp_dir().join(format!("tns-huge-weights-{}.bin", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(20 << 30).unwrap();
+    let e = tns_nn::Network::load(&path).unwrap_err();
+    std::fs::remove_file(&path).unwrap();
+    assert!(e.to_string().contains("more than the"), "{e}");
+}
