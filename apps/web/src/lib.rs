@@ -8,8 +8,10 @@ mod api;
 mod error;
 mod page;
 mod query;
+mod serve;
 
 pub use analysis::{API_VERSION, Analyst, SearchBudget};
 pub use api::{AppState, Limits, router};
 pub use error::ApiError;
 pub use query::{MAX_MOVES, MAX_QUERY, Query};
+pub use serve::{ConnectionLimits, serve};

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Parser;
 use tns_board::KILLS_TO_WIN;
 use tns_tablebase::Tablebase;
-use tns_web::{Analyst, AppState, Limits, SearchBudget, router};
+use tns_web::{Analyst, AppState, ConnectionLimits, Limits, SearchBudget, router};
 
 #[derive(Parser, Debug)]
 #[command(name = "tns-web", version, about = "The solved game of Tigers and Sheep in a browser")]
@@ -91,8 +91,7 @@ fn run(cli: &Cli) -> Result<(), String> {
             None => "the engine's search (no --tablebase)".into(),
         };
         println!("tns-web: http://{addr}/ (verdicts from {source}; Ctrl+C stops)");
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(shutdown())
+        tns_web::serve(listener, router(state), ConnectionLimits::default(), shutdown())
             .await
             .map_err(|e| format!("the server failed: {e}"))
     })?;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tns_web::{Analyst, AppState, Limits, SearchBudget, router};
+use tns_web::{Analyst, AppState, ConnectionLimits, Limits, SearchBudget, router};
 
 /// A server with `table` (or none: answering from the search).
 fn server(table: Option<Arc<tns_tablebase::Tablebase>>) -> SocketAddr {
@@ -34,6 +34,11 @@ fn state_with(
 }
 
 fn serve(state: AppState) -> SocketAddr {
+    serve_with(state, ConnectionLimits::default())
+}
+
+/// A server as the program runs it (its own accept loop), with these connection limits.
+fn serve_with(state: AppState, limits: ConnectionLimits) -> SocketAddr {
     let state = Arc::new(state);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -41,7 +46,7 @@ fn serve(state: AppState) -> SocketAddr {
         runtime.block_on(async {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, router(state)).await.unwrap();
+            tns_web::serve(listener, router(state), limits, std::future::pending()).await.unwrap();
         });
     });
     rx.recv().unwrap()
@@ -333,4 +338,43 @@ fn a_move_from_the_network_with_the_table_by_default() {
     assert_eq!(status, 200, "{v}");
     let (_, v) = json(server(None), "/api/v1/move?moves=c3");
     assert_eq!(v["player"], "strongest", "without a table: {v}");
+}
+
+/// Whether the server closes `stream` within `within`: a read that ends (0 bytes) or fails.
+fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut byte = [0u8; 1];
+    match stream.read(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => {
+            !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
+        }
+    }
+}
+
+#[test]
+fn idle_and_slow_connections_are_closed_and_the_connections_capped() {
+    let limits = ConnectionLimits { connections: 2, header_time: Duration::from_millis(300) };
+    let addr = serve_with(state(None), limits);
+    // A connection that sends nothing is closed.
+    let mut idle = TcpStream::connect(addr).unwrap();
+    assert!(closed_within(&mut idle, Duration::from_secs(10)), "an idle connection stays open");
+    // A header sent a byte at a time, slower than the time it has, is cut off.
+    let mut slow = TcpStream::connect(addr).unwrap();
+    let header = b"GET /api/v1/players HTTP/1.1\r\nHost: x\r\n\r\n";
+    let mut cut = false;
+    for byte in header {
+        if slow.write_all(&[*byte]).is_err() {
+            cut = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(cut || closed_within(&mut slow, Duration::from_secs(10)), "a slow header is served");
+    // With both slots held by connections that send nothing, a third still gets its answer
+    // once they are closed: the cap queues, it never drops or hangs.
+    let _held = [TcpStream::connect(addr).unwrap(), TcpStream::connect(addr).unwrap()];
+    let (status, _) = json(addr, "/api/v1/players");
+    assert_eq!(status, 200);
 }
