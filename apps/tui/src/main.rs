@@ -458,6 +458,19 @@ mod tests {
     }
 
     #[test]
+    fn a_resumed_game_against_the_strongest_is_told_of_b() {
+        let dir = std::env::temp_dir().join(format!("tns-tui-resume-b-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let record = "[Sheep \"human\"]\n[Tiger \"network\"]\n\n1. c3 *\n";
+        std::fs::write(dir.join(AUTOSAVE), record).unwrap();
+        let args = ["tigers-and-sheep", "--resume", "--tablebase", dir.to_str().unwrap()];
+        let app = setup(&Cli::try_parse_from(args).unwrap(), &dir).unwrap();
+        assert!(app.message.contains("B to build"), "{}", app.message);
+        assert_eq!(app.takes_table, [false, true], "the tigers take a table B builds");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_perfect_player_with_part_of_the_table_is_told_so() {
         // The variant won by one kill builds in a moment; its movement phase is all it holds.
         let table = Tablebase::build(1, None, |_| {}).unwrap();
