@@ -19,6 +19,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", args.records.display()))?;
     let records =
         GameRecord::parse_all(&text).map_err(|e| format!("{}: {e}", args.records.display()))?;
+    check_records(&records).map_err(|e| format!("{}: {e}", args.records.display()))?;
     let table =
         Tablebase::load(KILLS_TO_WIN, &args.tablebase).map_err(|e| format!("--tablebase: {e}"))?;
     match table.placement_from() {
@@ -35,5 +36,45 @@ pub fn run(args: &Args) -> Result<(), String> {
     let audit = tns_bench::audit(&records, &table).map_err(|e| e.to_string())?;
     say!("{} games from {}\n", audit.games, args.records.display());
     say!("{}", audit.to_string().trim_end());
+    Ok(())
+}
+
+/// What must hold of the records before their moves are judged: there is at least one; each
+/// replays by the rules; its `Opening` tag, if any, counts some of its moves; its
+/// `Termination` tag, if it names an ending by the rules, is the ending its moves reach.
+fn check_records(records: &[GameRecord]) -> Result<(), String> {
+    if records.is_empty() {
+        return Err("no game record in it".into());
+    }
+    for (i, record) in records.iter().enumerate() {
+        let game = i + 1;
+        let played = record.replay().map_err(|e| format!("game {game}: {e}"))?;
+        if let Some(tag) = record.tag("Opening") {
+            let moves = record.moves.len();
+            if !tag.parse::<usize>().is_ok_and(|n| n <= moves) {
+                return Err(format!(
+                    "game {game}: its Opening tag {tag:?} is not a number of its {moves} moves"
+                ));
+            }
+        }
+        let by_rules = tns_board::EndReason::ALL
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r,
+                    tns_board::EndReason::FiveDead
+                        | tns_board::EndReason::NoMoves
+                        | tns_board::EndReason::Repetition
+                )
+            })
+            .find(|r| record.tag("Termination") == Some(r.to_string().as_str()));
+        if let Some(&reason) = by_rules
+            && played.outcome().map(|o| o.reason) != Some(reason)
+        {
+            return Err(format!(
+                "game {game}: its Termination tag says {reason}, which its moves do not reach"
+            ));
+        }
+    }
     Ok(())
 }

@@ -581,3 +581,28 @@ fn a_picture_or_records_never_replace_a_fifo_or_a_link() {
     assert!(std::fs::read_to_string(dir.join("target.svg")).unwrap().starts_with("<svg"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn audit_refuses_records_it_cannot_judge_before_reading_a_table() {
+    let dir = std::env::temp_dir().join(format!("tns-bench-audit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = "[Sheep \"a\"]\n[Tiger \"b\"]\n";
+    let cases = [
+        ("", "no game record"),
+        ("[Opening \"-1\"]\n[Sheep \"a\"]\n\n1. c3 *\n", "Opening tag \"-1\""),
+        ("[Opening \"1e20\"]\n[Sheep \"a\"]\n\n1. c3 *\n", "Opening tag \"1e20\""),
+        ("[Opening \"1000\"]\n[Sheep \"a\"]\n\n1. c3 *\n", "not a number of its 1 moves"),
+        (
+            &format!("{game}[Termination \"five sheep dead\"]\n\n1. c3 a5b4 *\n"),
+            "Termination tag says five sheep dead",
+        ),
+    ];
+    for (i, (text, said)) in cases.iter().enumerate() {
+        let path = dir.join(format!("{i}.txt"));
+        std::fs::write(&path, text).unwrap();
+        let out = bench(&["audit", path.to_str().unwrap(), "--tablebase", "/no/such/table"]);
+        assert!(!out.status.success(), "{text:?}");
+        assert!(stderr(&out).contains(said), "{text:?}: {}", stderr(&out));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
