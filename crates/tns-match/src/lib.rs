@@ -7,6 +7,7 @@ mod limits;
 mod player;
 mod referee;
 mod seed;
+mod shipped;
 mod spec;
 mod stats;
 mod time_control;
@@ -23,10 +24,8 @@ pub use error::{MatchError, PlayerError};
 pub use player::{Budget, Player, RandomPlayer, SearchPlayer};
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
 pub use seed::mix_seed;
-pub use spec::{
-    Fitted, PlayerKind, PlayerSpec, Searcher, shipped_chances, shipped_endgame, shipped_network,
-    with_endgame,
-};
+pub use shipped::{Fitted, shipped_chances, shipped_endgame, shipped_network, with_endgame};
+pub use spec::{PlayerKind, PlayerSpec, Searcher};
 pub use stats::{
     EloEstimate, Pentanomial, Points, Sprt, SprtDecision, Tally, elo_of_score, score_of_elo,
 };

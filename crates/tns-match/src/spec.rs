@@ -12,12 +12,12 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tns_board::{Board, KILLS_TO_WIN};
 use tns_nn::{Network, NeuralEvaluator};
-use tns_search::{Calibrated, Evaluator, Heuristic, Search, WdlModel, Weights};
+use tns_search::{Calibrated, Evaluator, Heuristic, Search, Weights};
 use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
 
 use crate::error::PlayerError;
@@ -25,6 +25,7 @@ use crate::external::{External, ExternalPlayer};
 use crate::level::Level;
 use crate::limits;
 use crate::player::{Budget, Player, RandomPlayer, SearchPlayer};
+use crate::shipped::{Fitted, shipped_chances, shipped_network_shared, with_endgame};
 
 /// What kind of player a [`PlayerSpec`] builds.
 #[derive(Clone, Debug, PartialEq)]
@@ -270,95 +271,6 @@ impl fmt::Display for PlayerSpec {
 /// the search themselves (to show its lines, to stop it) get one from
 /// [`PlayerSpec::searcher`].
 pub type Searcher = Search<Box<dyn Evaluator>>;
-
-/// The shipped network (`weights/latest.bin`), built into the library: the `network` player
-/// needs no file at run time.
-const SHIPPED_NETWORK: &[u8] = include_bytes!("../network.bin");
-
-/// The shipped network, as the `network` player searches with it.
-///
-/// # Errors
-/// [`PlayerError::Network`] if the bytes built in are not a weights file this version reads
-/// (a build from a damaged checkout).
-pub fn shipped_network() -> Result<Network, PlayerError> {
-    shipped_network_shared().map(|net| Network::clone(&net))
-}
-
-/// The shipped network, decoded once and shared.
-fn shipped_network_shared() -> Result<Arc<Network>, PlayerError> {
-    static NETWORK: OnceLock<Result<Arc<Network>, String>> = OnceLock::new();
-    NETWORK
-        .get_or_init(|| {
-            Network::from_bytes(SHIPPED_NETWORK)
-                .map(Arc::new)
-                .map_err(|e| format!("the shipped network: {e}"))
-        })
-        .clone()
-        .map_err(PlayerError::Network)
-}
-
-/// The chances fitted for the shipped network (`weights/latest.wdl`) and for the heuristic's
-/// default weights (`weights/heuristic.wdl`) on the solved game, by `tns-calibrate`.
-const SHIPPED_CHANCES: [&str; 2] =
-    [include_str!("../network.wdl"), include_str!("../heuristic.wdl")];
-
-/// Which evaluator's fitted chances [`shipped_chances`] gives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fitted {
-    /// The shipped network's.
-    Network,
-    /// The heuristic's default weights'.
-    Heuristic,
-}
-
-/// The chances fitted for the shipped network or the heuristic, built in, parsed once.
-///
-/// # Errors
-/// [`PlayerError::Chances`] if the text built in does not parse (a build from a damaged
-/// checkout).
-pub fn shipped_chances(which: Fitted) -> Result<Arc<WdlModel>, PlayerError> {
-    static MODELS: OnceLock<[Result<Arc<WdlModel>, tns_search::WdlModelError>; 2]> =
-        OnceLock::new();
-    let models = MODELS.get_or_init(|| SHIPPED_CHANCES.map(|text| text.parse().map(Arc::new)));
-    models[which as usize].clone().map_err(PlayerError::Chances)
-}
-
-/// The endgame built into the library: the tablebase's movement slices of no and of one dead
-/// sheep (`k5-d0.tnstb`, `k5-d1.tnstb`, 272 KB), every position of the movement phase before the
-/// tigers' second kill. The network players search with it unless told `endgame=off`.
-const SHIPPED_ENDGAME: [&[u8]; 2] =
-    [include_bytes!("../endgame/k5-d0.tnstb"), include_bytes!("../endgame/k5-d1.tnstb")];
-
-/// The endgame built into the library ([`PlayerSpec::endgame`]), decoded once (every block
-/// checked, on the calling thread: some 20 ms; 2.3 MB in memory) and shared.
-///
-/// # Errors
-/// [`PlayerError::Endgame`] if the bytes built in do not decode (a build from a damaged
-/// checkout).
-pub fn shipped_endgame() -> Result<Arc<Tablebase>, PlayerError> {
-    static ENDGAME: OnceLock<Result<Arc<Tablebase>, String>> = OnceLock::new();
-    ENDGAME
-        .get_or_init(|| {
-            Tablebase::from_slice_bytes(KILLS_TO_WIN, &SHIPPED_ENDGAME)
-                .map(Arc::new)
-                .map_err(|e| e.to_string())
-        })
-        .clone()
-        .map_err(PlayerError::Endgame)
-}
-
-/// `evaluator` with the endgame built in ([`shipped_endgame`]) in front of it, as the players
-/// with `endgame=on` search: every move open at the root, and the table's wins and losses
-/// exact wherever the search reaches a position it holds; below its draws the search goes on
-/// with `evaluator` ([`WithTablebase::decisive_only`]).
-///
-/// # Errors
-/// [`PlayerError::Endgame`] when the endgame built in does not decode.
-pub fn with_endgame<E: Evaluator>(evaluator: E) -> Result<WithTablebase<E>, PlayerError> {
-    let evaluator = WithTablebase::new(evaluator, shipped_endgame()?)
-        .map_err(|e| PlayerError::Endgame(e.to_string()))?;
-    Ok(evaluator.movement_only().decisive_only())
-}
 
 impl PlayerSpec {
     /// A player of `kind` named `name`, setting no limits of its own.
@@ -659,6 +571,7 @@ impl PlayerSpec {
 
 #[cfg(test)]
 mod tests {
+    use crate::shipped::{shipped_endgame, shipped_network};
     use std::sync::atomic::AtomicBool;
 
     use tns_board::Game;
