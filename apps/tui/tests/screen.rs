@@ -88,6 +88,17 @@ fn board_at_each_scale() {
 }
 
 /// Two people at `board`, with `table` loaded.
+/// Two people at `board`, without a table.
+fn two_people(board: Board) -> App {
+    App::new(
+        Game::from_position(board),
+        PlayerKind::Human,
+        PlayerKind::Human,
+        Limits::depth(1),
+        None,
+    )
+}
+
 fn two_people_at(board: Board, table: &std::sync::Arc<tns_tablebase::Tablebase>) -> App {
     let table = Some(std::sync::Arc::clone(table));
     App::new(
@@ -324,13 +335,7 @@ fn redo_brings_back_a_move_and_the_computers_reply_and_a_new_move_ends_it() {
 fn the_move_list_numbers_turns_and_marks_kills() {
     // A tiger to move next to a sheep it can jump.
     let board: Board = "T3T/1S3/5/5/T3T t 19".parse().unwrap();
-    let mut app = App::new(
-        Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
-        Limits::depth(1),
-        None,
-    );
+    let mut app = two_people(board);
     app.play("a5c3".parse().unwrap());
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("played a5xc3"), "the last-turn panel marks it too:\n{text}");
@@ -1347,13 +1352,7 @@ fn s_save_first_says_where_the_game_went() {
 #[test]
 fn a_finished_game_offers_to_save_it() {
     let board: Board = "TS2T/5/5/5/T3T t 15".parse().unwrap();
-    let mut app = App::new(
-        Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
-        Limits::depth(1),
-        None,
-    );
+    let mut app = two_people(board);
     app.play("a5xc5".parse().unwrap());
     assert!(app.outcome().is_some(), "five sheep are dead");
     assert!(app.message.contains("s: save"), "{}", app.message);
@@ -1362,13 +1361,7 @@ fn a_finished_game_offers_to_save_it() {
 #[test]
 fn typing_a_point_selects_the_piece_there() {
     let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
-    let mut app = App::new(
-        Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
-        Limits::depth(1),
-        None,
-    );
+    let mut app = two_people(board);
     press(&mut app, KeyCode::Char('e'));
     press(&mut app, KeyCode::Char('5'));
     assert_eq!(app.selected, Some(p("e5")), "the tiger on e5 is selected");
@@ -1387,13 +1380,7 @@ fn typing_a_point_selects_the_piece_there() {
 fn a_kill_is_typed_with_or_without_its_x() {
     for typed in ["a5xc5", "a5c5"] {
         let board: Board = "TS2T/5/5/5/T3T t 15".parse().unwrap();
-        let mut app = App::new(
-            Game::from_position(board),
-            PlayerKind::Human,
-            PlayerKind::Human,
-            Limits::depth(1),
-            None,
-        );
+        let mut app = two_people(board);
         for c in typed.chars() {
             press(&mut app, KeyCode::Char(c));
         }
