@@ -309,6 +309,17 @@ impl LayerFile {
         let mut start = vec![0; usize::try_from(len).map_or(head + 16, |len| len.min(head + 16))];
         read_at(&file, &mut start, 0).map_err(|e| fail(e.into()))?;
         FORMAT.header(&start).map_err(|e| Fault::File(e).at(path))?;
+        // Which game and layer the file holds, before anything is read at places that depend
+        // on it (a layer of another game has another number of slices, so its block table is
+        // elsewhere).
+        if let (Some(&file_kills), Some(&file_placed)) = (start.get(12), start.get(13))
+            && (file_kills, file_placed) != (kills, placed)
+        {
+            return Err(fail(FileError::Contents {
+                found: format!("the {file_kills}-kill game's layer of {file_placed} placed"),
+                expected: format!("the {kills}-kill game's layer of {placed} placed"),
+            }));
+        }
         let slices = expected_slots(indexer, kills, placed).len();
         let table_end = blocks::header_len(&start, own_len(slices), len).map_err(fail)?;
         let mut bytes = vec![0; table_end];
@@ -445,6 +456,20 @@ mod tests {
         let missing =
             LayerFile::open(&layer_path(&dir, 1, 18), &indexer, 1, 18, cache).unwrap_err();
         assert!(missing.is_missing(), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_layer_of_another_game_is_named_as_such() {
+        let indexer = Indexer::new();
+        let dir = std::env::temp_dir().join(format!("tns-layer-other-{}", std::process::id()));
+        // The 1-kill game's layer where the 5-kill game's should be.
+        let path = layer_path(&dir, 5, 19);
+        save(&path, &sample(&indexer), 1, indexer.classes()).unwrap();
+        let cache = Arc::new(BlockCache::new());
+        let e = LayerFile::open(&path, &indexer, 5, 19, cache).unwrap_err().to_string();
+        assert!(e.contains("holds the 1-kill game's layer of 19 placed"), "{e}");
+        assert!(e.contains("expected the 5-kill game's"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
