@@ -255,7 +255,9 @@ pub fn train(
         write_log(&s.out, &rows)?;
         // Last of all the state, which names the generation complete: a run stopped before
         // this line does the generation again, to the same bits.
-        RunState { generation, adam: adam.clone(), window: window.clone() }.save(&state_path)?;
+        let weights = weights_id(&net);
+        RunState { generation, weights, adam: adam.clone(), window: window.clone() }
+            .save(&state_path)?;
         saved = generation;
         // Then the name the complete generation is known by.
         net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
@@ -283,6 +285,14 @@ pub fn train(
     Ok(net)
 }
 
+/// What tells one network's weights from another's: the checksum of its weights file's bytes
+/// before the file's own checksum (a checksum over a frame that ends in its own checksum is the
+/// same for every frame).
+fn weights_id(net: &Network) -> u64 {
+    let bytes = net.to_bytes();
+    tns_file::checksum(&bytes[..bytes.len().saturating_sub(8)])
+}
+
 /// The optimiser and training window to start with: those saved after generation `first` when
 /// resuming (so the run goes on exactly), else new ones; says when a run resumes, and when an
 /// option it cannot change was given.
@@ -299,6 +309,17 @@ fn resume(
     } else {
         None
     };
+    // A state copied from another run names a generation whose weights are not these.
+    if let Some(state) = &resumed
+        && state.weights != weights_id(net)
+    {
+        return Err(format!(
+            "{} is not this run's: the weights it was saved with are not those of generation \
+             {first} here (copied from another run?): train into a new folder, or remove it to \
+             start this run again",
+            state_path.display()
+        ));
+    }
     if first > 0 {
         let how = if resumed.is_some() {
             ""

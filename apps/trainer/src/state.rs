@@ -7,6 +7,7 @@
 //! | 8 | magic `TNS-TS\r\n` |
 //! | 4 | format version, little-endian |
 //! | 4 | the generation it was saved after |
+//! | 8 | the checksum of that generation's weights file, so that a state is never taken for another run's |
 //! | 4 | Adam's step count |
 //! | 8 | parameters `n` |
 //! | 4 × n, 4 × n | Adam's mean and mean squared gradient, `f32` |
@@ -21,13 +22,16 @@ use tns_file::Format;
 use tns_nn::{Adam, Sample};
 
 /// The state file's container.
-const FORMAT: Format = Format { magic: *b"TNS-TS\r\n", version: 1, name: "training state file" };
+const FORMAT: Format = Format { magic: *b"TNS-TS\r\n", version: 2, name: "training state file" };
 
 /// A run's state after a generation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunState {
     /// The generation it was saved after.
     pub generation: u32,
+    /// What tells that generation's weights from another network's (the checksum of its
+    /// weights file's bytes before the file's own checksum).
+    pub weights: u64,
     /// The optimiser.
     pub adam: Adam,
     /// The training window: each recent generation's samples, oldest first.
@@ -40,6 +44,7 @@ impl RunState {
         let (m, v, steps) = self.adam.state();
         let mut out = FORMAT.start();
         out.extend_from_slice(&self.generation.to_le_bytes());
+        out.extend_from_slice(&self.weights.to_le_bytes());
         out.extend_from_slice(&steps.to_le_bytes());
         out.extend_from_slice(&(m.len() as u64).to_le_bytes());
         for x in m.iter().chain(v) {
@@ -66,6 +71,7 @@ impl RunState {
         let body = FORMAT.check(bytes, bytes.len() as u64).map_err(|e| e.to_string())?;
         let mut r = Reader { bytes: body, at: 0 };
         let generation = r.u32()?;
+        let weights = r.u64()?;
         let steps = i32::from_le_bytes(r.take(4)?.try_into().map_err(|_| "cut short")?);
         let n = usize::try_from(r.u64()?).map_err(|_| "too many parameters")?;
         let mut floats =
@@ -87,7 +93,7 @@ impl RunState {
         if r.at != r.bytes.len() {
             return Err("bytes left over".into());
         }
-        Ok(RunState { generation, adam, window })
+        Ok(RunState { generation, weights, adam, window })
     }
 
     /// Saves the state, whole or not at all.
@@ -164,7 +170,7 @@ mod tests {
                 Sample { board: Board::START, target: 0.0 },
             ],
         ];
-        let state = RunState { generation: 7, adam, window };
+        let state = RunState { generation: 7, weights: 42, adam, window };
         let bytes = state.to_bytes();
         assert_eq!(RunState::from_bytes(&bytes, 0.01).unwrap(), state);
         for len in 0..bytes.len() {

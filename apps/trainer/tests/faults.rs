@@ -253,3 +253,20 @@ fn a_fifo_in_place_of_a_run_file_is_refused_not_waited_on() {
         std::fs::remove_dir_all(&out).unwrap();
     }
 }
+
+#[test]
+fn a_state_copied_from_another_run_is_refused() {
+    let ours = temp("state-ours");
+    let theirs = temp("state-theirs");
+    one_thread(|| train(&settings(ours.clone(), 1), &AtomicBool::new(false), |_| {})).unwrap();
+    let mut other = settings(theirs.clone(), 1);
+    other.seed = 9;
+    one_thread(|| train(&other, &AtomicBool::new(false), |_| {})).unwrap();
+    std::fs::copy(theirs.join("state.bin"), ours.join("state.bin")).unwrap();
+    let e = one_thread(|| train(&settings(ours.clone(), 2), &AtomicBool::new(false), |_| {}))
+        .unwrap_err();
+    assert!(e.contains("state.bin is not this run's"), "{e}");
+    for dir in [ours, theirs] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
