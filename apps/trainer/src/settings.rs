@@ -73,7 +73,7 @@ pub struct Settings {
     /// to move, if it differs there; the two above then hold for the placement's.
     pub draw_margin_movement: Option<f32>,
     /// With a teacher: one of the games' two perfect seats sets traps
-    /// ([`sampling::TRAP_TRAINING_SEATS`]).
+    /// ([`crate::sampling::TRAP_TRAINING_SEATS`]).
     pub traps: bool,
     /// With a teacher: the games whose positions make the held-out set.
     pub validation_games: usize,
