@@ -69,7 +69,7 @@ pub fn shipped_chances(which: Fitted) -> Result<Arc<WdlModel>, PlayerError> {
 const SHIPPED_ENDGAME: [&[u8]; 2] =
     [include_bytes!("../endgame/k5-d0.tnstb"), include_bytes!("../endgame/k5-d1.tnstb")];
 
-/// The endgame built into the library ([`PlayerSpec::endgame`]), decoded once (every block
+/// The endgame built into the library ([`PlayerSpec::endgame`](crate::PlayerSpec::endgame)), decoded once (every block
 /// checked, on the calling thread: some 20 ms; 2.3 MB in memory) and shared.
 ///
 /// # Errors

@@ -71,13 +71,13 @@ pub struct PlayerSpec {
     /// [`WithTablebase::movement_only`]). The perfect player always does.
     pub table: bool,
     /// Whether the search takes the exact wins and losses of the endgame built into the program
-    /// (the movement phase after at most one kill, [`shipped_endgame`], [`with_endgame`]) where
+    /// (the movement phase after at most one kill, [`shipped_endgame`](crate::shipped_endgame), [`with_endgame`](crate::with_endgame)) where
     /// it has no `table=on`:
     /// `endgame=on`, the default of the network players (`network` and weights files);
     /// `endgame=off` leaves the network alone. The heuristic takes it only when told.
     pub endgame: bool,
     /// Whether the evaluator's scores are read through the chances fitted for it on the solved
-    /// game ([`Calibrated`], [`shipped_chances`]): its scores are then the expected result in
+    /// game ([`Calibrated`], [`shipped_chances`](crate::shipped_chances)): its scores are then the expected result in
     /// permille, steady from depth to depth, and its chances are calibrated. On by default for
     /// the shipped network (and a weights file that holds it); `calibrated=off` searches with
     /// its raw scores, which change sign with the horizon's parity. Off by default for the
@@ -291,7 +291,7 @@ impl PlayerSpec {
     /// `network`: the search with the shipped network, within the limits a program gives it.
     ///
     /// # Errors
-    /// As [`shipped_network`].
+    /// As [`shipped_network`](crate::shipped_network).
     pub fn network() -> Result<PlayerSpec, PlayerError> {
         Ok(PlayerSpec::new("network", PlayerKind::Neural(shipped_network_shared()?)))
     }
