@@ -246,10 +246,10 @@ fn an_illegal_move_shows_its_error_at_60_by_20() {
     wait_for(&session, "move", Duration::from_secs(10));
     // a5 holds a tiger: placing there is refused, and the reason is on screen.
     tmux(&["send-keys", "-t", &session, "a", "5"]);
-    let screen = wait_for(&session, "occupied", Duration::from_secs(5));
+    let screen = wait_for(&session, "is taken", Duration::from_secs(5));
     tmux(&["kill-session", "-t", &session]);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(screen.contains("a5 is occupied"), "{screen}");
+    assert!(screen.contains("a5 is taken"), "{screen}");
 }
 
 /// The autosaved game's tiger player after one sheep move, the tigers left to the default and
