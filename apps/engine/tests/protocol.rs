@@ -250,10 +250,8 @@ fn show_wdl_adds_the_chances_to_every_info_line() {
     engine.send("position startpos");
     let (infos, _) = engine.bestmove("go depth 4");
     for line in &infos {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let at = words.iter().position(|&w| w == "wdl").unwrap_or_else(|| panic!("{line}"));
-        let chances: Vec<u32> = words[at + 1..at + 4].iter().map(|w| w.parse().unwrap()).collect();
-        assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
+        let chances = numbers_after(line, "wdl", 3);
+        assert_eq!(chances.iter().sum::<i32>(), 1000, "{line}");
         assert!(chances.iter().all(|&c| c < 1000), "{line}");
     }
     // One unit whatever the evaluator: `cp` is the expected result the chances give, in
@@ -263,17 +261,21 @@ fn show_wdl_adds_the_chances_to_every_info_line() {
         engine.send("position fen T3T/5/2S2/5/T3T t 19");
         let (infos, _) = engine.bestmove("go depth 4");
         for line in &infos {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let at = words.iter().position(|&w| w == "wdl").unwrap_or_else(|| panic!("{line}"));
-            let wdl: Vec<i32> = words[at + 1..at + 4].iter().map(|w| w.parse().unwrap()).collect();
-            let cp = words.iter().position(|&w| w == "cp").unwrap_or_else(|| panic!("{line}"));
-            let cp: i32 = words[cp + 1].parse().unwrap();
+            let wdl = numbers_after(line, "wdl", 3);
+            let cp = numbers_after(line, "cp", 1)[0];
             assert_eq!(cp, 10 * (wdl[0] - wdl[2]), "{evaluator}: {line}");
         }
     }
     engine.send("setoption name ShowWDL value maybe");
     assert!(engine.sync()[0].contains("ShowWDL is true or false"));
     engine.quit();
+}
+
+/// The `count` numbers after the word `key` in an `info` line.
+fn numbers_after(line: &str, key: &str, count: usize) -> Vec<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == key).unwrap_or_else(|| panic!("no {key}: {line}"));
+    words[at + 1..at + 1 + count].iter().map(|w| w.parse().unwrap()).collect()
 }
 
 /// A line of steps that goes round and round: a sheep step and a tiger step, then both back.
