@@ -89,6 +89,26 @@ pub enum Command {
     /// Positions, wins, draws and losses for each dead count and side to move, and for each
     /// placement layer that is built.
     Stats,
+    /// Make a puzzle set from the solved game: games between players of several strengths,
+    /// the positions where few moves keep the result, rated by a ladder of players; the same
+    /// seed makes the same file. With --check, check a set against the table instead.
+    Puzzles {
+        /// The file to write (or, with --check, to read).
+        #[arg(long, short, default_value = "crates/tns-puzzles/puzzles.tsv")]
+        out: PathBuf,
+        /// Puzzles wanted.
+        #[arg(long, default_value_t = 2400, value_parser = at_least_one)]
+        count: usize,
+        /// Games played for positions.
+        #[arg(long, default_value_t = 3000, value_parser = at_least_one)]
+        games: usize,
+        /// The seed of the openings and of the choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Check every puzzle of the file against the table, and write nothing.
+        #[arg(long)]
+        check: bool,
+    },
     /// Convert a table built in the uncompressed format (version 1) to the compressed one, in
     /// place and without solving anything again; a stopped conversion resumes.
     Compress,

@@ -17,6 +17,7 @@ mod compress_cmd;
 mod examples_cmd;
 mod line_cmd;
 mod probe_cmd;
+mod puzzles_cmd;
 mod reach_cmd;
 mod stats_cmd;
 mod verify_cmd;
@@ -70,6 +71,13 @@ fn run(cli: &Cli) -> Result<(), String> {
         Command::Verify { checksums: true, .. } => verify_cmd::checksums(cli),
         Command::Verify { placement_only, sample, layers, .. } => {
             verify_cmd::verify(cli, *placement_only, *sample, *layers)
+        }
+        Command::Puzzles { out, count, games, seed, check: true } => {
+            let _ = (count, games, seed);
+            puzzles_cmd::check(cli, out)
+        }
+        Command::Puzzles { out, count, games, seed, check: false } => {
+            puzzles_cmd::make(cli, out, *count, *games, *seed)
         }
         Command::Compress => compress_cmd::compress(cli),
     }

@@ -12,6 +12,8 @@ pub mod input;
 pub mod layout;
 pub mod new_game;
 mod players;
+pub mod puzzle_view;
+pub mod puzzles;
 mod review;
 mod saving;
 mod starting;

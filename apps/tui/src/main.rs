@@ -65,6 +65,11 @@ struct Cli {
     /// phase into this folder [default: `TNS_TABLEBASE_DIR`, else the data directory's].
     #[arg(long, value_name = "DIR")]
     tablebase: Option<PathBuf>,
+    /// Solve puzzles instead of playing a game: positions from games where few moves keep the
+    /// result, with exact answers from the solved game, one at a time near your rating (kept,
+    /// with your streak, in puzzles.txt in the user's data directory, or in --save-dir).
+    #[arg(long, conflicts_with_all = ["sheep", "tiger", "load", "resume", "position", "clock"])]
+    puzzles: bool,
 }
 
 /// The players, listed after the options in `--help`: a person, the levels (the same names in
@@ -327,8 +332,47 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     Ok(app)
 }
 
+/// Where the puzzle record is kept: in `--save-dir` when given, else in the data directory.
+fn puzzle_record(cli: &Cli) -> PathBuf {
+    if let Some(dir) = &cli.save_dir {
+        return dir.join("puzzles.txt");
+    }
+    directories::ProjectDirs::from("", "", "tigers-and-sheep")
+        .map_or_else(|| PathBuf::from("puzzles.txt"), |d| d.data_dir().join("puzzles.txt"))
+}
+
+/// The puzzle screen, set up: the shipped set, the player's record, a table if there is one
+/// (to say what a wrong move gives up, to the ply).
+fn puzzle_screen(cli: &Cli) -> Result<tigers_and_sheep::puzzles::PuzzleScreen, String> {
+    let set = tns_puzzles::shipped().map_err(|e| format!("the puzzle set: {e}"))?;
+    let path = puzzle_record(cli);
+    let progress = tigers_and_sheep::puzzles::load_progress(&path)?;
+    let (table, _) = find_tablebase(cli.tablebase.as_deref(), false)?;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs());
+    tigers_and_sheep::puzzles::PuzzleScreen::new(set, progress, Some(path), table, seed)
+        .ok_or_else(|| "the puzzle set is empty".to_string())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if cli.puzzles {
+        match puzzles(&cli) {
+            Ok(None) => return ExitCode::SUCCESS,
+            Ok(Some(board)) => {
+                // `g`: the puzzle's position as a game, the player on the side to move.
+                cli.position = Some(board.to_string());
+                let (me, other) = (Some("human".to_string()), Some("strongest".to_string()));
+                (cli.sheep, cli.tiger) =
+                    if board.side_to_move() == Side::Sheep { (me, other) } else { (other, me) };
+            }
+            Err(e) => {
+                eprintln!("tigers-and-sheep: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let save_dir = cli.save_dir.clone().unwrap_or_else(default_save_dir);
     let mut app = match setup(&cli, &save_dir) {
         Ok(mut app) => {
@@ -374,6 +418,31 @@ fn main() -> ExitCode {
         println!("saved {}", path.display());
     }
     ExitCode::SUCCESS
+}
+
+/// Runs the puzzle screen; the position to play as a game, if the player asked for one.
+fn puzzles(cli: &Cli) -> Result<Option<Board>, String> {
+    let mut screen = puzzle_screen(cli)?;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err("the puzzles need a terminal, and standard input or output is not one".into());
+    }
+    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot open the terminal: {e}"))?;
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let result = tigers_and_sheep::puzzle_view::run(
+        &mut terminal,
+        &mut screen,
+        tigers_and_sheep::Theme::new(no_color),
+    );
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result.map_err(|e| e.to_string())?;
+    let p = screen.progress();
+    println!(
+        "puzzles: rating {:.0}, {} solved of {} tried, best streak {}",
+        p.rating.rating, p.solved, p.tried, p.best_streak
+    );
+    Ok(screen.open_as_game)
 }
 
 #[cfg(test)]
