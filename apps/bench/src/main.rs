@@ -29,6 +29,7 @@ mod draw_cmd;
 mod load_cmd;
 mod match_cmd;
 mod perft;
+mod review_cmd;
 mod search_cmd;
 
 #[derive(Parser, Debug)]
@@ -58,6 +59,9 @@ enum Command {
     /// Check every move of a file of game records against the solved game: per player, the
     /// moves that gave up a win or a draw, by phase, and where each game first went wrong.
     Audit(audit_cmd::Args),
+    /// Review one game against the solved game: the value along its plies, every move that
+    /// gave a result up with a move that kept it, and each side's first mistake.
+    Review(review_cmd::Args),
     /// A bounded load test of tns-web on this machine: connections kept alive asking
     /// positions, then the rate and the latency percentiles.
     Load(load_cmd::Args),
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => audit_cmd::run(&args),
         Command::Draw(args) => draw_cmd::run(&args),
         Command::Load(args) => load_cmd::run(&args),
+        Command::Review(args) => review_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -128,6 +128,8 @@ pub struct App {
     pub review: Option<usize>,
     /// Moves taken back, for `r` to play again: the next one last.
     pub(crate) redo: Vec<Move>,
+    /// The review of the game (`g`), while the game has the moves it was made of.
+    pub(crate) game_review: Option<crate::game_review::GameReview>,
 }
 
 /// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect player,
@@ -209,6 +211,7 @@ impl App {
             takes_table: [false; 2],
             review: None,
             redo: Vec::new(),
+            game_review: None,
         }
     }
 

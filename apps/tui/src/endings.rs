@@ -67,10 +67,10 @@ impl App {
         self.hint = None;
         self.hint_job = None;
         self.message = if outcome.reason == tns_board::EndReason::TimeForfeit {
-            "n: new game, s: save, q: quit".into()
+            "g: review, n: new game, s: save, q: quit".into()
         } else {
             // The panel says the result: the message says only what can be done.
-            "u takes it back, n: new game, s: save, q: quit".into()
+            "g: review, u: take back, n: new game, s: save, q: quit".into()
         };
     }
 }

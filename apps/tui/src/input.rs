@@ -80,6 +80,10 @@ pub enum Action {
     SavePicture,
     /// Build the movement phase's table.
     BuildTable,
+    /// Review the game against the table, or close the review.
+    ReviewGame,
+    /// Show the next move the review marked.
+    NextMistake,
 }
 
 /// Where things are on screen, from the last draw, to map clicks.
@@ -106,7 +110,7 @@ pub struct HistoryHit {
 }
 
 /// Columns of a move-list row: the turn number, then the two moves.
-pub const HISTORY_COLUMNS: (u16, u16) = (5, 6);
+pub const HISTORY_COLUMNS: (u16, u16) = (5, 7);
 
 impl HistoryHit {
     /// The number of moves played up to and including the move at a screen cell, if a move is
@@ -211,6 +215,8 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
         KeyCode::Char('y') => Action::CopyPosition,
         KeyCode::Char('P') => Action::SavePicture,
         KeyCode::Char('B') => Action::BuildTable,
+        KeyCode::Char('g') => Action::ReviewGame,
+        KeyCode::Char('!') => Action::NextMistake,
         KeyCode::Char('v') => Action::ToggleThreats,
         KeyCode::Char('m') => Action::ToggleAnalysis,
         KeyCode::Char('R') => Action::Resign,

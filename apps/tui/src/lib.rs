@@ -7,6 +7,7 @@ pub mod clock;
 mod endings;
 pub mod engine;
 mod form_view;
+mod game_review;
 mod hint;
 pub mod input;
 pub mod layout;
@@ -109,6 +110,8 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::Hint => app.hint(),
         Action::ToggleThreats => app.toggle_threats(),
         Action::ToggleAnalysis => app.toggle_analysis(),
+        Action::ReviewGame => app.toggle_game_review(),
+        Action::NextMistake => app.next_mistake(),
         Action::Resign => app.request_resign(),
         Action::OfferDraw => app.offer_draw(),
         Action::Save => app.save(save_dir),

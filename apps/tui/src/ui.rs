@@ -45,8 +45,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("← → Home End", "look through the game (it goes on)"),
     ("click a move", "look at the position after it"),
     ("End, Esc", "back to the game"),
-    ("t", "take the game back to the move looked at"),
-    ("u, r", "take back your last move / redo what was taken back"),
+    ("t, u, r", "take back: to the move looked at / your last move; redo"),
     ("n", "new game: sides, time, start (asks if not saved)"),
     ("R, =", "resign (asks); offer a draw (two people)"),
     ("H", "hint: cursor on the best move; Enter or Tab plays it"),
@@ -54,6 +53,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("y", "show and copy the position string"),
     ("P", "save the position as an SVG picture"),
     ("v, m", "marks: sheep open to a jump / moves by table result"),
+    ("g, !", "review the game against the table / the next mistake"),
     ("B", "build the endgame table (about a minute)"),
     ("?", "this help"),
     ("q", "quit (asks if not saved)"),
@@ -76,6 +76,13 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     let [board_area, history_area] =
         Layout::horizontal([Constraint::Min(0), Constraint::Length(history_width)]).areas(top);
     let mut hit = Hitmap::default();
+    // A review's chart under the board, where there is room.
+    let chart_rows = if app.game_review().is_some() && board_area.height >= 20 { 4 } else { 0 };
+    let [board_area, chart_area] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(chart_rows)]).areas(board_area);
+    if chart_rows > 0 {
+        draw_chart(frame, app, chart_area);
+    }
 
     let inner = if compact {
         board_area
@@ -163,7 +170,7 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
                 if shown == Some(index) {
                     style = style.patch(theme.reviewed);
                 }
-                let text = m.to_string();
+                let text = m.to_string() + app.mark_of(index).map_or("", tns_puzzles::Mark::sign);
                 spans.push(Span::styled(text.clone(), style));
                 let pad = usize::from(move_width).saturating_sub(text.chars().count());
                 spans.push(Span::raw(" ".repeat(pad)));
@@ -173,6 +180,27 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
     HistoryHit { area: inner, first_turn, offset }
+}
+
+/// The review's chart: the value for the sheep along the plies, high where the sheep win, low
+/// where the tigers do; the shown ply under a caret.
+fn draw_chart(frame: &mut Frame, app: &App, area: Rect) {
+    let Some(review) = app.game_review() else { return };
+    let block = Block::bordered().title(" Review: sheep ▲ tigers ▼ · ! next mistake · g close ");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let line = review.sparkline(usize::from(inner.width));
+    let shown = app.shown_ply();
+    let chart: String = line.iter().map(|&(_, bar)| bar).collect();
+    let caret: String = line
+        .iter()
+        .enumerate()
+        .map(|(c, &(ply, _))| {
+            let next = line.get(c + 1).map_or(usize::MAX, |&(p, _)| p);
+            if (ply..next).contains(&shown) { '^' } else { ' ' }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(vec![Line::from(chart), Line::from(caret)]), inner);
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {

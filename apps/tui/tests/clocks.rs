@@ -61,7 +61,7 @@ fn a_fallen_flag_loses_on_time_and_the_record_says_so() {
     let outcome = app.outcome().expect("the flag fell");
     assert_eq!(outcome, Outcome::lost_on_time(Side::Sheep));
     // The panel says the result once; the message what can be done, and u takes nothing back.
-    assert!(app.message.starts_with("n: new game"), "{}", app.message);
+    assert!(app.message.starts_with("g: review, n: new game"), "{}", app.message);
     app.undo();
     assert_eq!(app.outcome(), Some(outcome), "a flag that fell stays fallen");
     assert!(app.message.contains("lost on time"), "{}", app.message);

@@ -47,7 +47,7 @@ fn play_a_move_and_quit_in_tmux() {
     assert!(screen.contains("Sheep to move (human)"), "{screen}");
     tmux(&["send-keys", "-t", &session, "c", "3"]);
     let screen = wait_for(&session, "Sheep to move (human)   in hand 19", Duration::from_secs(15));
-    assert!(screen.contains("1. c3    "), "{screen}");
+    assert!(screen.contains("1. c3     "), "{screen}");
     assert!(screen.contains("in hand 19"), "the computer replied:\n{screen}");
 
     // ← shows the start again (c3 empty, 20 in hand), and the game is unchanged: End returns
@@ -57,7 +57,7 @@ fn play_a_move_and_quit_in_tmux() {
     assert!(screen.contains("in hand 20"), "the start is shown:\n{screen}");
     tmux(&["send-keys", "-t", &session, "End"]);
     let screen = wait_for(&session, "back to the game", Duration::from_secs(5));
-    assert!(screen.contains("in hand 19") && screen.contains("1. c3    "), "{screen}");
+    assert!(screen.contains("in hand 19") && screen.contains("1. c3     "), "{screen}");
 
     // A hint, taken with Enter: the sheep's second move is played.
     tmux(&["send-keys", "-t", &session, "H"]);
@@ -118,7 +118,7 @@ fn without_sides_the_game_asks_whom_you_play_first() {
     assert!(screen.contains("Sheep to move (human)"), "{screen}");
     tmux(&["send-keys", "-t", &session, "c", "3"]);
     let screen = wait_for(&session, "in hand 19", Duration::from_secs(15));
-    assert!(screen.contains("1. c3    "), "the computer replied:\n{screen}");
+    assert!(screen.contains("1. c3     "), "the computer replied:\n{screen}");
     tmux(&["send-keys", "-t", &session, "q", "y"]);
     let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
     assert!(screen.contains("EXITED-0"), "{screen}");
@@ -136,7 +136,7 @@ fn ctrl_c_then_resume_brings_the_game_back() {
     wait_for(&session, "1. c3", Duration::from_secs(5));
     tmux(&["send-keys", "-t", &session, "a", "5", "b", "4"]);
     let screen = wait_for(&session, "a5b4", Duration::from_secs(5));
-    assert!(screen.contains("1. c3    a5b4"), "{screen}");
+    assert!(screen.contains("1. c3     a5b4"), "{screen}");
     tmux(&["send-keys", "-t", &session, "C-c"]);
     let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
     assert!(screen.contains("EXITED-0"), "{screen}");
@@ -145,7 +145,7 @@ fn ctrl_c_then_resume_brings_the_game_back() {
     let screen = wait_for(&session, "Your move", Duration::from_secs(10));
     tmux(&["kill-session", "-t", &session]);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(screen.contains("1. c3    a5b4"), "the moves came back:\n{screen}");
+    assert!(screen.contains("1. c3     a5b4"), "the moves came back:\n{screen}");
     assert!(screen.contains("Sheep to move (human)") && screen.contains("in hand 19"), "{screen}");
 }
 
@@ -332,4 +332,23 @@ fn b_builds_the_endgame_table_and_the_default_player_then_searches_with_it() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(saved.contains("[Tiger \"network:table=on\"]"), "{saved}");
     assert!(found.is_ok(), "the built table loads: {:?}", found.err());
+}
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn puzzles_are_asked_answered_and_the_rating_kept() {
+    let (session, dir) = start_game("puzzles", 100, 32, "--puzzles");
+    let screen = wait_for(&session, "to move: find", Duration::from_secs(10));
+    assert!(screen.contains("Your rating 1500"), "{screen}");
+    tmux(&["send-keys", "-t", &session, "H"]);
+    let screen = wait_for(&session, "the answer:", Duration::from_secs(5));
+    assert!(screen.contains("The answer, shown"), "{screen}");
+    tmux(&["send-keys", "-t", &session, "n"]);
+    wait_until(&session, Duration::from_secs(5), |s| !s.contains("the answer:"));
+    tmux(&["send-keys", "-t", &session, "q"]);
+    let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
+    assert!(screen.contains("EXITED-0") && screen.contains("0 solved of 1 tried"), "{screen}");
+    let record = std::fs::read_to_string(dir.join("puzzles.txt")).expect("the record is kept");
+    assert!(record.contains("tried 1 0"), "{record}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -131,7 +131,7 @@ fn whole_screen_mid_game() {
     let text = screen_text(&buf);
     assert!(text.contains("Moves"), "{text}");
     // Numbered by turn: the sheep's move, then the tigers'.
-    assert!(text.contains("1. c3    a5b4"), "{text}");
+    assert!(text.contains("1. c3     a5b4"), "{text}");
     assert!(text.contains("2. b5 "), "{text}");
     assert!(text.contains("Tigers to move (human)   in hand 18   dead 0"), "{text}");
     assert!(text.contains("Last turn: Sheep"), "{text}");
@@ -342,7 +342,7 @@ fn the_move_list_numbers_turns_and_marks_kills() {
     app.play("b1".parse().unwrap());
     let (buf, _) = draw(&app, 100, 32);
     let text = screen_text(&buf);
-    assert!(text.contains("1. …     a5xc3"), "{text}");
+    assert!(text.contains("1. …      a5xc3"), "{text}");
     assert!(text.contains("2. b1"), "{text}");
 }
 
@@ -1159,7 +1159,7 @@ fn a_person_resigns_after_a_yes_and_the_record_says_so() {
     // The status panel says the result, once; the message what can be done.
     let text = screen_text(&draw(&app, 100, 32).0);
     assert_eq!(text.matches("Tigers win: the sheep resigned").count(), 1, "{text}");
-    assert!(app.message.starts_with("u takes it back"), "{}", app.message);
+    assert!(app.message.starts_with("g: review, u: take back"), "{}", app.message);
     // Nothing more is played, and the record (which parses back) has the result and why.
     app.tick();
     assert_eq!(app.game.len(), 1, "no search after a resignation");
@@ -1402,4 +1402,38 @@ fn typing_a_taken_point_in_the_placement_says_why() {
         "{}",
         app.message
     );
+}
+
+#[test]
+fn the_review_marks_a_thrown_result_charts_the_game_and_jumps_to_it() {
+    use tns_tablebase::{Tablebase, Wdl};
+    // The variant won by one kill: a sheep position where one move keeps the result and
+    // another loses.
+    let table = std::sync::Arc::new(Tablebase::build(1, None, |_| {}).unwrap());
+    let (start, best, losing) = (0..table.slots(0, 0))
+        .filter_map(|slot| table.position_at(0, 0, tns_board::Side::Sheep, slot))
+        .find_map(|board| {
+            let verdicts = table.verdicts(board).ok()?;
+            let best = *verdicts.first()?;
+            let losing = verdicts.iter().find(|(_, v)| v.wdl == Wdl::Loss)?;
+            (best.1.wdl != Wdl::Loss).then_some((board, best.0, losing.0))
+        })
+        .expect("some position has a move that keeps and one that loses");
+    let mut app = two_people_at(start, &table);
+    press(&mut app, KeyCode::Char('!'));
+    assert!(app.message.contains("g reviews"), "{}", app.message);
+    app.play(losing);
+    press(&mut app, KeyCode::Char('g'));
+    assert!(app.message.contains(&format!("{losing}??")), "{}", app.message);
+    assert!(app.message.contains(&format!("{best} kept it")), "{}", app.message);
+    assert_eq!(app.review, Some(0), "the board shows the position before the mistake");
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert!(text.contains("Review: sheep"), "the chart is drawn:\n{text}");
+    assert!(text.contains(&format!("{losing}??")), "the move list marks it:\n{text}");
+    press(&mut app, KeyCode::Char('!'));
+    assert_eq!(app.review, Some(0), "the only mistake again");
+    // g again closes it; a changed game forgets it.
+    press(&mut app, KeyCode::Char('g'));
+    assert!(app.game_review().is_none());
+    assert!(!screen_text(&draw(&app, 100, 32).0).contains("Review: sheep"));
 }

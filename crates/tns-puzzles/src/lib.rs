@@ -28,6 +28,7 @@ mod generate;
 mod glicko;
 mod progress;
 mod puzzle;
+mod review;
 mod theme;
 
 pub use check::{CheckError, check, keepers};
@@ -38,4 +39,5 @@ pub use generate::{
 pub use glicko::{MIN_DEVIATION, Outcome, PUZZLE_DEVIATION, Rating, START, TAU};
 pub use progress::{MAX_PROGRESS_TEXT, MAX_PUZZLES, NEAREST, Progress, ProgressError};
 pub use puzzle::Puzzle;
+pub use review::{Judgement, Mark, Ply, Review, ReviewError, review};
 pub use theme::{ParseThemeError, THEMES, Theme};

@@ -1,0 +1,63 @@
+//! `tns-bench review`: a game's value along its plies, and every move that threw a result away.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use tns_board::{GameRecord, KILLS_TO_WIN};
+use tns_match::{Budget, PlayerSpec};
+use tns_search::Limits;
+use tns_tablebase::Tablebase;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A game record (the first game of the file is reviewed), as the game saves it.
+    record: PathBuf,
+    /// The tablebase's directory: where it holds a position, the value is exact and the moves
+    /// that gave a result up are marked (?? to a loss, ? a win to a draw).
+    #[arg(long, default_value = "tablebase")]
+    tablebase: PathBuf,
+    /// The player whose chances stand in where the table does not hold the position.
+    #[arg(long, default_value = "strongest")]
+    player: String,
+    /// Its search depth for each position.
+    #[arg(long, default_value_t = 6, value_parser = tns_match::limit::depth)]
+    depth: u32,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let text = tns_file::read_text(&args.record, crate::RECORDS_LIMIT)
+        .map_err(|e| format!("{}: {e}", args.record.display()))?;
+    let records =
+        GameRecord::parse_all(&text).map_err(|e| format!("{}: {e}", args.record.display()))?;
+    let record = records
+        .first()
+        .ok_or_else(|| format!("{}: no game record in it", args.record.display()))?;
+    let game = record.replay().map_err(|e| format!("{}: {e}", args.record.display()))?;
+    let table = match Tablebase::load(KILLS_TO_WIN, &args.tablebase) {
+        Ok(table) => Some(table),
+        Err(e) if e.is_missing() => {
+            say!(
+                "note: no table in {}: no move is marked, the values are estimates\n",
+                args.tablebase.display()
+            );
+            None
+        }
+        Err(e) => return Err(format!("--tablebase: {e}")),
+    };
+    let spec: PlayerSpec = args.player.parse().map_err(|e| format!("--player: {e}"))?;
+    let defaults = Budget { time: None, depth: Some(args.depth), threads: 1, tt_mb: 16 };
+    let mut searcher = spec.searcher(defaults, None).map_err(|e| format!("--player: {e}"))?;
+    let stop = AtomicBool::new(false);
+    let mut estimate = |board| {
+        let search = searcher.as_mut()?;
+        search.search(board, &[], Limits::depth(args.depth), &stop, |_| {}).ok().map(|r| r.chances)
+    };
+    let review =
+        tns_puzzles::review(&game, table.as_ref(), &mut estimate).map_err(|e| e.to_string())?;
+    say!("{}", review.to_string().trim_end());
+    let chart: String = review.sparkline(usize::MAX).into_iter().map(|(_, bar)| bar).collect();
+    say!(
+        "\nthe value for the sheep, ply by ply (low: the tigers win, high: the sheep win):\n{chart}"
+    );
+    Ok(())
+}
