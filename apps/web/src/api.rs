@@ -33,7 +33,7 @@ pub struct Limits {
 /// What every request shares.
 #[derive(Debug)]
 pub struct AppState {
-    analyst: Analyst,
+    pub(crate) analyst: Analyst,
     limits: Limits,
     /// Searches running at once are bounded, so a burst of them queues instead of starving the
     /// table's answers of threads.
@@ -45,6 +45,8 @@ pub struct AppState {
     lookups: Arc<Semaphore>,
     /// Players the operator added (`--offer`), by spec.
     extra: Vec<PlayerSpec>,
+    /// The puzzles served (the shipped set).
+    pub(crate) puzzles: Vec<tns_puzzles::Puzzle>,
 }
 
 impl AppState {
@@ -57,6 +59,9 @@ impl AppState {
             searches: Arc::new(Semaphore::new(limits.searches.max(1))),
             lookups: Arc::new(Semaphore::new(2 * cores)),
             extra: Vec::new(),
+            // The shipped set parses (its crate's tests read it); were it ever damaged, the
+            // server would serve no puzzles rather than not start.
+            puzzles: tns_puzzles::shipped().unwrap_or_default(),
         }
     }
 
@@ -91,6 +96,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/mainline", get(mainline))
         .route("/api/v1/move", get(play))
         .route("/api/v1/players", get(players))
+        .route("/api/v1/puzzle", get(crate::learn::puzzle))
+        .route("/api/v1/review", get(crate::learn::review))
         .fallback(not_found)
         .with_state(state)
 }
@@ -103,7 +110,7 @@ async fn not_found() -> ApiError {
 }
 
 /// A JSON answer; answers from the table never change, so caches may keep them.
-fn json<T: Serialize>(value: &T, from_table: bool) -> Response {
+pub(crate) fn json<T: Serialize>(value: &T, from_table: bool) -> Response {
     let body = match serde_json::to_string(value) {
         Ok(body) => body,
         Err(e) => return ApiError::internal(e.to_string()).into_response(),
@@ -126,7 +133,7 @@ impl Drop for StopOnDrop {
 
 /// Which slots a request's work waits for.
 #[derive(Clone, Copy, Debug)]
-enum Slot {
+pub(crate) enum Slot {
     /// A search (bounded by `--searches`).
     Search,
     /// A table answer (two a core).
@@ -136,7 +143,7 @@ enum Slot {
 /// Runs `work` off the async threads once a slot is free, with a flag raised if the request is
 /// dropped. The slot is held by the work itself, so an abandoned search keeps its slot until it
 /// has seen the flag and stopped.
-async fn off_thread<T: Send + 'static>(
+pub(crate) async fn off_thread<T: Send + 'static>(
     state: &Arc<AppState>,
     slot: Slot,
     work: impl FnOnce(&AppState, &AtomicBool) -> Result<T, ApiError> + Send + 'static,
@@ -160,7 +167,7 @@ async fn off_thread<T: Send + 'static>(
     .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
 }
 
-fn parse(raw: Option<&str>, known: &[&str]) -> Result<(Query, Game), ApiError> {
+pub(crate) fn parse(raw: Option<&str>, known: &[&str]) -> Result<(Query, Game), ApiError> {
     let query = Query::parse(raw.unwrap_or(""))?;
     query.only(known)?;
     let game = query.game()?;

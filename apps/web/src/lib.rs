@@ -6,6 +6,7 @@
 mod analysis;
 mod api;
 mod error;
+mod learn;
 mod page;
 mod query;
 mod serve;

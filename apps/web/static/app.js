@@ -14,6 +14,12 @@ const state = {
   busy: false,
   players: [],
   clicked: 0,
+  // The puzzle on the board: the API's puzzle, the move to find (from 0), whether it is over.
+  puzzle: null,
+  // The next puzzle, fetched when the last one was judged (with the rating it moved).
+  pending: null,
+  solver: JSON.parse(localStorage.getItem("tns-solver") || "null"),
+  review: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -81,6 +87,7 @@ async function refresh() {
   }
   state.selected = null;
   render();
+  refreshReview();
   if (state.clicked) {
     document.body.dataset.verdictsMs = String(Math.round(performance.now() - state.clicked));
     state.clicked = 0;
@@ -221,9 +228,130 @@ function clickPoint(name, own) {
 }
 
 function play(move) {
+  if (state.puzzle && !state.puzzle.done) { puzzleMove(move); return; }
   state.moves.push(move);
   state.redo = [];
   refresh();
+}
+
+// --- Puzzles: one near the solver's rating, the move judged against its exact answers; the
+// rating (Glicko-2, moved by the server) kept in the browser.
+
+const bare = (m) => m.replace("x", "");
+
+function puzzleTask(p) {
+  const side = p.position.split(" ")[1] === "s" ? "Sheep" : "Tigers";
+  const goal = p.themes.includes("win") ? "keeps the win" : "keeps the draw";
+  const moves = p.line.length ? `${1 + p.line.length / 2} moves in a row` : "the move";
+  return `Puzzle ${p.number} (rated ${p.rating}): ${side} to move, find ${moves} that ${goal}.`;
+}
+
+function showPuzzle(message) {
+  const el = $("puzzle");
+  if (!state.puzzle) { el.hidden = true; return; }
+  const r = state.solver ? Math.round(state.solver.rating) : 1500;
+  el.hidden = false;
+  el.textContent = `${message || puzzleTask(state.puzzle.data)} Your rating: ${r}.`;
+}
+
+async function startPuzzle() {
+  try {
+    let next = state.pending;
+    if (!next) {
+      const params = { seed: Math.floor(Math.random() * 1e9) };
+      if (state.solver) Object.assign(params, state.solver);
+      next = (await api("puzzle", params)).puzzle;
+    }
+    state.pending = null;
+    state.puzzle = { data: next, step: 0, done: false };
+    // For the browser test: the puzzle's number (its answers are the API's).
+    document.body.dataset.puzzle = String(next.number);
+    state.start = next.position; state.moves = []; state.redo = [];
+    $("computer-side").value = "none";
+    showPuzzle();
+    refresh();
+  } catch (e) { $("status").textContent = e.message; }
+}
+
+async function judgePuzzle(solved) {
+  const params = { after: state.puzzle.data.number, solved, seed: Math.floor(Math.random() * 1e9) };
+  if (state.solver) Object.assign(params, state.solver);
+  try {
+    const answer = await api("puzzle", params);
+    state.solver = answer.solver;
+    localStorage.setItem("tns-solver", JSON.stringify(answer.solver));
+    state.pending = answer.puzzle;
+  } catch (e) { $("status").textContent = e.message; }
+}
+
+async function puzzleMove(move) {
+  const pz = state.puzzle;
+  const d = pz.data;
+  const wanted = pz.step === 0 ? d.solutions : [d.line[2 * pz.step - 1]];
+  state.moves.push(move);
+  state.redo = [];
+  let message;
+  if (wanted.some((w) => bare(w) === bare(move))) {
+    const reply = d.line[2 * pz.step];
+    if (reply) {
+      state.moves.push(reply);
+      pz.step += 1;
+      message = `${move} is right; they answer ${reply}: and now?`;
+    } else {
+      pz.done = true;
+      await judgePuzzle(true);
+      message = `Solved: ${move} keeps the ${d.value}. Puzzle: the next one.`;
+    }
+  } else {
+    pz.done = true;
+    await judgePuzzle(false);
+    message = `${move} gives it up (the table's verdict is above). The answer: ${d.solutions.join(" or ")}. Puzzle: the next one.`;
+  }
+  showPuzzle(message);
+  refresh();
+}
+
+// --- The review: the value for the sheep along the game, from the table, under the board;
+// the moves that threw a result away marked ?? (to a loss) and ? (a win to a draw).
+
+async function refreshReview() {
+  if (!state.moves.length) { state.review = null; drawChart(); return; }
+  try { state.review = await api("review", gameParams()); } catch (e) { state.review = null; }
+  drawChart();
+  const played = $("played").children;
+  (state.review ? state.review.plies : []).forEach((p, i) => {
+    if (p.mark && played[i]) {
+      played[i].dataset.mark = p.mark;
+      played[i].title = p.better ? `${p.mark}: ${p.better} kept the result` : p.mark;
+      played[i].firstChild.textContent = played[i].firstChild.textContent.replace(p.move, p.move + p.mark);
+    }
+  });
+}
+
+function drawChart() {
+  const svg = $("chart");
+  const r = state.review;
+  const known = r ? r.values.filter((v) => v !== null).length : 0;
+  svg.hidden = known < 2;
+  svg.replaceChildren();
+  if (svg.hidden) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const el = (name, attrs) => {
+    const e = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    svg.appendChild(e);
+    return e;
+  };
+  const n = r.values.length;
+  const x = (i) => (n > 1 ? (i * 400) / (n - 1) : 0);
+  const y = (v) => 25 - v * 24;
+  el("line", { class: "mid", x1: 0, y1: 25, x2: 400, y2: 25 });
+  const points = r.values.map((v, i) => (v === null ? null : `${x(i)},${y(v)}`)).filter((p) => p);
+  el("polyline", { class: "value", points: points.join(" ") });
+  r.plies.forEach((p, i) => {
+    if (p.mark && r.values[i + 1] !== null) el("circle", { class: "mistake", cx: x(i + 1), cy: y(r.values[i + 1]), r: 4 });
+  });
+  el("line", { class: "now", x1: x(n - 1), y1: 0, x2: x(n - 1), y2: 50 });
 }
 
 function computerToMove() {
@@ -259,9 +387,12 @@ async function loadPlayers() {
   } catch (e) { $("status").textContent = e.message; }
 }
 
-$("undo").addEventListener("click", () => { if (state.moves.length) { state.redo.unshift(state.moves.pop()); refresh(); } });
-$("redo").addEventListener("click", () => { if (state.redo.length) { state.moves.push(state.redo.shift()); refresh(); } });
-$("new").addEventListener("click", () => { state.start = START; state.moves = []; state.redo = []; refresh(); });
+// Taking moves back or on leaves the puzzle: the board is the player's again.
+const leavePuzzle = () => { if (state.puzzle) { state.puzzle = null; showPuzzle(); } };
+$("undo").addEventListener("click", () => { leavePuzzle(); if (state.moves.length) { state.redo.unshift(state.moves.pop()); refresh(); } });
+$("redo").addEventListener("click", () => { leavePuzzle(); if (state.redo.length) { state.moves.push(state.redo.shift()); refresh(); } });
+$("new").addEventListener("click", () => { state.puzzle = null; showPuzzle(); state.start = START; state.moves = []; state.redo = []; refresh(); });
+$("puzzle-next").addEventListener("click", () => startPuzzle());
 $("computer-side").addEventListener("change", () => maybeComputer());
 $("typed").addEventListener("submit", (e) => {
   e.preventDefault();

@@ -378,3 +378,64 @@ fn idle_and_slow_connections_are_closed_and_the_connections_capped() {
     let (status, _) = json(addr, "/api/v1/players");
     assert_eq!(status, 200);
 }
+
+#[test]
+fn a_puzzle_comes_near_the_rating_and_the_last_one_moves_it() {
+    let addr = server(None);
+    let (status, first) = json(addr, "/api/v1/puzzle");
+    assert_eq!(status, 200, "{first}");
+    let puzzle = &first["puzzle"];
+    assert!(!puzzle["solutions"].as_array().unwrap().is_empty(), "{first}");
+    let rating = puzzle["rating"].as_f64().unwrap();
+    assert!((rating - 1500.0).abs() < 150.0, "near the start's 1500: {first}");
+    let (_, hard) = json(addr, "/api/v1/puzzle?rating=2300");
+    assert!(hard["puzzle"]["rating"].as_f64().unwrap() > rating, "{hard}");
+    let n = puzzle["number"].as_u64().unwrap();
+    let (_, solved) = json(addr, &format!("/api/v1/puzzle?rating=1500&after={n}&solved=true"));
+    assert!(solved["solver"]["rating"].as_f64().unwrap() > 1500.0, "{solved}");
+    assert!(solved["solver"]["deviation"].as_f64().unwrap() < 350.0, "{solved}");
+    assert_ne!(solved["puzzle"]["number"].as_u64(), Some(n), "not the same one again");
+    let (_, failed) = json(addr, &format!("/api/v1/puzzle?rating=1500&after={n}&solved=false"));
+    assert!(failed["solver"]["rating"].as_f64().unwrap() < 1500.0, "{failed}");
+    for bad in [
+        "/api/v1/puzzle?rating=abc",
+        "/api/v1/puzzle?rating=99999",
+        "/api/v1/puzzle?after=0&solved=true",
+        "/api/v1/puzzle?after=1",
+        "/api/v1/puzzle?solved=true",
+        "/api/v1/puzzle?seed=-1",
+        "/api/v1/puzzle?colour=blue",
+    ] {
+        let (status, body) = json(addr, bad);
+        assert_eq!(status, 400, "{bad}: {body}");
+        assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{bad}: {body}");
+    }
+}
+
+#[test]
+fn the_review_marks_a_thrown_result_from_the_table() {
+    use tns_tablebase::Wdl;
+    let table = Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
+    let (start, best, losing) = (0..table.slots(0, 0))
+        .filter_map(|slot| table.position_at(0, 0, tns_board::Side::Sheep, slot))
+        .find_map(|board| {
+            let verdicts = table.verdicts(board).ok()?;
+            let best = *verdicts.first()?;
+            let losing = verdicts.iter().find(|(_, v)| v.wdl == Wdl::Loss)?;
+            (best.1.wdl != Wdl::Loss).then_some((board, best.0, losing.0))
+        })
+        .expect("some position has a move that keeps and one that loses");
+    let addr = server(Some(Arc::clone(&table)));
+    let pos = start.to_string().replace(' ', "+").replace('/', "%2F");
+    let (status, review) = json(addr, &format!("/api/v1/review?pos={pos}&moves={losing}"));
+    assert_eq!(status, 200, "{review}");
+    assert_eq!(review["plies"][0]["mark"], "??", "{review}");
+    assert_eq!(review["plies"][0]["better"], best.to_string(), "{review}");
+    assert_eq!(review["values"][1], -1.0, "the sheep lose after it: {review}");
+    let (_, kept) = json(addr, &format!("/api/v1/review?pos={pos}&moves={best}"));
+    assert!(kept["plies"][0]["mark"].is_null(), "{kept}");
+    // Without a table nothing is judged: no marks, no values.
+    let (status, blind) = json(server(None), &format!("/api/v1/review?pos={pos}&moves={losing}"));
+    assert_eq!(status, 200, "{blind}");
+    assert!(blind["plies"][0]["mark"].is_null() && blind["values"][0].is_null(), "{blind}");
+}

@@ -12,8 +12,10 @@ with exit 0.
     python3 apps/web/tests/browser.py target/release/tns-web [--tablebase DIR]
 """
 
+import json
 import os
 import urllib.parse
+import urllib.request
 import signal
 import socket
 import subprocess
@@ -159,6 +161,34 @@ def main():
         driver.get("about:blank")
         driver.get(url)
         wait_for_position(driver, "T3T/5/5/5/T3T s 20")
+
+        # A puzzle: the Puzzle button sets its position and says the task; its answer (from the
+        # API, by the puzzle's number) typed in is judged right.
+        driver.find_element(By.ID, "puzzle-next").click()
+        WebDriverWait(driver, 10).until(lambda d: "to move, find" in d.find_element(By.ID, "puzzle").text)
+        number = driver.find_element(By.TAG_NAME, "body").get_attribute("data-puzzle")
+        answer = None
+        for seed in range(400):
+            with urllib.request.urlopen(url + f"api/v1/puzzle?seed={seed}&rating=1500") as r:
+                p = json.load(r)["puzzle"]
+            if str(p["number"]) == number:
+                answer = p
+                break
+        check(answer is not None, f"puzzle {number} is one of the sixteen nearest 1500")
+        if answer is not None:
+            wait_for_position(driver, answer["position"])
+            box = driver.find_element(By.ID, "move-input")
+            box.send_keys(answer["solutions"][0])
+            box.submit()
+            WebDriverWait(driver, 10).until(lambda d: "is right" in d.find_element(By.ID, "puzzle").text
+                                            or "Solved" in d.find_element(By.ID, "puzzle").text)
+        # The review's chart under the board, where the table holds the game's positions.
+        driver.get("about:blank")
+        driver.get(url + "#pos=" + urllib.parse.quote("SSSSS/SSSSS/SSSS1/S1TTS/TSSST s 1") + "&moves=e3")
+        wait_for_position(driver, "SSSSS/SSSSS/SSSSS/S1TTS/TSSST t 0")
+        if "tablebase" in driver.find_element(By.ID, "source").text:
+            WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "chart").is_displayed())
+            check(len(driver.find_elements(By.CSS_SELECTOR, "#chart polyline")) == 1, "the chart's line")
 
         driver.save_screenshot("target/web-page.png")
         source = driver.find_element(By.ID, "source").text
