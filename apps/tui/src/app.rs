@@ -128,6 +128,8 @@ pub struct App {
     pub review: Option<usize>,
     /// Moves taken back, for `r` to play again: the next one last.
     pub(crate) redo: Vec<Move>,
+    /// Set by `p` on the start screen: the program leaves the game for the puzzles.
+    pub open_puzzles: bool,
     /// The review of the game (`g`), while the game has the moves it was made of.
     pub(crate) game_review: Option<crate::game_review::GameReview>,
 }
@@ -212,6 +214,7 @@ impl App {
             review: None,
             redo: Vec::new(),
             game_review: None,
+            open_puzzles: false,
         }
     }
 

@@ -22,7 +22,7 @@ pub struct NewGameView<'a> {
 const KEYS: &str = "↑ ↓ row · ← → change · Enter start · Esc cancel";
 
 /// The keys on the start screen, where there is no game to go back to.
-const OPENING_KEYS: &str = "↑ ↓ row · ← → change · Enter play · Esc quit";
+const OPENING_KEYS: &str = "↑ ↓ row · ← → change · Enter play · p puzzles · Esc quit";
 
 /// The start screen's first line: what the game is, for someone who has never played it.
 const OPENING_INTRO: &str = "4 tigers hunt 20 sheep. Tigers win by killing five; sheep win by \

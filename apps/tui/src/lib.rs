@@ -97,6 +97,10 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
             let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening && !f.typing());
             match c {
                 'q' if opening => app.force_quit(),
+                'p' if opening => {
+                    app.open_puzzles = true;
+                    app.force_quit();
+                }
                 '?' if opening => {
                     app.show_help = true;
                     app.help_scroll = 0;

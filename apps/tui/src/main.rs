@@ -357,9 +357,24 @@ fn puzzle_screen(cli: &Cli) -> Result<tigers_and_sheep::puzzles::PuzzleScreen, S
 
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
+    // The puzzles and a game may follow each other: `p` on the start screen opens the puzzles,
+    // `g` in the puzzles plays one as a game.
+    loop {
+        match session(&mut cli) {
+            Ok(true) => cli.puzzles = true,
+            Ok(false) => return ExitCode::SUCCESS,
+            Err(code) => return code,
+        }
+    }
+}
+
+/// The puzzles if asked for, then a game unless the player left them; `Ok(true)` when the
+/// game's start screen asked for the puzzles.
+fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
     if cli.puzzles {
-        match puzzles(&cli) {
-            Ok(None) => return ExitCode::SUCCESS,
+        cli.puzzles = false;
+        match puzzles(cli) {
+            Ok(None) => return Ok(false),
             Ok(Some(board)) => {
                 // `g`: the puzzle's position as a game, the player on the side to move.
                 cli.position = Some(board.to_string());
@@ -369,12 +384,12 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("tigers-and-sheep: {e}");
-                return ExitCode::FAILURE;
+                return Err(ExitCode::FAILURE);
             }
         }
     }
     let save_dir = cli.save_dir.clone().unwrap_or_else(default_save_dir);
-    let mut app = match setup(&cli, &save_dir) {
+    let mut app = match setup(cli, &save_dir) {
         Ok(mut app) => {
             // https://no-color.org: a set, non-empty NO_COLOR means no colours.
             app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -383,7 +398,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("tigers-and-sheep: {e}");
-            return ExitCode::FAILURE;
+            return Err(ExitCode::FAILURE);
         }
     };
     // Without a terminal (run from a script, say) there is nothing to draw on: say so.
@@ -392,14 +407,14 @@ fn main() -> ExitCode {
             "tigers-and-sheep: the game needs a terminal, and standard input or output is not \
              one (for scripts, use tns-bench or tns-tablebase)"
         );
-        return ExitCode::FAILURE;
+        return Err(ExitCode::FAILURE);
     }
     // ratatui::try_init installs a panic hook that restores the terminal before the message.
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
         Err(e) => {
             eprintln!("tigers-and-sheep: cannot open the terminal: {e}");
-            return ExitCode::FAILURE;
+            return Err(ExitCode::FAILURE);
         }
     };
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
@@ -408,7 +423,7 @@ fn main() -> ExitCode {
     ratatui::restore();
     if let Err(e) = result {
         eprintln!("tigers-and-sheep: {e}");
-        return ExitCode::FAILURE;
+        return Err(ExitCode::FAILURE);
     }
     if let Some(outcome) = app.outcome() {
         println!("{outcome}");
@@ -417,7 +432,7 @@ fn main() -> ExitCode {
     if let Some(path) = &app.saved_to {
         println!("saved {}", path.display());
     }
-    ExitCode::SUCCESS
+    Ok(app.open_puzzles)
 }
 
 /// Runs the puzzle screen; the position to play as a game, if the player asked for one.

@@ -352,3 +352,16 @@ fn puzzles_are_asked_answered_and_the_rating_kept() {
     assert!(record.contains("tried 1 0"), "{record}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn p_on_the_start_screen_opens_the_puzzles() {
+    let (session, dir) = start_game("start-puzzles", 100, 32, "");
+    wait_for(&session, "p puzzles", Duration::from_secs(10));
+    tmux(&["send-keys", "-t", &session, "p"]);
+    wait_for(&session, "to move: find", Duration::from_secs(10));
+    tmux(&["send-keys", "-t", &session, "q"]);
+    let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
+    assert!(screen.contains("EXITED-0") && screen.contains("puzzles: rating 1500"), "{screen}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
