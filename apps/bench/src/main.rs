@@ -29,6 +29,7 @@ mod draw_cmd;
 mod load_cmd;
 mod match_cmd;
 mod perft;
+mod puzzles_cmd;
 mod review_cmd;
 mod search_cmd;
 
@@ -59,6 +60,9 @@ enum Command {
     /// Check every move of a file of game records against the solved game: per player, the
     /// moves that gave up a win or a draw, by phase, and where each game first went wrong.
     Audit(audit_cmd::Args),
+    /// The shipped puzzles tried by players: how many each solves (its first move among the
+    /// answers), and the rating that score is worth on them.
+    Puzzles(puzzles_cmd::Args),
     /// Review one game against the solved game: the value along its plies, every move that
     /// gave a result up with a move that kept it, and each side's first mistake.
     Review(review_cmd::Args),
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
         Command::Draw(args) => draw_cmd::run(&args),
         Command::Load(args) => load_cmd::run(&args),
         Command::Review(args) => review_cmd::run(&args),
+        Command::Puzzles(args) => puzzles_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

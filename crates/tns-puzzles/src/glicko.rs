@@ -102,6 +102,28 @@ impl Rating {
     }
 }
 
+/// The rating whose expected score (by the Elo logistic) over puzzles of `ratings` is `solved`:
+/// a player's performance on a set. Clamped to 100 and 4000 when nothing or everything is
+/// solved; `None` for no puzzle.
+pub fn performance(ratings: &[u16], solved: f64) -> Option<f64> {
+    if ratings.is_empty() {
+        return None;
+    }
+    let expected = |r: f64| -> f64 {
+        ratings.iter().map(|&p| 1.0 / (1.0 + 10f64.powf((f64::from(p) - r) / 400.0))).sum()
+    };
+    let (mut lo, mut hi) = (100.0_f64, 4000.0_f64);
+    for _ in 0..60 {
+        let mid = f64::midpoint(lo, hi);
+        if expected(mid) < solved {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(f64::midpoint(lo, hi))
+}
+
 /// Step 5 of the paper: the new volatility, by the Illinois algorithm.
 fn new_volatility(sigma: f64, phi: f64, v: f64, delta: f64, tau: f64) -> f64 {
     const EPSILON: f64 = 1e-6;
@@ -174,6 +196,15 @@ mod tests {
         // Solving a far easier puzzle teaches little.
         let easy = START.after_puzzle(600, true);
         assert!(easy.rating - 1500.0 < (up.rating - 1500.0) / 4.0, "{easy:?}");
+    }
+
+    #[test]
+    fn a_performance_of_half_is_the_puzzles_own_rating() {
+        let r = performance(&[1400, 1600], 1.0).unwrap();
+        assert!((r - 1500.0).abs() < 0.01, "{r}");
+        assert!(performance(&[1500; 10], 9.0).unwrap() > 1800.0);
+        assert!(performance(&[1500; 10], 0.0).unwrap() < 150.0);
+        assert_eq!(performance(&[], 0.0), None);
     }
 
     proptest! {

@@ -36,7 +36,7 @@ pub use format::{LineError, MAX_LINE, SetError, parse, parse_line, shipped, writ
 pub use generate::{
     Event, GAME_PLAYERS, GenerateError, Generated, LADDER, Rung, Settings, generate,
 };
-pub use glicko::{MIN_DEVIATION, Outcome, PUZZLE_DEVIATION, Rating, START, TAU};
+pub use glicko::{MIN_DEVIATION, Outcome, PUZZLE_DEVIATION, Rating, START, TAU, performance};
 pub use progress::{MAX_PROGRESS_TEXT, MAX_PUZZLES, NEAREST, Progress, ProgressError};
 pub use puzzle::Puzzle;
 pub use review::{Judgement, Mark, Ply, Review, ReviewError, review};

@@ -1,0 +1,54 @@
+//! `tns-bench puzzles`: how many of the shipped puzzles each player solves, and its rating on
+//! them.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use tns_board::Game;
+use tns_match::{Budget, PlayerSpec};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The players, by spec or level (`easy`, `network:time=0.05`, `random`).
+    #[arg(required = true)]
+    players: Vec<String>,
+    /// Every Nth puzzle only (1: all of them).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    every: u32,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let set = tns_puzzles::shipped().map_err(|e| e.to_string())?;
+    let chosen: Vec<&tns_puzzles::Puzzle> = set.iter().step_by(args.every as usize).collect();
+    let ratings: Vec<u16> = chosen.iter().map(|p| p.rating).collect();
+    say!("{} puzzles of the shipped set (every {}th)", chosen.len(), args.every);
+    for name in &args.players {
+        let spec: PlayerSpec = name.parse().map_err(|e| format!("{name}: {e}"))?;
+        // One thread a player, the puzzles shared over the cores: a player with a time limit
+        // then thinks the time it was given.
+        let defaults = Budget { time: None, depth: None, threads: 1, tt_mb: 16 };
+        spec.build(defaults, None).map_err(|e| format!("{name}: {e}"))?;
+        let solved = AtomicUsize::new(0);
+        chosen.par_iter().try_for_each_init(
+            || spec.build(defaults, None),
+            |player, puzzle| -> Result<(), String> {
+                let player = player.as_mut().map_err(|e| format!("{name}: {e}"))?;
+                player.new_game(0);
+                let game = Game::from_position(puzzle.position);
+                if player
+                    .choose(&game, &AtomicBool::new(false))
+                    .is_some_and(|m| puzzle.solutions.contains(&m))
+                {
+                    solved.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(())
+            },
+        )?;
+        let solved = solved.into_inner();
+        #[expect(clippy::cast_precision_loss, reason = "counts of puzzles, far below 2^52")]
+        let (share, count) = (100.0 * solved as f64 / chosen.len() as f64, solved as f64);
+        let performance = tns_puzzles::performance(&ratings, count).unwrap_or(f64::NAN);
+        say!("{name:24} solves {solved:5} ({share:5.1}%)  performance {performance:5.0}");
+    }
+    Ok(())
+}
