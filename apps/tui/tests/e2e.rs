@@ -365,3 +365,25 @@ fn p_on_the_start_screen_opens_the_puzzles() {
     assert!(screen.contains("EXITED-0") && screen.contains("puzzles: rating 1500"), "{screen}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+#[ignore = "needs tmux; CI runs it"]
+fn g_reviews_the_game_with_a_chart_under_the_board() {
+    let (session, dir) = start_game("review", 100, 32, "--sheep human --tiger human");
+    wait_for(&session, "Your move", Duration::from_secs(10));
+    for m in [["c", "3"], ["a", "5"]] {
+        tmux(&["send-keys", "-t", &session, m[0], m[1]]);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    tmux(&["send-keys", "-t", &session, "b", "4"]);
+    wait_for(&session, "a5b4", Duration::from_secs(5));
+    tmux(&["send-keys", "-t", &session, "g"]);
+    let screen = wait_for(&session, "Review: sheep", Duration::from_secs(30));
+    assert!(screen.contains("1. c3"), "{screen}");
+    tmux(&["send-keys", "-t", &session, "g"]);
+    let screen = wait_for(&session, "the review is closed", Duration::from_secs(5));
+    assert!(!screen.contains("Review: sheep"), "{screen}");
+    tmux(&["send-keys", "-t", &session, "C-c"]);
+    wait_for(&session, "EXITED-", Duration::from_secs(5));
+    let _ = std::fs::remove_dir_all(&dir);
+}
