@@ -1406,19 +1406,12 @@ fn typing_a_taken_point_in_the_placement_says_why() {
 
 #[test]
 fn the_review_marks_a_thrown_result_charts_the_game_and_jumps_to_it() {
-    use tns_tablebase::{Tablebase, Wdl};
+    use tns_tablebase::Tablebase;
     // The variant won by one kill: a sheep position where one move keeps the result and
     // another loses.
     let table = std::sync::Arc::new(Tablebase::build(1, None, |_| {}).unwrap());
-    let (start, best, losing) = (0..table.slots(0, 0))
-        .filter_map(|slot| table.position_at(0, 0, tns_board::Side::Sheep, slot))
-        .find_map(|board| {
-            let verdicts = table.verdicts(board).ok()?;
-            let best = *verdicts.first()?;
-            let losing = verdicts.iter().find(|(_, v)| v.wdl == Wdl::Loss)?;
-            (best.1.wdl != Wdl::Loss).then_some((board, best.0, losing.0))
-        })
-        .expect("some position has a move that keeps and one that loses");
+    let tns_puzzles::TurningPoint { board: start, keeps: best, loses: losing } =
+        tns_puzzles::turning_point(&table, tns_board::Side::Sheep).expect("a turning point");
     let mut app = two_people_at(start, &table);
     press(&mut app, KeyCode::Char('!'));
     assert!(app.message.contains("g reviews"), "{}", app.message);

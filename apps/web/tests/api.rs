@@ -414,17 +414,9 @@ fn a_puzzle_comes_near_the_rating_and_the_last_one_moves_it() {
 
 #[test]
 fn the_review_marks_a_thrown_result_from_the_table() {
-    use tns_tablebase::Wdl;
     let table = Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
-    let (start, best, losing) = (0..table.slots(0, 0))
-        .filter_map(|slot| table.position_at(0, 0, tns_board::Side::Sheep, slot))
-        .find_map(|board| {
-            let verdicts = table.verdicts(board).ok()?;
-            let best = *verdicts.first()?;
-            let losing = verdicts.iter().find(|(_, v)| v.wdl == Wdl::Loss)?;
-            (best.1.wdl != Wdl::Loss).then_some((board, best.0, losing.0))
-        })
-        .expect("some position has a move that keeps and one that loses");
+    let tns_puzzles::TurningPoint { board: start, keeps: best, loses: losing } =
+        tns_puzzles::turning_point(&table, tns_board::Side::Sheep).expect("a turning point");
     let addr = server(Some(Arc::clone(&table)));
     let pos = start.to_string().replace(' ', "+").replace('/', "%2F");
     let (status, review) = json(addr, &format!("/api/v1/review?pos={pos}&moves={losing}"));

@@ -39,5 +39,5 @@ pub use generate::{
 pub use glicko::{MIN_DEVIATION, Outcome, PUZZLE_DEVIATION, Rating, START, TAU, performance};
 pub use progress::{MAX_PROGRESS_TEXT, MAX_PUZZLES, NEAREST, Progress, ProgressError};
 pub use puzzle::Puzzle;
-pub use review::{Judgement, Mark, Ply, Review, ReviewError, review};
+pub use review::{Judgement, Mark, Ply, Review, ReviewError, TurningPoint, review, turning_point};
 pub use theme::{ParseThemeError, THEMES, Theme};

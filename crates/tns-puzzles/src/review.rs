@@ -143,6 +143,32 @@ impl Review {
     }
 }
 
+/// A movement position where the choice matters: some move keeps a win or a draw and another
+/// loses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurningPoint {
+    /// The position.
+    pub board: Board,
+    /// The table's best move there.
+    pub keeps: Move,
+    /// A move that loses.
+    pub loses: Move,
+}
+
+/// The first turning point of the movement phase with `side` to move, in the table's index
+/// order: an example of a mistake to review, found in a moment on a small variant's table.
+/// `None` when there is none.
+pub fn turning_point(table: &Tablebase, side: Side) -> Option<TurningPoint> {
+    (0..table.slots(0, 0)).filter_map(|slot| table.position_at(0, 0, side, slot)).find_map(
+        |board| {
+            let verdicts = table.verdicts(board).ok()?;
+            let (keeps, best) = *verdicts.first()?;
+            let (loses, _) = *verdicts.iter().find(|(_, v)| v.wdl == Wdl::Loss)?;
+            (best.wdl != Wdl::Loss).then_some(TurningPoint { board, keeps, loses })
+        },
+    )
+}
+
 /// The table's judgement of `board` for its side to move: `None` where it does not hold it.
 fn exact(table: &Tablebase, board: Board) -> Result<Option<Verdict>, ReviewError> {
     if board.dead() >= table.kills() || !board.has_moves() {
@@ -275,18 +301,10 @@ mod tests {
 
     #[test]
     fn a_blunder_is_marked_with_the_move_that_kept_the_result() {
-        // The variant won by one kill builds in a moment; find a sheep position where one move
-        // keeps the result and another loses.
+        // The variant won by one kill builds in a moment.
         let table = Tablebase::build(1, None, |_| {}).unwrap();
-        let (start, best, losing) = (0..table.slots(0, 0))
-            .filter_map(|slot| table.position_at(0, 0, Side::Sheep, slot))
-            .find_map(|board| {
-                let verdicts = table.verdicts(board).ok()?;
-                let best = *verdicts.first()?;
-                let losing = verdicts.iter().find(|(_, v)| v.wdl == Wdl::Loss)?;
-                (best.1.wdl != Wdl::Loss).then_some((board, best.0, losing.0))
-            })
-            .expect("some position has a move that keeps and one that loses");
+        let TurningPoint { board: start, keeps: best, loses: losing } =
+            turning_point(&table, Side::Sheep).expect("a turning point");
         let mut game = Game::from_position(start);
         game.play(losing).unwrap();
         let review = review(&game, Some(&table), &mut |_| None).unwrap();
