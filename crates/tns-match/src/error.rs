@@ -1,7 +1,12 @@
 //! What can go wrong naming a player or playing a match.
 
-/// Why a player's name could not be understood.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+use std::sync::Arc;
+
+/// Why a player's name could not be understood. Its causes are kept (`source()`), shared so
+/// that the error can be cloned (a decoded asset's failure is kept once and handed to every
+/// caller). Its message names the cause too, as every program here prints an error on one
+/// line; a caller that walks `source()` finds the cause's own error.
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlayerError {
     /// Not a level, `heuristic`, `network`, `perfect`, `random`, or an existing file.
@@ -22,12 +27,19 @@ pub enum PlayerError {
         "the perfect player (or `table=on`) needs the tablebase: build it with `tns-tablebase build`"
     )]
     NoTablebase,
-    /// A weights file that does not load.
+    /// A tablebase that cannot stand in front of a player: one for a variant (fewer kills)
+    /// rather than the real game.
+    #[error("the tablebase cannot be searched with: {0}")]
+    WrongTablebase(#[source] Arc<tns_tablebase::TablebaseError>),
+    /// A weights file that does not load (the loader's error names the file).
     #[error("{0}")]
-    Network(String),
+    Network(#[source] Arc<tns_nn::NetworkError>),
+    /// The network built in does not decode (a build from a damaged checkout).
+    #[error("the shipped network: {0}")]
+    ShippedNetwork(#[source] Arc<tns_nn::NetworkError>),
     /// The endgame built into the program does not decode (a build from a damaged checkout).
     #[error("the endgame built in: {0}")]
-    Endgame(String),
+    Endgame(#[source] Arc<tns_tablebase::TablebaseError>),
     /// The chances fitted for a built-in evaluator do not parse (a build from a damaged
     /// checkout).
     #[error("the chances built in")]
@@ -46,8 +58,8 @@ pub enum PlayerError {
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
     /// The search could not be made (no memory for its table, say).
-    #[error("{0}")]
-    Search(String),
+    #[error("the search cannot be made: {0}")]
+    Search(#[source] Arc<tns_search::SearchError>),
     /// An option's value that does not parse or is out of range.
     #[error("bad value {value:?} for {key}: {why}")]
     Value {
@@ -61,7 +73,7 @@ pub enum PlayerError {
 }
 
 /// Why a match could not be played.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum MatchError {
     /// A player could not be built.

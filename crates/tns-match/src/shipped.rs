@@ -18,7 +18,7 @@ const SHIPPED_NETWORK: &[u8] = include_bytes!("../network.bin");
 /// The shipped network, as the `network` player searches with it.
 ///
 /// # Errors
-/// [`PlayerError::Network`] if the bytes built in are not a weights file this version reads
+/// [`PlayerError::ShippedNetwork`] if the bytes built in are not a weights file this version reads
 /// (a build from a damaged checkout).
 pub fn shipped_network() -> Result<Network, PlayerError> {
     shipped_network_shared().map(|net| Network::clone(&net))
@@ -26,15 +26,11 @@ pub fn shipped_network() -> Result<Network, PlayerError> {
 
 /// The shipped network, decoded once and shared.
 pub(crate) fn shipped_network_shared() -> Result<Arc<Network>, PlayerError> {
-    static NETWORK: OnceLock<Result<Arc<Network>, String>> = OnceLock::new();
+    static NETWORK: OnceLock<Result<Arc<Network>, Arc<tns_nn::NetworkError>>> = OnceLock::new();
     NETWORK
-        .get_or_init(|| {
-            Network::from_bytes(SHIPPED_NETWORK)
-                .map(Arc::new)
-                .map_err(|e| format!("the shipped network: {e}"))
-        })
+        .get_or_init(|| Network::from_bytes(SHIPPED_NETWORK).map(Arc::new).map_err(Arc::new))
         .clone()
-        .map_err(PlayerError::Network)
+        .map_err(PlayerError::ShippedNetwork)
 }
 
 /// The chances fitted for the shipped network (`weights/latest.wdl`) and for the heuristic's
@@ -76,12 +72,13 @@ const SHIPPED_ENDGAME: [&[u8]; 2] =
 /// [`PlayerError::Endgame`] if the bytes built in do not decode (a build from a damaged
 /// checkout).
 pub fn shipped_endgame() -> Result<Arc<Tablebase>, PlayerError> {
-    static ENDGAME: OnceLock<Result<Arc<Tablebase>, String>> = OnceLock::new();
+    static ENDGAME: OnceLock<Result<Arc<Tablebase>, Arc<tns_tablebase::TablebaseError>>> =
+        OnceLock::new();
     ENDGAME
         .get_or_init(|| {
             Tablebase::from_slice_bytes(KILLS_TO_WIN, &SHIPPED_ENDGAME)
                 .map(Arc::new)
-                .map_err(|e| e.to_string())
+                .map_err(Arc::new)
         })
         .clone()
         .map_err(PlayerError::Endgame)
@@ -96,6 +93,6 @@ pub fn shipped_endgame() -> Result<Arc<Tablebase>, PlayerError> {
 /// [`PlayerError::Endgame`] when the endgame built in does not decode.
 pub fn with_endgame<E: Evaluator>(evaluator: E) -> Result<WithTablebase<E>, PlayerError> {
     let evaluator = WithTablebase::new(evaluator, shipped_endgame()?)
-        .map_err(|e| PlayerError::Endgame(e.to_string()))?;
+        .map_err(|e| PlayerError::Endgame(Arc::new(e)))?;
     Ok(evaluator.movement_only().decisive_only())
 }

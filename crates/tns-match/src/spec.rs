@@ -144,7 +144,7 @@ impl FromStr for PlayerSpec {
             "network" => PlayerKind::Neural(shipped_network_shared()?),
             _ if std::path::Path::new(kind_text).is_file() => {
                 let net = Network::load(std::path::Path::new(kind_text))
-                    .map_err(|e| PlayerError::Network(e.to_string()))?;
+                    .map_err(|e| PlayerError::Network(Arc::new(e)))?;
                 PlayerKind::Neural(Arc::new(net))
             }
             _ => return Err(PlayerError::Unknown(s.into())),
@@ -433,7 +433,7 @@ impl PlayerSpec {
         let Some(evaluator) = self.evaluator(tablebase)? else { return Ok(None) };
         Search::new(evaluator, self.budget(defaults).config())
             .map(Some)
-            .map_err(|e| PlayerError::Search(e.to_string()))
+            .map_err(|e| PlayerError::Search(Arc::new(e)))
     }
 
     /// This player's budget: its own settings, and `defaults` for the rest. A player that sets
@@ -473,7 +473,7 @@ impl PlayerSpec {
             }
             let table = tablebase.ok_or(PlayerError::NoTablebase)?;
             let evaluator = WithTablebase::new(evaluator, Arc::clone(table))
-                .map_err(|_| PlayerError::NoTablebase)?;
+                .map_err(|e| PlayerError::WrongTablebase(Arc::new(e)))?;
             Ok(Box::new(evaluator.movement_only()))
         };
         Ok(match &self.kind {
@@ -496,7 +496,7 @@ impl PlayerSpec {
             PlayerKind::Perfect { weights, traps } => {
                 let table = tablebase.ok_or(PlayerError::NoTablebase)?;
                 let evaluator = WithTablebase::new(Heuristic::new(*weights), Arc::clone(table))
-                    .map_err(|_| PlayerError::NoTablebase)?;
+                    .map_err(|e| PlayerError::WrongTablebase(Arc::new(e)))?;
                 Some(Box::new(if *traps { evaluator.setting_traps() } else { evaluator }))
             }
             PlayerKind::Neural(net) => {
@@ -551,7 +551,7 @@ impl PlayerSpec {
         Ok(match self.evaluator(tablebase)? {
             Some(evaluator) => Box::new(
                 SearchPlayer::new(evaluator, self.budget(defaults))
-                    .map_err(|e| PlayerError::Search(e.to_string()))?,
+                    .map_err(|e| PlayerError::Search(Arc::new(e)))?,
             ),
             None => Box::new(RandomPlayer::new(0)),
         })
@@ -676,7 +676,8 @@ mod tests {
             assert!(matches!(spec.evaluator(None), Err(PlayerError::NoTablebase)), "{text}");
             let variant = Arc::new(Tablebase::build(1, None, |_| {}).unwrap());
             let refused = spec.evaluator(Some(&variant));
-            assert!(matches!(refused, Err(PlayerError::NoTablebase)), "{text}");
+            let Err(e @ PlayerError::WrongTablebase(_)) = refused else { panic!("{text}") };
+            assert!(std::error::Error::source(&e).is_some(), "the table's own error is kept");
         }
         let off: PlayerSpec = "network:table=off".parse().unwrap();
         assert!(!off.table && !off.needs_tablebase());
@@ -868,7 +869,12 @@ mod tests {
         assert!(matches!(external.evaluator(None), Err(PlayerError::External(_))));
         // A file that is not a weights file says why.
         match err("Cargo.toml") {
-            PlayerError::Network(why) => assert!(why.contains("not a Tigers and Sheep weights")),
+            e @ PlayerError::Network(_) => {
+                let cause = std::error::Error::source(&e).expect("the loader's error is kept");
+                assert!(cause.to_string().contains("not a Tigers and Sheep weights"), "{cause}");
+                assert!(e.to_string().starts_with("Cargo.toml: not a Tigers"), "{e}");
+                assert!(!e.to_string().contains("Cargo.toml: Cargo.toml"), "said once: {e}");
+            }
             other => panic!("{other:?}"),
         }
         // Traps are on or off, and only the perfect player sets them.
