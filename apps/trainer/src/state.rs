@@ -69,10 +69,10 @@ impl RunState {
         // The state's length follows from its contents, so the frame is checked against the
         // file's own length, and the reader then finds any bytes missing or left over.
         let body = FORMAT.check(bytes, bytes.len() as u64).map_err(|e| e.to_string())?;
-        let mut r = Reader { bytes: body, at: 0 };
+        let mut r = Reader(tns_file::LeReader::new(body));
         let generation = r.u32()?;
         let weights = r.u64()?;
-        let steps = i32::from_le_bytes(r.take(4)?.try_into().map_err(|_| "cut short")?);
+        let steps = r.i32()?;
         let n = usize::try_from(r.u64()?).map_err(|_| "too many parameters")?;
         let mut floats =
             |count: usize| -> Result<Vec<f32>, String> { (0..count).map(|_| r.f32()).collect() };
@@ -90,7 +90,7 @@ impl RunState {
             }
             window.push(samples);
         }
-        if r.at != r.bytes.len() {
+        if r.0.position() != body.len() {
             return Err("bytes left over".into());
         }
         Ok(RunState { generation, weights, adam, window })
@@ -131,26 +131,21 @@ impl RunState {
     }
 }
 
-/// Reads little-endian numbers from the front of a byte slice.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
+/// Reads little-endian numbers from the front of a byte slice; a file cut short says so.
+struct Reader<'a>(tns_file::LeReader<'a>);
 
 impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
-        let slice = self.bytes.get(self.at..self.at + n).ok_or("cut short")?;
-        self.at += n;
-        Ok(slice)
-    }
     fn u32(&mut self) -> Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().map_err(|_| "cut short")?))
+        self.0.u32().ok_or_else(|| "cut short".to_string())
     }
     fn u64(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().map_err(|_| "cut short")?))
+        self.0.u64().ok_or_else(|| "cut short".to_string())
+    }
+    fn i32(&mut self) -> Result<i32, String> {
+        self.0.i32().ok_or_else(|| "cut short".to_string())
     }
     fn f32(&mut self) -> Result<f32, String> {
-        Ok(f32::from_le_bytes(self.take(4)?.try_into().map_err(|_| "cut short")?))
+        self.0.f32().ok_or_else(|| "cut short".to_string())
     }
 }
 

@@ -4,6 +4,7 @@ mod atomic;
 mod checksum;
 mod error;
 mod format;
+mod le;
 mod lines;
 mod lock;
 
@@ -11,5 +12,6 @@ pub use atomic::{open, read, read_at_most, read_text, save, write_atomically};
 pub use checksum::checksum;
 pub use error::FileError;
 pub use format::{Format, HEADER, TRAILER};
+pub use le::{LeReader, u16_at, u32_at, u64_at};
 pub use lines::{Line, MAX_LINE, read_line};
 pub use lock::{Lock, LockError};

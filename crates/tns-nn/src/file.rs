@@ -37,10 +37,6 @@ const FORMAT_V1: Format = Format { version: 1, ..FORMAT };
 /// The version of the weights format this crate writes and reads.
 pub const WEIGHTS_VERSION: u32 = FORMAT.version;
 
-fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
-}
-
 impl Network {
     /// The network as the bytes of a weights file.
     #[expect(
@@ -80,18 +76,18 @@ impl Network {
         };
         let all = format.header(bytes)?;
         let skip = HEADER + 4 * ids;
-        let id = if ids >= 1 { u32_at(all, 0) } else { Some(Inputs::Pieces.id()) };
+        let id = if ids >= 1 { tns_file::u32_at(all, 0) } else { Some(Inputs::Pieces.id()) };
         let id = id.ok_or_else(|| short(HEADER + 4))?;
-        let buckets_id = if ids >= 2 { u32_at(all, 4) } else { Some(Buckets::One.id()) };
+        let buckets_id = if ids >= 2 { tns_file::u32_at(all, 4) } else { Some(Buckets::One.id()) };
         let buckets_id = buckets_id.ok_or_else(|| short(HEADER + 8))?;
         let buckets = Buckets::from_id(buckets_id).ok_or(NetworkError::Buckets(buckets_id))?;
         let rest = all.get(4 * ids..).unwrap_or_default();
-        let count = u32_at(rest, 0).ok_or_else(|| short(skip + 4))? as usize;
+        let count = tns_file::u32_at(rest, 0).ok_or_else(|| short(skip + 4))? as usize;
         if !(2..=10).contains(&count) {
             return Err(NetworkError::Sizes(vec![count]));
         }
         let sizes = (0..count)
-            .map(|i| u32_at(rest, 4 + 4 * i).map(|s| s as usize))
+            .map(|i| tns_file::u32_at(rest, 4 + 4 * i).map(|s| s as usize))
             .collect::<Option<Vec<usize>>>()
             .ok_or_else(|| short(skip + 4 + 4 * count))?;
         let inputs = check_sizes(&sizes)?;

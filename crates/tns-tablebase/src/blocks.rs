@@ -297,7 +297,7 @@ pub(crate) fn header_len(start: &[u8], head: usize, file_len: u64) -> Result<usi
     if start.len() < head + 16 {
         return Err(short((head + 16) as u64));
     }
-    let blocks = read_u64(start, head + 8);
+    let blocks = read_u64(start, head + 8)?;
     // A bound before anything is allocated: the blocks cannot outnumber the file's bytes.
     if blocks > file_len {
         return Err(short(blocks));
@@ -331,12 +331,12 @@ pub(crate) fn parse(
     if bytes.len() < len {
         return Err(FileError::Length { found: bytes.len() as u64, expected: len as u64 });
     }
-    let stored = read_u64(bytes, len - 8);
+    let stored = read_u64(bytes, len - 8)?;
     if checksum(&bytes[..len - 8]) != stored {
         return Err(FileError::Checksum);
     }
-    let block = read_u32(bytes, head) as usize;
-    let blocks = read_u64(bytes, head + 8) as usize;
+    let block = read_u32(bytes, head)? as usize;
+    let blocks = read_u64(bytes, head + 8)? as usize;
     let contents = |found: String| FileError::Contents {
         found,
         expected: format!("blocks of 1 to {MAX_BLOCK} bytes over parts of {parts:?} bytes"),
@@ -353,9 +353,11 @@ pub(crate) fn parse(
         return Err(contents(format!("{blocks} blocks of {block} bytes")));
     }
     let at = head + 16;
-    let offsets: Vec<u64> = (0..=blocks).map(|i| read_u64(bytes, at + 8 * i)).collect();
+    let offsets: Vec<u64> =
+        (0..=blocks).map(|i| read_u64(bytes, at + 8 * i)).collect::<Result<_, _>>()?;
     let at = at + 8 * (blocks + 1);
-    let sums: Vec<u64> = (0..blocks).map(|i| read_u64(bytes, at + 8 * i)).collect();
+    let sums: Vec<u64> =
+        (0..blocks).map(|i| read_u64(bytes, at + 8 * i)).collect::<Result<_, _>>()?;
     // Blocks in order from the end of the header, none larger than zstd could make a block.
     let bound = zstd::zstd_safe::compress_bound(block) as u64;
     let in_order = offsets.first() == Some(&(len as u64))
@@ -393,18 +395,18 @@ pub(crate) fn read_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::
     Ok(())
 }
 
-/// The little-endian `u32` at `at` (which the caller has checked is in `bytes`).
-pub(crate) fn read_u32(bytes: &[u8], at: usize) -> u32 {
-    let mut b = [0; 4];
-    b.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_le_bytes(b)
+/// The little-endian `u32` at `at`; a file too short to hold it is [`FileError::Length`].
+pub(crate) fn read_u32(bytes: &[u8], at: usize) -> Result<u32, FileError> {
+    tns_file::u32_at(bytes, at).ok_or(too_short(bytes, at + 4))
 }
 
-/// The little-endian `u64` at `at` (which the caller has checked is in `bytes`).
-pub(crate) fn read_u64(bytes: &[u8], at: usize) -> u64 {
-    let mut b = [0; 8];
-    b.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(b)
+/// The little-endian `u64` at `at`, likewise.
+pub(crate) fn read_u64(bytes: &[u8], at: usize) -> Result<u64, FileError> {
+    tns_file::u64_at(bytes, at).ok_or(too_short(bytes, at + 8))
+}
+
+fn too_short(bytes: &[u8], expected: usize) -> FileError {
+    FileError::Length { found: bytes.len() as u64, expected: expected as u64 }
 }
 
 #[cfg(test)]

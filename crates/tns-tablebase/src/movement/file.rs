@@ -98,7 +98,7 @@ fn check_own(
         return Err(FileError::Length { found: bytes.len() as u64, expected: expected_len });
     }
     let (file_kills, file_dead) = (bytes[12], bytes[13]);
-    let (file_classes, file_slots) = (read_u32(bytes, 16) as usize, read_u64(bytes, 20));
+    let (file_classes, file_slots) = (read_u32(bytes, 16)? as usize, read_u64(bytes, 20)?);
     if (file_kills, file_dead, file_classes, file_slots) != (kills, dead, classes, slots as u64) {
         return Err(FileError::Contents {
             found: format!(

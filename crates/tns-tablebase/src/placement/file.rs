@@ -142,13 +142,9 @@ fn parse_own(
         return Err(FileError::Length { found: file_len, expected: expected_len });
     }
     let (file_kills, file_placed, file_slices) = (bytes[12], bytes[13], usize::from(bytes[14]));
-    let file_classes = read_u32(bytes, 16) as usize;
-    let file_slots: Vec<u64> = (0..file_slices)
-        .map_while(|i| {
-            let at = FIXED_HEADER + 8 * i;
-            (at + 8 <= bytes.len()).then(|| read_u64(bytes, at))
-        })
-        .collect();
+    let file_classes = read_u32(bytes, 16)? as usize;
+    let file_slots: Vec<u64> =
+        (0..file_slices).map_while(|i| read_u64(bytes, FIXED_HEADER + 8 * i).ok()).collect();
     let wanted: Vec<u64> = slots.iter().map(|&s| s as u64).collect();
     if (file_kills, file_placed, file_classes, &file_slots)
         != (kills, placed, indexer.classes(), &wanted)
@@ -167,21 +163,21 @@ fn parse_own(
         dead_counts(kills, placed)
             .map(|dead| {
                 let at = STATS_AT + 32 * (first + usize::from(dead));
-                LayerStats {
+                Ok(LayerStats {
                     placed,
                     dead,
                     side,
-                    positions: read_u64(bytes, at),
-                    wins: read_u64(bytes, at + 8),
-                    draws: read_u64(bytes, at + 16),
-                    losses: read_u64(bytes, at + 24),
-                }
+                    positions: read_u64(bytes, at)?,
+                    wins: read_u64(bytes, at + 8)?,
+                    draws: read_u64(bytes, at + 16)?,
+                    losses: read_u64(bytes, at + 24)?,
+                })
             })
-            .collect::<Vec<_>>()
+            .collect::<Result<Vec<_>, FileError>>()
     };
     Ok(Header {
-        sheep_stats: stats(Side::Sheep, 0),
-        tiger_stats: if placed == 0 { Vec::new() } else { stats(Side::Tiger, STATS_DEAD) },
+        sheep_stats: stats(Side::Sheep, 0)?,
+        tiger_stats: if placed == 0 { Vec::new() } else { stats(Side::Tiger, STATS_DEAD)? },
         slots,
     })
 }
