@@ -21,7 +21,10 @@ pub fn run(args: &Args) -> Result<(), String> {
     let set = tns_puzzles::shipped().map_err(|e| e.to_string())?;
     let chosen: Vec<&tns_puzzles::Puzzle> = set.iter().step_by(args.every as usize).collect();
     let ratings: Vec<u16> = chosen.iter().map(|p| p.rating).collect();
-    say!("{} puzzles of the shipped set (every {}th)", chosen.len(), args.every);
+    match args.every {
+        1 => say!("the {} puzzles of the shipped set", chosen.len()),
+        n => say!("{} puzzles of the shipped set (one in {n})", chosen.len()),
+    }
     for name in &args.players {
         let spec: PlayerSpec = name.parse().map_err(|e| format!("{name}: {e}"))?;
         // One thread a player, the puzzles shared over the cores: a player with a time limit
