@@ -37,7 +37,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         Ok(table) => Some(table),
         Err(e) if e.is_missing() => {
             say!(
-                "note: no table in {}: no move is marked, the values are estimates\n",
+                "note: no table in {} (--tablebase names one): no move is marked, the values are \
+                 the strongest player's estimates\n",
                 args.tablebase.display()
             );
             None

@@ -359,13 +359,7 @@ impl App {
         self.typed.push(c);
         let board = self.board();
         // A placement is two characters, a step four, a kill four or five (`a5c3`, `a5xc3`).
-        let kill_x = self.typed.as_bytes().get(2) == Some(&b'x');
-        let complete = match self.typed.len() {
-            2 => board.side_to_move() == Side::Sheep && board.in_hand() > 0,
-            4 => !kill_x,
-            5 => true,
-            _ => false,
-        };
+        let complete = crate::input::typed_move_complete(board, &self.typed);
         if self.typed.len() == 2
             && !complete
             && self.human_to_move()

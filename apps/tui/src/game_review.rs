@@ -60,8 +60,9 @@ impl App {
                 match first {
                     Some(i) => self.show_mistake(i),
                     None if self.tablebase.is_none() => {
-                        self.message = "reviewed with the strongest player's chances: without the \
-                                        table no move can be called a mistake (B builds it)"
+                        self.message = "reviewed with the strongest player's chances: only the \
+                                        whole table (tns-tablebase build --placement) can call a \
+                                        move a mistake"
                             .into();
                     }
                     None => self.message = format!("no move threw a result away ({marks} marked)"),
@@ -96,7 +97,7 @@ impl App {
         let mark = ply.mark.map_or("", Mark::sign);
         let better = ply.better.map_or(String::new(), |m| format!("; {m} kept it"));
         self.message = format!(
-            "move {}: {}{mark} turned {} into {}{better} (! the next)",
+            "move {}: {}{mark} turned {} into {}{better} (! next mistake)",
             self.turns_in(i + 1),
             ply.played,
             words(ply.before),

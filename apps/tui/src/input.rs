@@ -109,6 +109,18 @@ pub struct HistoryHit {
     pub offset: usize,
 }
 
+/// Whether `typed` is a whole move in `board`'s notation, so that it is played without Enter:
+/// a placement is two characters, a step four, a kill four or five (`a5c3`, `a5xc3`).
+pub fn typed_move_complete(board: tns_board::Board, typed: &str) -> bool {
+    let kill_x = typed.as_bytes().get(2) == Some(&b'x');
+    match typed.len() {
+        2 => board.side_to_move() == tns_board::Side::Sheep && board.in_hand() > 0,
+        4 => !kill_x,
+        5 => true,
+        _ => false,
+    }
+}
+
 /// Columns of a move-list row: the turn number, then the two moves.
 pub const HISTORY_COLUMNS: (u16, u16) = (5, 7);
 

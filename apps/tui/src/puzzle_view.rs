@@ -84,19 +84,16 @@ fn panel_lines(screen: &PuzzleScreen) -> Vec<Line<'static>> {
         Attempt::Failed { .. } => "Not this time.".into(),
         Attempt::Shown => "The answer, shown.".into(),
     };
+    let board = screen.board();
     vec![
         Line::from(format!("Themes: {}", themes.join(", "))),
+        Line::from(format!("Sheep in hand {} · dead {}", board.in_hand(), board.dead())),
         Line::from(screen.task()),
         Line::from(state),
         Line::from(screen.message.clone()),
         Line::from(format!(
             "Your rating {:.0} (±{:.0}) · streak {} (best {}) · solved {} of {}",
-            p.rating.rating,
-            2.0 * p.rating.deviation,
-            p.streak,
-            p.best_streak,
-            p.solved,
-            p.tried
+            p.rating.rating, p.rating.deviation, p.streak, p.best_streak, p.solved, p.tried
         )),
     ]
 }
@@ -120,10 +117,13 @@ pub fn handle(screen: &mut PuzzleScreen, ev: &Event, geometry: Option<Geometry>)
                 KeyCode::Char('n') if !typing => screen.next(),
                 KeyCode::Char('g') if !typing => screen.open_as_game(),
                 KeyCode::Char(c)
-                    if (c.is_ascii_alphanumeric() || c == 'x' || c == '-')
-                        && screen.typed.len() < 12 =>
+                    if (c.is_ascii_alphanumeric() || c == 'x') && screen.typed.len() < 12 =>
                 {
-                    screen.typed.push(c);
+                    // As in the game: a whole move is played as soon as it is typed.
+                    screen.typed.push(c.to_ascii_lowercase());
+                    if crate::input::typed_move_complete(screen.board(), &screen.typed) {
+                        screen.enter_typed();
+                    }
                 }
                 _ => {}
             }
@@ -205,6 +205,10 @@ mod tests {
         for c in wrong.to_string().chars() {
             handle(&mut screen, &key(KeyCode::Char(c)), geometry);
         }
+        assert!(
+            matches!(screen.attempt(), Attempt::Failed { .. }),
+            "a whole move is played as soon as it is typed, as in the game"
+        );
         handle(&mut screen, &key(KeyCode::Enter), geometry);
         terminal.draw(|f| geometry = draw(f, &screen, Theme::COLOUR)).unwrap();
         let shown = text(&terminal);

@@ -115,12 +115,11 @@ impl PuzzleScreen {
     pub fn task(&self) -> String {
         let puzzle = self.puzzle();
         let side = if puzzle.position.side_to_move() == Side::Sheep { "Sheep" } else { "Tigers" };
-        let goal = if puzzle.has(Theme::Win) { "keeps the win" } else { "keeps the draw" };
-        let moves = match puzzle.moves_to_find() {
-            1 => "the move".to_string(),
-            n => format!("{n} moves in a row"),
-        };
-        format!("{side} to move: find {moves} that {goal}")
+        let kept = if puzzle.has(Theme::Win) { "the win" } else { "the draw" };
+        match puzzle.moves_to_find() {
+            1 => format!("{side} to move: find the move that keeps {kept}"),
+            n => format!("{side} to move: find {n} moves in a row that keep {kept}"),
+        }
     }
 
     /// Plays `m` if it is legal where the puzzle stands and the puzzle is still being solved.
@@ -147,7 +146,7 @@ impl PuzzleScreen {
         if let Some(reply) = puzzle.reply_after(step) {
             self.board = self.board.after_unchecked(reply);
             self.attempt = Attempt::Solving { step: step + 1 };
-            self.message = format!("{m} is right; they answer {reply}: and now?");
+            self.message = format!("{m} is right; they answer {reply}. Your move");
         } else {
             self.attempt = Attempt::Solved;
             self.message = format!("{m} is right: it {}", kept(puzzle.value));
@@ -179,7 +178,7 @@ impl PuzzleScreen {
     pub fn show_answer(&mut self) {
         let answer: Vec<String> = self.puzzle().solutions.iter().map(Move::to_string).collect();
         let line: Vec<String> = self.puzzle().line.iter().map(Move::to_string).collect();
-        let mut text = format!("the answer: {}", answer.join(" or "));
+        let mut text = format!("The answer: {}", answer.join(" or "));
         if !line.is_empty() {
             let _ = write!(text, ", then {}", line.join(" "));
         }
@@ -237,7 +236,7 @@ impl PuzzleScreen {
         let text = std::mem::take(&mut self.typed);
         match text.parse::<Move>() {
             Ok(m) => self.play(m),
-            Err(e) => self.message = format!("{text:?}: {e}"),
+            Err(e) => self.message = e.to_string(),
         }
     }
 

@@ -77,7 +77,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         Layout::horizontal([Constraint::Min(0), Constraint::Length(history_width)]).areas(top);
     let mut hit = Hitmap::default();
     // A review's chart under the board, where there is room.
-    let chart_rows = if app.game_review().is_some() && board_area.height >= 20 { 4 } else { 0 };
+    let chart_rows = if app.game_review().is_some() && board_area.height >= 14 { 4 } else { 0 };
     let [board_area, chart_area] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(chart_rows)]).areas(board_area);
     if chart_rows > 0 {

@@ -341,10 +341,10 @@ fn puzzles_are_asked_answered_and_the_rating_kept() {
     let screen = wait_for(&session, "to move: find", Duration::from_secs(10));
     assert!(screen.contains("Your rating 1500"), "{screen}");
     tmux(&["send-keys", "-t", &session, "H"]);
-    let screen = wait_for(&session, "the answer:", Duration::from_secs(5));
+    let screen = wait_for(&session, "The answer:", Duration::from_secs(5));
     assert!(screen.contains("The answer, shown"), "{screen}");
     tmux(&["send-keys", "-t", &session, "n"]);
-    wait_until(&session, Duration::from_secs(5), |s| !s.contains("the answer:"));
+    wait_until(&session, Duration::from_secs(5), |s| !s.contains("The answer:"));
     tmux(&["send-keys", "-t", &session, "q"]);
     let screen = wait_for(&session, "EXITED-", Duration::from_secs(5));
     assert!(screen.contains("EXITED-0") && screen.contains("0 solved of 1 tried"), "{screen}");

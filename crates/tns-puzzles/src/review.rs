@@ -32,7 +32,8 @@ impl Judgement {
             Judgement::Estimate(c) => (f64::from(c.win) - f64::from(c.loss)) / 1000.0,
             Judgement::Unknown => return None,
         };
-        Some(if side == Side::Sheep { own } else { -own })
+        // A draw is 0 from either side, never -0.
+        Some(if side == Side::Sheep || own == 0.0 { own } else { -own })
     }
 }
 
@@ -127,6 +128,15 @@ impl Review {
                 (ply, bar)
             })
             .collect()
+    }
+
+    /// Ply `i` (from 0) numbered as move lists number turns: `3.` for the sheep's move of the
+    /// third turn, `3…` for the tigers' reply.
+    pub fn turn_label(&self, i: usize) -> String {
+        let tigers_first =
+            self.plies.first().is_some_and(|p| p.board.side_to_move() == Side::Tiger);
+        let ply = i + usize::from(tigers_first);
+        format!("{}{}", ply / 2 + 1, if ply % 2 == 1 { "…" } else { "." })
     }
 
     /// The first marked ply of `side`, its index.
@@ -248,8 +258,8 @@ impl fmt::Display for Review {
             let mark = p.mark.map_or("", Mark::sign);
             write!(
                 f,
-                "{:>3}. {:<6}{mark:<2} {:<7} ",
-                i + 1,
+                "{:>5} {:<6}{mark:<2} {:<7} ",
+                self.turn_label(i),
                 p.played.to_string(),
                 side_name(side)
             )?;
@@ -269,9 +279,9 @@ impl fmt::Display for Review {
             match self.first_mistake(side) {
                 Some(i) => writeln!(
                     f,
-                    "{}: first mistake at ply {} ({}{}); {thrown} of {judged} judged moves gave a result up",
+                    "{}: first mistake at move {} ({}{}); {thrown} of {judged} judged moves gave a result up",
                     side_name(side),
-                    i + 1,
+                    self.turn_label(i).trim_end_matches(['.', '…']),
                     self.plies[i].played,
                     self.plies[i].mark.map_or("", Mark::sign)
                 )?,
@@ -317,6 +327,12 @@ mod tests {
         assert_eq!(review.next_mark(None), Some(0));
         assert_eq!(review.next_mark(Some(0)), Some(0), "wraps round");
         assert!(review.to_string().contains("??"), "{review}");
+        assert!(review.to_string().contains("first mistake at move 1 "), "{review}");
+        assert_eq!((review.turn_label(0), review.turn_label(1)), ("1.".into(), "1…".into()));
+        assert_eq!(Judgement::Exact(Wdl::Draw.into()).for_sheep(Side::Tiger), Some(0.0));
+        assert!(
+            Judgement::Exact(Wdl::Draw.into()).for_sheep(Side::Tiger).unwrap().is_sign_positive()
+        );
         let chart = review.chart();
         assert_eq!(chart.len(), 2);
         let line = review.sparkline(80);
