@@ -45,8 +45,9 @@ pub struct AppState {
     lookups: Arc<Semaphore>,
     /// Players the operator added (`--offer`), by spec.
     extra: Vec<PlayerSpec>,
-    /// The puzzles served (the shipped set).
-    pub(crate) puzzles: Vec<tns_puzzles::Puzzle>,
+    /// The puzzles served (the shipped set), or why the set did not parse: the puzzle route
+    /// says so, the rest of the server works on.
+    pub(crate) puzzles: Result<Vec<tns_puzzles::Puzzle>, String>,
 }
 
 impl AppState {
@@ -60,8 +61,8 @@ impl AppState {
             lookups: Arc::new(Semaphore::new(2 * cores)),
             extra: Vec::new(),
             // The shipped set parses (its crate's tests read it); were it ever damaged, the
-            // server would serve no puzzles rather than not start.
-            puzzles: tns_puzzles::shipped().unwrap_or_default(),
+            // puzzle route would answer with the reason rather than the server not start.
+            puzzles: tns_puzzles::shipped().map_err(|e| format!("the puzzle set: {e}")),
         }
     }
 

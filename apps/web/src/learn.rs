@@ -70,7 +70,7 @@ pub async fn puzzle(
 ) -> Result<Response, ApiError> {
     let query = Query::parse(raw.as_deref().unwrap_or(""))?;
     query.only(&["rating", "deviation", "volatility", "after", "solved", "seed"])?;
-    let set: &[Puzzle] = &state.puzzles;
+    let set: &[Puzzle] = state.puzzles.as_deref().map_err(|e| ApiError::internal(e.clone()))?;
     let mut solver = Rating {
         rating: number(&query, "rating", 100.0..=4000.0)?.unwrap_or(START.rating),
         deviation: number(&query, "deviation", 1.0..=350.0)?.unwrap_or(START.deviation),
