@@ -30,8 +30,8 @@ pub fn build(cli: &Cli) -> Result<Tablebase, String> {
         BuildEvent::Damaged { dead } => {
             bar.suspend(|| say!("slice {dead} dead: damaged; building it again"));
         }
-        BuildEvent::Converted { dead } => {
-            bar.suspend(|| say!("slice {dead} dead: converted to the compressed format"));
+        BuildEvent::Outdated { dead } => {
+            bar.suspend(|| say!("slice {dead} dead: an earlier format; building it again"));
         }
         BuildEvent::Started { dead, slots } => {
             bar.set_message(format!("slice {dead} dead ({slots} slots a side): first pass"));
@@ -75,8 +75,8 @@ pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(),
             PlacementEvent::Found { placed } => {
                 bar.suspend(|| say!("layer {placed} placed: already built, every block checked"));
             }
-            PlacementEvent::Converted { placed } => {
-                bar.suspend(|| say!("layer {placed} placed: converted to the compressed format"));
+            PlacementEvent::Outdated { placed } => {
+                bar.suspend(|| say!("layer {placed} placed: an earlier format; building it again"));
             }
             PlacementEvent::Damaged { placed, error } => {
                 bar.suspend(|| say!("layer {placed} placed: damaged ({error}); building it again"));

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use tns_board::Side;
-use tns_tablebase::{Tablebase, Wdl};
+use tns_tablebase::{Tablebase, TablebaseError, Wdl};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -109,9 +109,6 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// Convert a table built in the uncompressed format (version 1) to the compressed one, in
-    /// place and without solving anything again; a stopped conversion resumes.
-    Compress,
     /// Check every stored value against the values of its moves (the placement layers too,
     /// when built).
     Verify {
@@ -189,6 +186,12 @@ pub fn load(cli: &Cli) -> Result<Tablebase, String> {
             format!(
                 "{e}: no table in {dir} (build one with `tns-tablebase build --dir {dir}`, about a \
                  minute, or name another with --dir)",
+                dir = cli.dir.display()
+            )
+        } else if matches!(e, TablebaseError::OldFormat { .. }) {
+            format!(
+                "{e}: build the table again with `tns-tablebase build --dir {dir}` (and \
+                 `--placement` for the whole game)",
                 dir = cli.dir.display()
             )
         } else {

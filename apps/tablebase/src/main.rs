@@ -13,7 +13,6 @@ macro_rules! say {
 
 mod build_cmd;
 mod cli;
-mod compress_cmd;
 mod examples_cmd;
 mod line_cmd;
 mod probe_cmd;
@@ -79,6 +78,5 @@ fn run(cli: &Cli) -> Result<(), String> {
         Command::Puzzles { out, count, games, seed, check: false } => {
             puzzles_cmd::make(cli, out, *count, *games, *seed)
         }
-        Command::Compress => compress_cmd::compress(cli),
     }
 }

@@ -126,3 +126,26 @@ fn a_missing_table_says_how_to_build_one() {
     assert!(err.contains("no table in") && err.contains("tns-tablebase build --dir"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_table_of_an_earlier_format_says_to_build_it_again_and_build_does() {
+    let dir = std::env::temp_dir().join(format!("tns-old-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    assert!(run(&["--kills", "1", "--dir", d, "build"]).status.success());
+    let slice = dir.join("k1-d0.tnstb");
+    let mut bytes = std::fs::read(&slice).unwrap();
+    let built = bytes.clone();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(&slice, bytes).unwrap();
+    let (stdout, stderr) = text(&run(&["--kills", "1", "--dir", d, "probe", "T3T/5/5/5/T3T s 20"]));
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains("format version 1") && stderr.contains("reads version 2"), "{stderr}");
+    assert!(stderr.contains("tns-tablebase build --dir"), "{stderr}");
+    let out = run(&["--kills", "1", "--dir", d, "build"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("slice 0 dead: an earlier format; building it again"), "{stdout}");
+    assert_eq!(std::fs::read(&slice).unwrap(), built);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

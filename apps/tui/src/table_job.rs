@@ -122,7 +122,7 @@ fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64, usize, usize)) -> Result<
             let within = slots(dead) as f64 * slice_share(step);
             progress(share(finished) + within / total, at(dead), slices.len());
         }
-        BuildEvent::Converted { .. } => {}
+        BuildEvent::Outdated { .. } => {}
     })
     .map_err(|e| e.to_string())
 }

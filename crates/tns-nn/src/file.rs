@@ -11,10 +11,8 @@
 //! | 4 × parameters | the parameters as little-endian `f32`, in [`Network::params`] order |
 //! | 8 | checksum of everything before it ([`tns_file::checksum`]) |
 //!
-//! The magic, version and checksum are the frame every format here shares ([`tns_file`]).
-//! Older files still load: version 2, from before buckets, has no buckets' id (its networks
-//! have one), and version 1, from before there was a choice of inputs, no input set id either
-//! (they are all pieces).
+//! The magic, version and checksum are the frame every format here shares ([`tns_file`]). A
+//! file of another version is refused by name ([`FileError::Version`]).
 
 use std::path::Path;
 
@@ -30,10 +28,6 @@ use crate::{Buckets, Inputs, Network, NetworkError};
 
 /// The weights file's container.
 const FORMAT: Format = Format { magic: *b"TNS-NN\r\n", version: 3, name: "weights file" };
-/// The second version, with no buckets' id.
-const FORMAT_V2: Format = Format { version: 2, ..FORMAT };
-/// The first version, with no input set id either.
-const FORMAT_V1: Format = Format { version: 1, ..FORMAT };
 /// The version of the weights format this crate writes and reads.
 pub const WEIGHTS_VERSION: u32 = FORMAT.version;
 
@@ -67,21 +61,13 @@ impl Network {
             found: bytes.len() as u64,
             expected: expected as u64,
         };
-        // The ids before the layer sizes: version 3 has both, 2 the input set's, 1 neither.
-        let (format, ids) = match FORMAT.header(bytes) {
-            Ok(_) => (FORMAT, 2),
-            Err(FileError::Version { found: 2, .. }) => (FORMAT_V2, 1),
-            Err(FileError::Version { found: 1, .. }) => (FORMAT_V1, 0),
-            Err(e) => return Err(e.into()),
-        };
-        let all = format.header(bytes)?;
-        let skip = HEADER + 4 * ids;
-        let id = if ids >= 1 { tns_file::u32_at(all, 0) } else { Some(Inputs::Pieces.id()) };
-        let id = id.ok_or_else(|| short(HEADER + 4))?;
-        let buckets_id = if ids >= 2 { tns_file::u32_at(all, 4) } else { Some(Buckets::One.id()) };
-        let buckets_id = buckets_id.ok_or_else(|| short(HEADER + 8))?;
+        let all = FORMAT.header(bytes)?;
+        // The two ids before the layer sizes.
+        let skip = HEADER + 8;
+        let id = tns_file::u32_at(all, 0).ok_or_else(|| short(HEADER + 4))?;
+        let buckets_id = tns_file::u32_at(all, 4).ok_or_else(|| short(HEADER + 8))?;
         let buckets = Buckets::from_id(buckets_id).ok_or(NetworkError::Buckets(buckets_id))?;
-        let rest = all.get(4 * ids..).unwrap_or_default();
+        let rest = all.get(8..).unwrap_or_default();
         let count = tns_file::u32_at(rest, 0).ok_or_else(|| short(skip + 4))? as usize;
         if !(2..=10).contains(&count) {
             return Err(NetworkError::Sizes(vec![count]));
@@ -96,7 +82,7 @@ impl Network {
         }
         let params_at = skip - HEADER + 4 + 4 * count;
         let n = parameter_count(&sizes, buckets);
-        let body = format.check(bytes, (HEADER + params_at + 4 * n + TRAILER) as u64)?;
+        let body = FORMAT.check(bytes, (HEADER + params_at + 4 * n + TRAILER) as u64)?;
         let params = body[params_at..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))

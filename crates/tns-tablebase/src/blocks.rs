@@ -50,11 +50,11 @@ impl From<(usize, BlockFault)> for Fault {
 }
 
 impl Fault {
-    /// The error, naming the file. A file of an earlier version is one to convert.
+    /// The error, naming the file. A file of an earlier version is one to build again.
     pub(crate) fn at(self, path: &Path) -> TablebaseError {
         match self {
             Fault::File(FileError::Version { found, expected }) if found < expected => {
-                TablebaseError::Uncompressed { path: path.to_path_buf(), version: found }
+                TablebaseError::OldFormat { path: path.to_path_buf(), version: found, expected }
             }
             Fault::File(e) => TablebaseError::file(path, e),
             Fault::Block(block, fault) => {
@@ -209,28 +209,6 @@ impl Blocks {
             jobs.into_iter().try_for_each(job)?;
         }
         Ok(parts)
-    }
-}
-
-/// Converts the table file at `path` from the uncompressed version 1 in place (whole or not at
-/// all), with the file's own `decode` (the current format), `decode_v1` and `save`; a file
-/// already converted is only decoded, every block checked. Returns whether it converted.
-pub(crate) fn convert<T>(
-    path: &Path,
-    decode: impl FnOnce(&[u8]) -> Result<T, Fault>,
-    decode_v1: impl FnOnce(&[u8]) -> Result<T, FileError>,
-    save: impl FnOnce(&T) -> Result<(), TablebaseError>,
-) -> Result<bool, TablebaseError> {
-    let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
-    match decode(&bytes).map_err(|e| e.at(path)) {
-        Ok(_) => Ok(false),
-        Err(TablebaseError::Uncompressed { .. }) => {
-            let values = decode_v1(&bytes).map_err(|e| TablebaseError::file(path, e))?;
-            drop(bytes);
-            save(&values)?;
-            Ok(true)
-        }
-        Err(e) => Err(e),
     }
 }
 

@@ -49,14 +49,15 @@ pub enum TablebaseError {
         /// What is wrong with it.
         fault: BlockFault,
     },
-    /// The file is in an earlier, uncompressed format: it needs converting (which keeps its
-    /// values and solves nothing again).
-    #[error("{}: the uncompressed format of version {version}; convert the table in place with `tns-tablebase compress` (nothing is solved again)", path.display())]
-    Uncompressed {
+    /// The file is in an earlier format than this version reads (the build makes it again).
+    #[error("{}: a table file of format version {version}, which this version does not read (it reads version {expected})", path.display())]
+    OldFormat {
         /// The file.
         path: PathBuf,
         /// Its format version.
         version: u32,
+        /// The version read.
+        expected: u32,
     },
     /// Another build is working in the directory.
     #[error("{}: another build ({}) is working in this directory; wait for it to finish, or stop it", path.display(), pid.map_or_else(|| "another process".to_owned(), |p| format!("process {p}")))]

@@ -25,8 +25,9 @@ pub enum BuildEvent {
         /// Its dead sheep.
         dead: u8,
     },
-    /// A slice was found in the uncompressed format of version 1 and converted in place.
-    Converted {
+    /// A slice was found in an earlier format ([`TablebaseError::OldFormat`]), and is built
+    /// again.
+    Outdated {
         /// Its dead sheep.
         dead: u8,
     },
@@ -145,14 +146,7 @@ impl Tablebase {
             let slots = indexer.slice_len(usize::from(dead) + 1);
             if let Some(dir) = dir {
                 let path = slice_file::slice_path(dir, kills, dead);
-                let found = slice_file::convert(&path, kills, dead, indexer.classes(), slots)
-                    .map(|converted| {
-                        if converted {
-                            on_event(BuildEvent::Converted { dead });
-                        }
-                    })
-                    .and_then(|()| slice_file::load(&path, kills, dead, indexer.classes(), slots));
-                match found {
+                match slice_file::load(&path, kills, dead, indexer.classes(), slots) {
                     Ok(slice) => {
                         on_event(BuildEvent::Loaded { dead });
                         slices.push(slice);
@@ -160,6 +154,9 @@ impl Tablebase {
                     }
                     Err(e) if e.is_missing() => {}
                     Err(e) if e.is_damaged() => on_event(BuildEvent::Damaged { dead }),
+                    Err(TablebaseError::OldFormat { .. }) => {
+                        on_event(BuildEvent::Outdated { dead })
+                    }
                     Err(e) => return Err(e),
                 }
             }
@@ -181,7 +178,7 @@ impl Tablebase {
         slices.reverse();
         let mut table = Tablebase::new(indexer, kills, slices);
         if let Some(dir) = dir {
-            table.open_placement(dir)?;
+            table.open_placement(dir, true)?;
         }
         Ok(table)
     }
@@ -210,7 +207,7 @@ impl Tablebase {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut table = Tablebase::new(indexer, kills, slices);
-        table.open_placement(dir)?;
+        table.open_placement(dir, false)?;
         Ok(table)
     }
 

@@ -29,8 +29,9 @@ pub enum PlacementEvent {
         /// Sheep placed.
         placed: u8,
     },
-    /// A layer was found in the uncompressed format of version 1 and converted in place.
-    Converted {
+    /// A layer was found in an earlier format ([`TablebaseError::OldFormat`]), and is built
+    /// again.
+    Outdated {
         /// Sheep placed.
         placed: u8,
     },
@@ -71,24 +72,26 @@ pub enum PlacementEvent {
 }
 
 impl Tablebase {
-    /// A layer found built at `path`: converted first if it is in the uncompressed format,
-    /// then every block checked.
+    /// A layer found built at `path`, every block checked.
     fn found_layer(
         &self,
         path: &Path,
         placed: u8,
         on_event: &(dyn Fn(PlacementEvent) + Sync),
     ) -> Result<(), TablebaseError> {
-        if layer_file::convert(path, &self.indexer, self.kills, placed)? {
-            on_event(PlacementEvent::Converted { placed });
-        }
         LayerFile::open(path, &self.indexer, self.kills, placed, self.cache.clone())?.check()?;
         on_event(PlacementEvent::Found { placed });
         Ok(())
     }
 
-    /// Opens the placement layers found in `dir`.
-    pub(crate) fn open_placement(&mut self, dir: &Path) -> Result<(), TablebaseError> {
+    /// Opens the placement layers found in `dir`. A build passes `skip_old`: a layer of an
+    /// earlier format is left closed for [`Tablebase::build_placement`] to make again, where
+    /// loading refuses it.
+    pub(crate) fn open_placement(
+        &mut self,
+        dir: &Path,
+        skip_old: bool,
+    ) -> Result<(), TablebaseError> {
         self.placement = (0..=LAST_LAYER)
             .map(|placed| {
                 let path = layer_file::layer_path(dir, self.kills, placed);
@@ -96,6 +99,7 @@ impl Tablebase {
                 {
                     Ok(file) => Ok(Some(file)),
                     Err(e) if e.is_missing() => Ok(None),
+                    Err(TablebaseError::OldFormat { .. }) if skip_old => Ok(None),
                     Err(e) => Err(e),
                 }
             })
@@ -150,6 +154,9 @@ impl Tablebase {
                     continue;
                 }
                 Err(e) if e.is_missing() => {}
+                Err(TablebaseError::OldFormat { .. }) => {
+                    on_event(PlacementEvent::Outdated { placed });
+                }
                 Err(e) if e.is_damaged() => {
                     // Damaged: built again (its values follow from the layer above).
                     on_event(PlacementEvent::Damaged { placed, error: e.to_string() });
@@ -175,7 +182,7 @@ impl Tablebase {
             on_event(PlacementEvent::Finished { placed, time: start.elapsed(), path, bytes });
             upper = Some(layer);
         }
-        self.open_placement(dir)
+        self.open_placement(dir, false)
     }
 
     /// The fewest sheep placed from which the placement layers are all there (19 down to it),

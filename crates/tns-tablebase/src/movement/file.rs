@@ -12,13 +12,13 @@
 //! | | the block table ([`crate::blocks`]) |
 //! | | the blocks of two parts: the low bytes of the packed values, then their high bytes, sheep to move then tigers to move within each |
 //!
-//! Version 1 stored the values uncompressed (`u16` each, little-endian) and one checksum at
-//! the end; it is still read, to be converted. Written to a temporary file and renamed, so a
-//! killed build never leaves a partial slice.
+//! A file of another version is refused ([`TablebaseError::OldFormat`] for an earlier one; the
+//! build makes it again). Written to a temporary file and renamed, so a killed build never
+//! leaves a partial slice.
 
 use std::path::{Path, PathBuf};
 
-use tns_file::{FileError, Format, TRAILER};
+use tns_file::{FileError, Format};
 
 use crate::TablebaseError;
 use crate::blocks::{self, Fault, read_u32, read_u64};
@@ -27,10 +27,7 @@ use crate::movement::slice::Slice;
 /// The slice file's container.
 pub(crate) const FORMAT: Format =
     Format { magic: *b"TNS-TB\r\n", version: 2, name: "tablebase slice file" };
-/// The first format: uncompressed values and one checksum.
-const FORMAT_V1: Format = Format { version: 1, ..FORMAT };
-/// Bytes before the values (version 1) or the block table (version 2): the container's 12,
-/// then the slice's own 16.
+/// Bytes before the block table: the container's 12, then the slice's own 16.
 const HEADER: usize = 28;
 
 /// The file name of a slice.
@@ -59,18 +56,6 @@ pub(crate) fn encode(slice: &Slice, classes: usize) -> std::io::Result<Vec<u8>> 
     let low: Vec<u8> = values.clone().map(|v| v.to_le_bytes()[0]).collect();
     let high: Vec<u8> = values.map(|v| v.to_le_bytes()[1]).collect();
     blocks::encode(own_header(FORMAT, slice, classes), &[&low, &high])
-}
-
-/// The bytes of a slice file in the uncompressed version 1, for tests of the conversion.
-#[cfg(test)]
-pub(crate) fn encode_v1(slice: &Slice, classes: usize) -> Vec<u8> {
-    let mut out = own_header(FORMAT_V1, slice, classes);
-    for side in &slice.values {
-        for v in side {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    FORMAT_V1.finish(out)
 }
 
 /// Saves a slice, whole or not at all.
@@ -134,28 +119,6 @@ pub(crate) fn decode(
     Ok(Slice { kills, dead, values: [side(0..slots), side(slots..2 * slots)] })
 }
 
-/// Decodes a slice file of version 1 (uncompressed), checksum included.
-pub(crate) fn decode_v1(
-    bytes: &[u8],
-    kills: u8,
-    dead: u8,
-    classes: usize,
-    slots: usize,
-) -> Result<Slice, FileError> {
-    let expected_len = (HEADER + 4 * slots + TRAILER) as u64;
-    FORMAT_V1.header(bytes)?;
-    check_own(bytes, expected_len, kills, dead, classes, slots)?;
-    FORMAT_V1.check(bytes, expected_len)?;
-    let values = |side: usize| {
-        let start = HEADER + side * 2 * slots;
-        bytes[start..start + 2 * slots]
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect::<Vec<u16>>()
-    };
-    Ok(Slice { kills, dead, values: [values(0), values(1)] })
-}
-
 /// Loads a slice file, every block checked.
 pub(crate) fn load(
     path: &Path,
@@ -166,23 +129,6 @@ pub(crate) fn load(
 ) -> Result<Slice, TablebaseError> {
     let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
     decode(&bytes, (kills, dead), classes, slots, true).map_err(|e| e.at(path))
-}
-
-/// Converts a slice file of version 1 to the compressed format in place (whole or not at
-/// all); a file already converted is only checked. Returns whether it converted.
-pub(crate) fn convert(
-    path: &Path,
-    kills: u8,
-    dead: u8,
-    classes: usize,
-    slots: usize,
-) -> Result<bool, TablebaseError> {
-    blocks::convert(
-        path,
-        |b| decode(b, (kills, dead), classes, slots, true),
-        |b| decode_v1(b, kills, dead, classes, slots),
-        |slice| save(path, slice, classes),
-    )
 }
 
 #[cfg(test)]
@@ -233,16 +179,15 @@ mod tests {
     }
 
     #[test]
-    fn version_1_is_read_to_be_converted() {
+    fn an_earlier_version_is_refused_by_name() {
         let dir = std::env::temp_dir().join(format!("tns-slice-v1-{}", std::process::id()));
         let path = slice_path(&dir, 2, 1);
-        save_bytes(&path, &encode_v1(&sample(), 7)).unwrap();
+        let mut bytes = encode(&sample(), 7).unwrap();
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        save_bytes(&path, &bytes).unwrap();
         let e = load(&path, 2, 1, 7, 5).unwrap_err();
-        assert!(matches!(e, TablebaseError::Uncompressed { version: 1, .. }), "{e}");
-        assert!(convert(&path, 2, 1, 7, 5).unwrap());
-        assert_eq!(load(&path, 2, 1, 7, 5).unwrap(), sample());
-        // Converted already: checked, left alone.
-        assert!(!convert(&path, 2, 1, 7, 5).unwrap());
+        assert!(matches!(e, TablebaseError::OldFormat { version: 1, expected: 2, .. }), "{e}");
+        assert!(!e.is_damaged() && !e.is_missing(), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

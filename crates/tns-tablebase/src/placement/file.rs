@@ -14,8 +14,8 @@
 //! | | the block table ([`crate::blocks`]) |
 //! | | the blocks of each slice's values (0 loss, 1 draw, 2 win for the tigers to move), five a byte as base-3 digits, the first slot the lowest: one part a slice |
 //!
-//! Version 1 held the packed values uncompressed and one checksum at the end; it is still
-//! read, to be converted. Written to a temporary file and renamed, so a stopped build never
+//! A file of another version is refused ([`TablebaseError::OldFormat`] for an earlier one; the
+//! build makes it again). Written to a temporary file and renamed, so a stopped build never
 //! leaves a partial layer.
 
 use std::fs::File;
@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tns_board::Side;
-use tns_file::{FileError, Format, TRAILER};
+use tns_file::{FileError, Format};
 
 use crate::TablebaseError;
 use crate::blocks::{self, Blocks, Fault, read_at};
@@ -38,8 +38,6 @@ use crate::value::{Wdl, wdl_from_code};
 /// The layer file's container.
 pub(crate) const FORMAT: Format =
     Format { magic: *b"TNS-PL\r\n", version: 2, name: "tablebase placement layer file" };
-/// The first format: uncompressed values and one checksum.
-const FORMAT_V1: Format = Format { version: 1, ..FORMAT };
 /// Dead counts with room for counts in the header.
 const STATS_DEAD: usize = 5;
 const STATS_AT: usize = 20;
@@ -93,16 +91,6 @@ fn own_header(format: Format, layer: &Layer, kills: u8, classes: usize) -> Vec<u
 pub(crate) fn encode(layer: &Layer, kills: u8, classes: usize) -> std::io::Result<Vec<u8>> {
     let parts: Vec<&[u8]> = layer.slices.iter().map(|s| s.bytes.as_slice()).collect();
     blocks::encode(own_header(FORMAT, layer, kills, classes), &parts)
-}
-
-/// The bytes of a layer file in the uncompressed version 1, for tests of the conversion.
-#[cfg(test)]
-pub(crate) fn encode_v1(layer: &Layer, kills: u8, classes: usize) -> Vec<u8> {
-    let mut out = own_header(FORMAT_V1, layer, kills, classes);
-    for s in &layer.slices {
-        out.extend_from_slice(&s.bytes);
-    }
-    FORMAT_V1.finish(out)
 }
 
 /// Saves a layer, whole or not at all; returns the file's size.
@@ -222,31 +210,6 @@ pub(crate) fn decode(
     Ok(Layer { placed, slices, sheep_stats: header.sheep_stats, tiger_stats: header.tiger_stats })
 }
 
-/// Decodes a whole layer file of version 1 (uncompressed), checksum included.
-pub(crate) fn decode_v1(
-    bytes: &[u8],
-    indexer: &Indexer,
-    kills: u8,
-    placed: u8,
-) -> Result<Layer, FileError> {
-    FORMAT_V1.header(bytes)?;
-    let slots = expected_slots(indexer, kills, placed);
-    let body: usize = parts(&slots).iter().sum();
-    let expected_len = (own_len(slots.len()) + body + TRAILER) as u64;
-    let header = parse_own(bytes, bytes.len() as u64, expected_len, indexer, kills, placed)?;
-    FORMAT_V1.check(bytes, expected_len)?;
-    let mut at = own_len(slots.len());
-    let slices = slots
-        .iter()
-        .map(|&len| {
-            let n = Codes::bytes_for(len);
-            at += n;
-            Codes { bytes: bytes[at - n..at].to_vec(), len }
-        })
-        .collect();
-    Ok(Layer { placed, slices, sheep_stats: header.sheep_stats, tiger_stats: header.tiger_stats })
-}
-
 /// Reads a whole layer file, every block checked.
 pub(crate) fn load(
     path: &Path,
@@ -256,22 +219,6 @@ pub(crate) fn load(
 ) -> Result<Layer, TablebaseError> {
     let bytes = tns_file::read(path).map_err(|e| TablebaseError::file(path, e))?;
     decode(&bytes, indexer, kills, placed).map_err(|e| e.at(path))
-}
-
-/// Converts a layer file of version 1 to the compressed format in place (whole or not at
-/// all); a file already converted is only checked, every block. Returns whether it converted.
-pub(crate) fn convert(
-    path: &Path,
-    indexer: &Indexer,
-    kills: u8,
-    placed: u8,
-) -> Result<bool, TablebaseError> {
-    blocks::convert(
-        path,
-        |b| decode(b, indexer, kills, placed),
-        |b| decode_v1(b, indexer, kills, placed),
-        |layer| save(path, layer, kills, indexer.classes()).map(|_| ()),
-    )
 }
 
 /// An open layer file. Probes read a block at a time through the table's cache of decoded
@@ -470,19 +417,18 @@ mod tests {
     }
 
     #[test]
-    fn version_1_converts_in_place() {
+    fn an_earlier_version_is_refused_by_name() {
         let indexer = Indexer::new();
         let dir = std::env::temp_dir().join(format!("tns-layer-v1-{}", std::process::id()));
         let path = layer_path(&dir, 1, 19);
-        let layer = sample(&indexer);
-        save_bytes(&path, &encode_v1(&layer, 1, indexer.classes())).unwrap();
+        let mut bytes = encode(&sample(&indexer), 1, indexer.classes()).unwrap();
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        save_bytes(&path, &bytes).unwrap();
         let cache = Arc::new(BlockCache::new());
-        let e = LayerFile::open(&path, &indexer, 1, 19, cache.clone()).unwrap_err();
-        assert!(matches!(e, TablebaseError::Uncompressed { version: 1, .. }), "{e}");
-        assert!(convert(&path, &indexer, 1, 19).unwrap());
-        assert_eq!(load(&path, &indexer, 1, 19).unwrap(), layer);
-        assert!(!convert(&path, &indexer, 1, 19).unwrap());
-        LayerFile::open(&path, &indexer, 1, 19, cache).unwrap();
+        let e = LayerFile::open(&path, &indexer, 1, 19, cache).unwrap_err();
+        assert!(matches!(e, TablebaseError::OldFormat { version: 1, expected: 2, .. }), "{e}");
+        let e = load(&path, &indexer, 1, 19).unwrap_err();
+        assert!(matches!(e, TablebaseError::OldFormat { version: 1, .. }), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
