@@ -44,14 +44,14 @@ pub struct Go {
     /// Whether `go infinite` (or a bare `go`) was asked: `bestmove` waits for `stop`, even when
     /// the search ends sooner.
     pub infinite: bool,
-    /// The clocks, when `stime`/`ttime` were given.
-    pub clocks: Clocks,
+    /// The time left on the clocks, when `stime`/`ttime` were given.
+    pub time_left: TimeLeft,
 }
 
 /// The clocks of a `go`, in milliseconds, as given: the sheep's and the tigers' time left and
 /// increments, and the moves until the next time control.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clocks {
+pub struct TimeLeft {
     /// `stime`: the sheep's time left.
     pub stime: Option<u64>,
     /// `ttime`: the tigers' time left.
@@ -239,14 +239,14 @@ fn parse_go(words: &[&str]) -> Result<Command, CommandError> {
                 }
                 go.limits.time = Some(Duration::from_millis(ms));
             }
-            "stime" => go.clocks.stime = Some(millis(u64::from(u32::MAX))?),
-            "ttime" => go.clocks.ttime = Some(millis(u64::from(u32::MAX))?),
-            "sinc" => go.clocks.sinc = Some(millis(86_400_000)?),
-            "tinc" => go.clocks.tinc = Some(millis(86_400_000)?),
+            "stime" => go.time_left.stime = Some(millis(u64::from(u32::MAX))?),
+            "ttime" => go.time_left.ttime = Some(millis(u64::from(u32::MAX))?),
+            "sinc" => go.time_left.sinc = Some(millis(86_400_000)?),
+            "tinc" => go.time_left.tinc = Some(millis(86_400_000)?),
             "movestogo" => {
                 let text = value()?;
                 let n = text.parse::<u32>().ok().filter(|n| (1..=10_000).contains(n));
-                go.clocks.movestogo = Some(n.ok_or_else(|| {
+                go.time_left.movestogo = Some(n.ok_or_else(|| {
                     bad(format!("movestogo takes 1 to 10000, not {:?}", quote(text)))
                 })?);
             }
@@ -311,8 +311,8 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            go.clocks,
-            Clocks {
+            go.time_left,
+            TimeLeft {
                 stime: Some(1000),
                 ttime: Some(2000),
                 sinc: Some(10),

@@ -4,5 +4,5 @@
 mod command;
 mod session;
 
-pub use command::{Clocks, Command, CommandError, Go, parse, quote};
+pub use command::{Command, CommandError, Go, TimeLeft, parse, quote};
 pub use session::{Flow, Output, Session, info_line};

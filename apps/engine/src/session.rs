@@ -13,7 +13,7 @@ use tns_match::{Budget, PlayerError, PlayerSpec, limit};
 use tns_search::{Clock, Evaluator, Limits, MAX_THREADS, MAX_TT_MB, Report, Search, plies_to_end};
 use tns_tablebase::Tablebase;
 
-use crate::command::{Clocks, Command, CommandError, Go, parse, quote, quote_to};
+use crate::command::{Command, CommandError, Go, TimeLeft, parse, quote, quote_to};
 
 /// Where the engine's lines go: standard output in the program, a buffer in tests.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -129,7 +129,7 @@ pub fn info_line(r: &Report, show_wdl: bool) -> String {
 /// # Errors
 /// What is missing: a clock for the other side only.
 fn go_limits(go: &Go, side: Side) -> Result<Limits, String> {
-    let Clocks { stime, ttime, sinc, tinc, movestogo } = go.clocks;
+    let TimeLeft { stime, ttime, sinc, tinc, movestogo } = go.time_left;
     let (own, increment, word) = match side {
         Side::Sheep => (stime, sinc, "stime"),
         Side::Tiger => (ttime, tinc, "ttime"),

@@ -12,7 +12,7 @@ use crate::clock::GameClock;
 use crate::engine::HintAnswer;
 use crate::engine::{ENGINE_TT_MB, Thinking, engine};
 use crate::new_game::NewGameForm;
-use crate::players::{PlayerKind, Seat, TurnInfo, seat_index, seed};
+use crate::players::{Controller, Seat, TurnInfo, seat_index, seed};
 use crate::table_job::TableBuild;
 use crate::theme::Theme;
 
@@ -136,7 +136,7 @@ pub struct App {
 
 /// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect player,
 /// or one with `table=on`, without `tablebase` plays as the network.
-pub(crate) fn seat(kind: PlayerKind, limits: &Limits, tablebase: Option<&Arc<Tablebase>>) -> Seat {
+pub(crate) fn seat(kind: Controller, limits: &Limits, tablebase: Option<&Arc<Tablebase>>) -> Seat {
     let defaults = Budget {
         time: limits.time.map(|t| t.as_secs_f64()),
         depth: limits.depth,
@@ -144,8 +144,8 @@ pub(crate) fn seat(kind: PlayerKind, limits: &Limits, tablebase: Option<&Arc<Tab
         tt_mb: ENGINE_TT_MB,
     };
     let (engine, limits, random) = match &kind {
-        PlayerKind::Human => (None, limits.clone(), None),
-        PlayerKind::Computer(spec) => {
+        Controller::Human => (None, limits.clone(), None),
+        Controller::Computer(spec) => {
             let budget = spec.budget(defaults);
             match spec.searcher(defaults, tablebase) {
                 Ok(Some(search)) => (Some(Box::new(search)), budget.limits(), None),
@@ -172,12 +172,12 @@ impl App {
     /// (the game's `main` never starts them so: it finds the table first, or says it is missing).
     pub fn new(
         game: Game,
-        sheep: PlayerKind,
-        tiger: PlayerKind,
+        sheep: Controller,
+        tiger: Controller,
         limits: Limits,
         tablebase: Option<Arc<Tablebase>>,
     ) -> App {
-        let seat = |kind: PlayerKind| seat(kind, &limits, tablebase.as_ref());
+        let seat = |kind: Controller| seat(kind, &limits, tablebase.as_ref());
         App {
             game,
             seats: [seat(sheep), seat(tiger)],
@@ -219,7 +219,7 @@ impl App {
     }
 
     /// The player of a side.
-    pub fn player(&self, side: Side) -> &PlayerKind {
+    pub fn player(&self, side: Side) -> &Controller {
         &self.seats[seat_index(side)].kind
     }
 
@@ -235,7 +235,7 @@ impl App {
 
     /// Whether a person is to move (and the game goes on).
     pub fn human_to_move(&self) -> bool {
-        self.outcome().is_none() && *self.player(self.board().side_to_move()) == PlayerKind::Human
+        self.outcome().is_none() && *self.player(self.board().side_to_move()) == Controller::Human
     }
 
     /// Destinations of the selected piece.
@@ -456,7 +456,7 @@ impl App {
         while target > 0 {
             target -= 1;
             let side = self.game.positions()[target].side_to_move();
-            if *self.player(side) == PlayerKind::Human {
+            if *self.player(side) == Controller::Human {
                 break;
             }
         }

@@ -4,7 +4,7 @@ use tns_board::{Outcome, Side};
 
 use crate::App;
 use crate::app::Pending;
-use crate::players::PlayerKind;
+use crate::players::Controller;
 
 impl App {
     /// R: resign for the human side (the side to move when both are human), after a yes.
@@ -13,7 +13,7 @@ impl App {
             return;
         }
         let humans: Vec<Side> =
-            Side::ALL.into_iter().filter(|&s| *self.player(s) == PlayerKind::Human).collect();
+            Side::ALL.into_iter().filter(|&s| *self.player(s) == Controller::Human).collect();
         let side = match humans[..] {
             [one] => one,
             [_, _] => self.board().side_to_move(),
@@ -34,8 +34,8 @@ impl App {
             return;
         }
         let side = self.board().side_to_move();
-        if *self.player(side.other()) != PlayerKind::Human
-            || *self.player(side) != PlayerKind::Human
+        if *self.player(side.other()) != Controller::Human
+            || *self.player(side) != Controller::Human
         {
             self.message = "a draw is agreed between two people; the computer plays on".into();
             return;

@@ -30,7 +30,7 @@ use std::path::Path;
 use std::time::Duration;
 
 pub use app::{App, Mode, Pending};
-pub use players::{DEFAULT_TIME, PlayerKind, TurnInfo};
+pub use players::{Controller, DEFAULT_TIME, TurnInfo};
 use ratatui::crossterm::event;
 pub use review::Browse;
 pub use saving::{clock_of, ending_of, limits_of_tag, utc_now, utc_of};

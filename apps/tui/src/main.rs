@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::Parser;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
-use tigers_and_sheep::{App, PlayerKind};
+use tigers_and_sheep::{App, Controller};
 use tigers_and_sheep::{DEFAULT_TIME, limits_of_tag};
 use tns_board::{Board, Game, GameRecord, KILLS_TO_WIN, Side};
 use tns_search::Limits;
@@ -92,8 +92,8 @@ fn players_help() -> String {
     help
 }
 
-fn player(text: &str) -> Result<PlayerKind, String> {
-    PlayerKind::parse(text).map_err(|e| e.to_string())
+fn player(text: &str) -> Result<Controller, String> {
+    Controller::parse(text).map_err(|e| e.to_string())
 }
 
 /// The games folder in the user's data directory, or the current folder if there is none.
@@ -147,7 +147,7 @@ fn offer_table_build(
     let would_take = [Side::Sheep, Side::Tiger]
         .into_iter()
         .zip(optional)
-        .any(|(side, o)| o && matches!(app.player(side), PlayerKind::Computer(_)));
+        .any(|(side, o)| o && matches!(app.player(side), Controller::Computer(_)));
     let offer = app.tablebase.is_none() && would_take;
     app.message = match (warning, offer) {
         (Some(warning), true) => format!("{warning}; B builds a sound one"),
@@ -204,9 +204,9 @@ fn find_tablebase(
 /// Where a perfect player plays with a table that does not solve the whole game: what it then
 /// does, and how to build the rest (the perfect player is perfect only where the table holds
 /// the position, and searches elsewhere).
-fn partial_table_note(seats: &[&PlayerKind], table: Option<&Tablebase>) -> Option<String> {
+fn partial_table_note(seats: &[&Controller], table: Option<&Tablebase>) -> Option<String> {
     let perfect = seats.iter().any(|seat| {
-        matches!(seat, PlayerKind::Computer(spec)
+        matches!(seat, Controller::Computer(spec)
             if matches!(spec.kind, tns_match::PlayerKind::Perfect { .. }))
     });
     let table = table.filter(|t| perfect && !t.solves_whole_game())?;
@@ -255,7 +255,7 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
             Some(saved) => player(saved).map_err(|e| {
                 format!("the saved game's {tag} player {saved:?} cannot play: {e} (choose with {option})")
             }),
-            None => Ok(PlayerKind::network()),
+            None => Ok(Controller::network()),
         },
     }
     };
@@ -281,11 +281,11 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     // A side not named on the command line, the default or a saved game's `table=on` player,
     // searches with the table's movement phase where there is a table (the default then plays
     // `network:table=on`) and plays on without it where there is none.
-    let table_optional = |seat: &PlayerKind, given: &Option<String>, tag: &str| {
+    let table_optional = |seat: &Controller, given: &Option<String>, tag: &str| {
         let saved = record.as_ref().and_then(|r| r.tag(tag)).is_some();
         given.is_none()
             && (!saved
-                || matches!(seat, PlayerKind::Computer(s)
+                || matches!(seat, Controller::Computer(s)
                     if s.table || tns_match::Level::named(&s.name).is_some_and(|l| l.name == "strongest")))
     };
     let optional =
@@ -466,23 +466,23 @@ mod tests {
 
     #[test]
     fn a_default_computer_seat_without_a_table_is_told_of_b_and_takes_one() {
-        let app = |sheep: PlayerKind, optional| {
+        let app = |sheep: Controller, optional| {
             let mut app =
-                App::new(Game::new(), sheep, PlayerKind::network(), Limits::depth(1), None);
+                App::new(Game::new(), sheep, Controller::network(), Limits::depth(1), None);
             offer_table_build(&mut app, optional, Some(std::path::Path::new("/tmp/t")), None);
             app
         };
-        let default = app(PlayerKind::Human, [true, true]);
+        let default = app(Controller::Human, [true, true]);
         assert!(default.message.contains("B to build"), "{}", default.message);
         assert_eq!(default.takes_table, [true, true]);
         assert_eq!(default.table_home.as_deref(), Some(std::path::Path::new("/tmp/t")));
         // Both sides named: nobody takes a table, and nobody is told of B at the start.
-        let named = app(PlayerKind::Human, [false, false]);
+        let named = app(Controller::Human, [false, false]);
         assert!(!named.message.contains("B to build"), "{}", named.message);
         assert_eq!(named.takes_table, [false, false]);
         // A damaged table passed over is said, with `B` only where it would be offered.
         let mut warned =
-            App::new(Game::new(), PlayerKind::Human, PlayerKind::network(), Limits::depth(1), None);
+            App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
         let damage = || Some("the tablebase in t: damaged (playing without it)".to_owned());
         offer_table_build(&mut warned, [true, true], None, damage());
         assert!(warned.message.starts_with("the tablebase in t: damaged"), "{}", warned.message);
@@ -559,13 +559,13 @@ mod tests {
         // The variant won by one kill builds in a moment; its movement phase is all it holds.
         let table = Tablebase::build(1, None, |_| {}).unwrap();
         let perfect = player("perfect").unwrap();
-        let note = partial_table_note(&[&PlayerKind::Human, &perfect], Some(&table)).unwrap();
+        let note = partial_table_note(&[&Controller::Human, &perfect], Some(&table)).unwrap();
         assert!(
             note.contains("once every sheep is placed") && note.contains("--placement"),
             "{note}"
         );
         assert!(
-            partial_table_note(&[&PlayerKind::Human, &PlayerKind::network()], Some(&table))
+            partial_table_note(&[&Controller::Human, &Controller::network()], Some(&table))
                 .is_none()
         );
     }
@@ -582,7 +582,7 @@ mod tests {
             assert!(line.contains(level.spec) && line.contains(level.about), "{line:?}");
             assert!(player(level.name).is_ok(), "{}", level.name);
         }
-        assert_eq!(player("human"), Ok(PlayerKind::Human));
+        assert_eq!(player("human"), Ok(Controller::Human));
         let err = player("heuristic:speed=2").unwrap_err();
         assert!(err.contains("speed=2"), "{err}");
     }

@@ -9,9 +9,9 @@ use tns_search::Limits;
 
 use crate::engine::Engine;
 
-/// Who plays a side.
+/// Who controls a side: a person or a computer player.
 #[derive(Clone, Debug, PartialEq)]
-pub enum PlayerKind {
+pub enum Controller {
     /// A person, with mouse and keyboard.
     Human,
     /// A computer player, named as in `tns-bench match` (`heuristic:depth=2`, `random`,
@@ -19,60 +19,60 @@ pub enum PlayerKind {
     Computer(PlayerSpec),
 }
 
-impl PlayerKind {
+impl Controller {
     /// `human`, or a player spec.
     ///
     /// # Errors
     /// The spec's error when it is not `human` and not a player spec.
-    pub fn parse(text: &str) -> Result<PlayerKind, PlayerError> {
+    pub fn parse(text: &str) -> Result<Controller, PlayerError> {
         if text == "human" {
-            Ok(PlayerKind::Human)
+            Ok(Controller::Human)
         } else {
-            Ok(PlayerKind::Computer(text.parse()?))
+            Ok(Controller::Computer(text.parse()?))
         }
     }
 
     /// The search with the hand-written evaluation and its default weights.
-    pub fn heuristic() -> PlayerKind {
-        PlayerKind::Computer(PlayerSpec::heuristic())
+    pub fn heuristic() -> Controller {
+        Controller::Computer(PlayerSpec::heuristic())
     }
 
     /// The same player searching with the tablebase's exact values of the movement phase
     /// ([`PlayerSpec::using_table`]); people and the perfect player as they are.
     #[must_use]
-    pub fn using_table(self) -> PlayerKind {
+    pub fn using_table(self) -> Controller {
         match self {
-            PlayerKind::Computer(spec) => PlayerKind::Computer(spec.using_table()),
-            human @ PlayerKind::Human => human,
+            Controller::Computer(spec) => Controller::Computer(spec.using_table()),
+            human @ Controller::Human => human,
         }
     }
 
     /// The shipped network: the strongest player without the tablebase, and the default.
-    pub fn network() -> PlayerKind {
+    pub fn network() -> Controller {
         // The network is built into the program; were its bytes damaged, the heuristic plays.
-        PlayerKind::Computer(PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()))
+        Controller::Computer(PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()))
     }
 
     /// The name shown on screen and written into saved games.
     pub fn name(&self) -> &str {
         match self {
-            PlayerKind::Human => "human",
-            PlayerKind::Computer(spec) => &spec.name,
+            Controller::Human => "human",
+            Controller::Computer(spec) => &spec.name,
         }
     }
 
     /// Without `table=on` ([`PlayerSpec::without_table`]).
     #[must_use]
-    pub fn without_table(self) -> PlayerKind {
+    pub fn without_table(self) -> Controller {
         match self {
-            PlayerKind::Computer(spec) => PlayerKind::Computer(spec.without_table()),
-            human @ PlayerKind::Human => human,
+            Controller::Computer(spec) => Controller::Computer(spec.without_table()),
+            human @ Controller::Human => human,
         }
     }
 
     /// Whether this player needs the tablebase: the perfect player, and `table=on`.
     pub fn needs_tablebase(&self) -> bool {
-        matches!(self, PlayerKind::Computer(spec) if spec.needs_tablebase())
+        matches!(self, Controller::Computer(spec) if spec.needs_tablebase())
     }
 }
 
@@ -93,7 +93,7 @@ pub struct TurnInfo {
 /// searching (or its random moves, for `random`).
 #[derive(Debug)]
 pub(crate) struct Seat {
-    pub(crate) kind: PlayerKind,
+    pub(crate) kind: Controller,
     pub(crate) engine: Option<Box<Engine>>,
     pub(crate) limits: Limits,
     pub(crate) random: Option<RandomPlayer>,

@@ -9,7 +9,7 @@ use tns_match::TimeControl;
 use tns_search::Limits;
 
 use crate::App;
-use crate::players::PlayerKind;
+use crate::players::Controller;
 
 impl App {
     /// The game as a record, with tags for the date (UTC) and each computer side's limits.
@@ -23,7 +23,7 @@ impl App {
         // PGN's Date is 2026.12.01; the tags' names are fixed and valid, so setting cannot fail.
         let mut tags = vec![("Date", date.replace('-', ".")), ("Time", time)];
         for (side, tag) in [(Side::Sheep, "SheepLimits"), (Side::Tiger, "TigerLimits")] {
-            if matches!(self.player(side), PlayerKind::Computer(spec) if spec.searches()) {
+            if matches!(self.player(side), Controller::Computer(spec) if spec.searches()) {
                 tags.push((tag, self.limit_text(side)));
             }
         }

@@ -9,7 +9,7 @@ use tns_search::Limits;
 use crate::App;
 use crate::app::Pending;
 use crate::new_game::{self, NewGameForm, StartChoice, TimeChoice};
-use crate::players::{DEFAULT_TIME, PlayerKind};
+use crate::players::{Controller, DEFAULT_TIME};
 
 impl App {
     /// The players the form offers: a person, then the levels in the order every program
@@ -57,7 +57,7 @@ impl App {
     pub(crate) fn table_tip(&self) -> Option<&'static str> {
         let would_take = [Side::Sheep, Side::Tiger].into_iter().any(|side| {
             self.takes_table[crate::players::seat_index(side)]
-                && matches!(self.player(side), PlayerKind::Computer(_))
+                && matches!(self.player(side), Controller::Computer(_))
         });
         (self.tablebase.is_none() && self.table_home.is_some() && would_take)
             .then_some("B builds the endgame table (a minute)")
@@ -95,7 +95,7 @@ impl App {
             self.new_game();
             return;
         };
-        let kind = |name: &str| PlayerKind::parse(name).unwrap_or_else(|_| PlayerKind::network());
+        let kind = |name: &str| Controller::parse(name).unwrap_or_else(|_| Controller::network());
         let (you, them) = (new_game::label(&choice.sheep), new_game::label(&choice.tiger));
         let (limits, control) = match choice.time {
             TimeChoice::PerMove(t) => (Limits::time(Duration::from_secs_f64(t)), None),

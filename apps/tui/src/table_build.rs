@@ -10,7 +10,7 @@ use tns_tablebase::Tablebase;
 
 use crate::App;
 use crate::app::seat;
-use crate::players::PlayerKind;
+use crate::players::Controller;
 use crate::table_job::TableBuild;
 
 impl App {
@@ -62,7 +62,7 @@ impl App {
         self.cancel_search();
         let mut switched = 0;
         for (i, seat_now) in self.seats.iter_mut().enumerate() {
-            if self.takes_table[i] && matches!(seat_now.kind, PlayerKind::Computer(_)) {
+            if self.takes_table[i] && matches!(seat_now.kind, Controller::Computer(_)) {
                 let kind = seat_now.kind.clone().using_table();
                 *seat_now = seat(kind, &self.game_limits, Some(&table));
                 switched += 1;

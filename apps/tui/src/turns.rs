@@ -134,21 +134,21 @@ mod tests {
     use tns_search::Limits;
 
     use super::*;
-    use crate::PlayerKind;
+    use crate::Controller;
     use crate::engine::ENGINE_TT_MB;
 
     #[test]
     fn a_specs_threads_and_table_reach_its_engine() {
-        let spec = PlayerKind::parse("heuristic:threads=2,tt=128").unwrap();
-        let app = App::new(Game::new(), PlayerKind::Human, spec, Limits::depth(2), None);
+        let spec = Controller::parse("heuristic:threads=2,tt=128").unwrap();
+        let app = App::new(Game::new(), Controller::Human, spec, Limits::depth(2), None);
         let engine = app.seats[1].engine.as_ref().unwrap();
         assert_eq!(engine.threads(), 2);
         assert_eq!(engine.table_bytes(), 128 << 20);
         // Without its own, the game's: one thread, 32 MiB.
         let plain = App::new(
             Game::new(),
-            PlayerKind::Human,
-            PlayerKind::parse("heuristic").unwrap(),
+            Controller::Human,
+            Controller::parse("heuristic").unwrap(),
             Limits::depth(2),
             None,
         );

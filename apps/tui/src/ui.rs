@@ -15,7 +15,7 @@ use crate::input::{HISTORY_COLUMNS, HistoryHit, Hitmap};
 use crate::layout::{centred, wrap_words, wrapped_rows};
 use crate::theme::Theme;
 use crate::timekeeping::ClockFace;
-use crate::{App, PlayerKind, bar_position, result_text};
+use crate::{App, Controller, bar_position, result_text};
 
 /// The smallest terminal the game draws in.
 pub const MIN_SIZE: (u16, u16) = (40, 15);
@@ -290,7 +290,7 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
     } else if let Some(outcome) = app.outcome() {
         // The result, once, in place of whose move it is.
         lines.push(Line::styled(outcome.to_string(), theme.emphasis));
-    } else if *app.player(side) == PlayerKind::Human {
+    } else if *app.player(side) == Controller::Human {
         lines.push(to_move_line(app));
         details.push(Line::from(if app.typed.is_empty() {
             "Your move: click, Enter, or type it".to_string()

@@ -8,7 +8,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use tigers_and_sheep::clock::parse_clock;
-use tigers_and_sheep::{App, PlayerKind, clock_of, ending_of, ui};
+use tigers_and_sheep::{App, Controller, clock_of, ending_of, ui};
 use tns_board::{EndReason, Game, GameRecord, Outcome, RecordResult, Side};
 use tns_match::TimeControl;
 use tns_search::Limits;
@@ -21,7 +21,7 @@ fn screen(app: &App, w: u16, h: u16) -> String {
 }
 
 fn humans() -> App {
-    App::new(Game::new(), PlayerKind::Human, PlayerKind::Human, Limits::depth(1), None)
+    App::new(Game::new(), Controller::Human, Controller::Human, Limits::depth(1), None)
 }
 
 #[test]
@@ -86,8 +86,8 @@ fn a_computers_time_comes_off_its_clock() {
     // well before its flag falls, and its clock shows the time it used.
     let mut app = App::new(
         Game::new(),
-        PlayerKind::heuristic(),
-        PlayerKind::Human,
+        Controller::heuristic(),
+        Controller::Human,
         Limits::time(Duration::from_secs(30)),
         None,
     );

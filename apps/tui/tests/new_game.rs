@@ -5,7 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use tigers_and_sheep::input::{Hitmap, map_event};
-use tigers_and_sheep::{App, Mode, PlayerKind, apply, ui};
+use tigers_and_sheep::{App, Controller, Mode, apply, ui};
 use tns_board::{Board, Game, Side};
 use tns_search::Limits;
 
@@ -35,7 +35,7 @@ fn keys(app: &mut App, text: &str) {
 #[test]
 fn the_form_chooses_the_sides_the_time_and_starts_without_restarting() {
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::network(), Limits::depth(1), None);
+        App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
     press(&mut app, KeyCode::Char('n'));
     assert_eq!(app.mode(), Mode::NewGame);
     let (text, _) = screen(&app, 100, 32);
@@ -71,7 +71,7 @@ fn the_form_chooses_the_sides_the_time_and_starts_without_restarting() {
 #[test]
 fn a_typed_start_position_is_checked_and_esc_leaves_the_game_as_it_was() {
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::Human, Limits::depth(1), None);
+        App::new(Game::new(), Controller::Human, Controller::Human, Limits::depth(1), None);
     app.play("c3".parse().unwrap());
     press(&mut app, KeyCode::Char('n'));
     // Start row (above the first, around), then the typed position: a bad one is refused.
@@ -116,7 +116,7 @@ fn a_typed_start_position_is_checked_and_esc_leaves_the_game_as_it_was() {
 #[test]
 fn the_form_fits_from_40_by_15_up_and_offers_perfect_only_with_the_table() {
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::Human, Limits::depth(1), None);
+        App::new(Game::new(), Controller::Human, Controller::Human, Limits::depth(1), None);
     press(&mut app, KeyCode::Char('n'));
     let form = app.new_game_form.as_ref().unwrap();
     assert!(!form.players.iter().any(|p| p == "perfect"), "{:?}", form.players);
@@ -144,7 +144,7 @@ fn the_form_fits_from_40_by_15_up_and_offers_perfect_only_with_the_table() {
 /// start screen.
 fn started_without_sides() -> App {
     let mut app =
-        App::new(Game::new(), PlayerKind::network(), PlayerKind::network(), Limits::depth(1), None);
+        App::new(Game::new(), Controller::network(), Controller::network(), Limits::depth(1), None);
     app.open_start_screen();
     app
 }
@@ -169,7 +169,7 @@ fn the_start_screen_asks_whom_you_play_and_nothing_moves_until_enter() {
     press(&mut app, KeyCode::Left);
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Play);
-    assert_eq!(*app.player(Side::Sheep), PlayerKind::Human);
+    assert_eq!(*app.player(Side::Sheep), Controller::Human);
     assert_eq!(app.player(Side::Tiger).name(), "hard");
     assert!(app.new_game_form.is_none());
     app.play("c3".parse().unwrap());

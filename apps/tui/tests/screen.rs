@@ -14,7 +14,7 @@ use tigers_and_sheep::Browse;
 use tigers_and_sheep::Mode;
 use tigers_and_sheep::board_view::{BoardView, Geometry};
 use tigers_and_sheep::input::{Action, Hitmap, map_event};
-use tigers_and_sheep::{App, PlayerKind, apply, ui};
+use tigers_and_sheep::{App, Controller, apply, ui};
 use tns_board::{Bitboard, Board, Game, Point};
 use tns_search::Limits;
 
@@ -92,8 +92,8 @@ fn board_at_each_scale() {
 fn two_people(board: Board) -> App {
     App::new(
         Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
+        Controller::Human,
+        Controller::Human,
         Limits::depth(1),
         None,
     )
@@ -103,15 +103,15 @@ fn two_people_at(board: Board, table: &std::sync::Arc<tns_tablebase::Tablebase>)
     let table = Some(std::sync::Arc::clone(table));
     App::new(
         Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
+        Controller::Human,
+        Controller::Human,
         Limits::depth(1),
         table,
     )
 }
 
 fn human_game() -> App {
-    App::new(Game::new(), PlayerKind::Human, PlayerKind::Human, Limits::depth(2), None)
+    App::new(Game::new(), Controller::Human, Controller::Human, Limits::depth(2), None)
 }
 
 fn draw(app: &App, w: u16, h: u16) -> (Buffer, Hitmap) {
@@ -200,7 +200,7 @@ fn clicks_and_keys_make_moves() {
 #[test]
 fn revert_and_undo_truncate_history() {
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::heuristic(), Limits::depth(1), None);
+        App::new(Game::new(), Controller::Human, Controller::heuristic(), Limits::depth(1), None);
     let dir = std::env::temp_dir();
     app.play("c3".parse().unwrap());
     // Let the computer reply.
@@ -312,7 +312,7 @@ fn review_looks_back_without_changing_the_game() {
 #[test]
 fn redo_brings_back_a_move_and_the_computers_reply_and_a_new_move_ends_it() {
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::heuristic(), Limits::depth(1), None);
+        App::new(Game::new(), Controller::Human, Controller::heuristic(), Limits::depth(1), None);
     app.play("c3".parse().unwrap());
     let deadline = Instant::now() + Duration::from_secs(10);
     while app.game.len() < 2 && Instant::now() < deadline {
@@ -348,11 +348,11 @@ fn the_move_list_numbers_turns_and_marks_kills() {
 
 #[test]
 fn a_random_player_moves_at_once_and_specs_set_their_own_limits() {
-    let random = PlayerKind::parse("random").unwrap();
+    let random = Controller::parse("random").unwrap();
     let mut app = App::new(
         Game::new(),
         random,
-        PlayerKind::parse("heuristic:depth=2").unwrap(),
+        Controller::parse("heuristic:depth=2").unwrap(),
         Limits::time(Duration::from_secs(5)),
         None,
     );
@@ -364,15 +364,15 @@ fn a_random_player_moves_at_once_and_specs_set_their_own_limits() {
     assert_eq!(record.tag("Tiger"), Some("heuristic:depth=2"));
     assert_eq!(record.tag("TigerLimits"), Some("depth 2"));
     assert_eq!(record.tag("SheepLimits"), None, "random play has no limits");
-    assert!(PlayerKind::parse("heuristic:time=0").is_err());
+    assert!(Controller::parse("heuristic:time=0").is_err());
 }
 
 #[test]
 fn quit_returns_while_a_search_runs() {
     let mut app = App::new(
         Game::new(),
-        PlayerKind::heuristic(),
-        PlayerKind::heuristic(),
+        Controller::heuristic(),
+        Controller::heuristic(),
         Limits::default(),
         None,
     );
@@ -423,8 +423,8 @@ fn the_verdict_reaches_into_the_placement_with_its_layers() {
     let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1".parse().unwrap();
     let app = App::new(
         Game::from_position(board),
-        PlayerKind::Human,
-        PlayerKind::Human,
+        Controller::Human,
+        Controller::Human,
         Limits::depth(1),
         Some(std::sync::Arc::new(table)),
     );
@@ -672,8 +672,8 @@ fn the_result_is_shown_once() {
     // Five sheep dead: the tigers have won.
     let mut app = App::new(
         Game::from_position("TS2T/5/5/5/T3T t 15".parse().unwrap()),
-        PlayerKind::Human,
-        PlayerKind::Human,
+        Controller::Human,
+        Controller::Human,
         Limits::depth(1),
         None,
     );
@@ -704,7 +704,7 @@ fn results_are_said_as_chances_from_the_sheeps_end_with_one_wording_for_forced_o
 
     // While a computer thinks: the score from a named side, the expected line and the bar.
     let mut app =
-        App::new(Game::new(), PlayerKind::heuristic(), PlayerKind::Human, Limits::depth(4), None);
+        App::new(Game::new(), Controller::heuristic(), Controller::Human, Limits::depth(4), None);
     app.tick();
     let deadline = Instant::now() + Duration::from_secs(30);
     while app.thinking.is_some() && Instant::now() < deadline {
@@ -739,7 +739,7 @@ fn saved_games_are_dated_tagged_and_never_overwrite() {
     let dir = std::env::temp_dir().join(format!("tns-tui-games-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::heuristic(), Limits::depth(4), None);
+        App::new(Game::new(), Controller::Human, Controller::heuristic(), Limits::depth(4), None);
     app.play("c3".parse().unwrap());
     app.save(&dir);
     app.save(&dir);
@@ -891,7 +891,7 @@ fn the_message_is_whole_at_every_size_even_while_the_computer_thinks() {
     // A computer to move and thinking, and a long message with a path in it: at every size
     // from the minimum up, every word of the message is on the screen.
     let mut app =
-        App::new(Game::new(), PlayerKind::heuristic(), PlayerKind::Human, Limits::depth(30), None);
+        App::new(Game::new(), Controller::heuristic(), Controller::Human, Limits::depth(30), None);
     // On clocks too, which take a line of the panel.
     app.set_clock(tigers_and_sheep::clock::parse_clock("90+30").unwrap());
     app.tick();
@@ -924,7 +924,7 @@ fn the_message_is_whole_at_every_size_even_while_the_computer_thinks() {
 fn the_last_turn_panel_follows_take_backs_and_redos() {
     // The computer plays the tigers at depth 2: its turns carry a depth and a score.
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::heuristic(), Limits::depth(2), None);
+        App::new(Game::new(), Controller::Human, Controller::heuristic(), Limits::depth(2), None);
     let reply = |app: &mut App| {
         let deadline = Instant::now() + Duration::from_secs(10);
         let len = app.game.len();
@@ -985,7 +985,7 @@ fn the_help_scrolls_where_it_does_not_fit() {
 /// A game from `position` between two humans, with `moves` played.
 fn game_from(position: &str, moves: &[&str]) -> App {
     let game = Game::from_position(position.parse().unwrap());
-    let mut app = App::new(game, PlayerKind::Human, PlayerKind::Human, Limits::depth(2), None);
+    let mut app = App::new(game, Controller::Human, Controller::Human, Limits::depth(2), None);
     for m in moves {
         app.play(m.parse().unwrap());
     }
@@ -1138,8 +1138,8 @@ fn the_analysis_marks_each_move_by_the_tables_verdict() {
 
 /// A person's sheep against the heuristic's tigers at depth 1.
 fn sheep_against_the_heuristic() -> App {
-    let tigers = PlayerKind::Computer(tns_match::PlayerSpec::heuristic());
-    App::new(Game::new(), PlayerKind::Human, tigers, Limits::depth(1), None)
+    let tigers = Controller::Computer(tns_match::PlayerSpec::heuristic());
+    App::new(Game::new(), Controller::Human, tigers, Limits::depth(1), None)
 }
 
 #[test]
@@ -1195,7 +1195,7 @@ fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
     use tigers_and_sheep::table_job::TableBuild;
     use tns_board::Side;
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::network(), Limits::depth(1), None);
+        App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
     press(&mut app, KeyCode::Char('B'));
     assert!(app.message.contains("no folder to build the table in"), "{}", app.message);
     assert!(app.table_build.is_none());
@@ -1224,7 +1224,7 @@ fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
     assert!(app.message.contains("the endgame table is built"), "{}", app.message);
     // The computer seat searches with it; the person is a person still.
     assert_eq!(app.player(Side::Tiger).name(), "strongest:table=on");
-    assert_eq!(*app.player(Side::Sheep), PlayerKind::Human);
+    assert_eq!(*app.player(Side::Sheep), Controller::Human);
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(!text.contains("Building the table"), "{text}");
     press(&mut app, KeyCode::Char('B'));
@@ -1241,7 +1241,7 @@ fn a_table_built_while_the_form_is_open_waits_for_the_new_game() {
     let dir = std::env::temp_dir().join(format!("tns-tui-form-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut app =
-        App::new(Game::new(), PlayerKind::Human, PlayerKind::network(), Limits::depth(1), None);
+        App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
     app.takes_table = [true, true];
     app.table_build = Some(TableBuild::start(&dir, 1));
     // The form is open while the build ends: the table waits, so the form's players stay true.
@@ -1267,8 +1267,8 @@ fn a_table_built_while_the_form_is_open_waits_for_the_new_game() {
 fn a_seat_chosen_on_the_command_line_keeps_its_player_when_a_table_comes() {
     let mut app = App::new(
         Game::new(),
-        PlayerKind::parse("heuristic").unwrap(),
-        PlayerKind::network(),
+        Controller::parse("heuristic").unwrap(),
+        Controller::network(),
         Limits::depth(1),
         None,
     );

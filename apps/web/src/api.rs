@@ -19,9 +19,9 @@ use crate::error::ApiError;
 use crate::page;
 use crate::query::Query;
 
-/// The server's settings.
+/// What a request may cost: the server's limits on searching.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct RequestLimits {
     /// The longest a player may think for a `move` request.
     pub max_move_time: Duration,
     /// The longest a `mainline` request may take.
@@ -34,7 +34,7 @@ pub struct Limits {
 #[derive(Debug)]
 pub struct AppState {
     pub(crate) analyst: Analyst,
-    limits: Limits,
+    limits: RequestLimits,
     /// Searches running at once are bounded, so a burst of them queues instead of starving the
     /// table's answers of threads.
     searches: Arc<Semaphore>,
@@ -52,7 +52,7 @@ pub struct AppState {
 
 impl AppState {
     /// The state of a server answering with `analyst` within `limits`.
-    pub fn new(analyst: Analyst, limits: Limits) -> AppState {
+    pub fn new(analyst: Analyst, limits: RequestLimits) -> AppState {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         AppState {
             analyst,

@@ -12,7 +12,7 @@ mod query;
 mod serve;
 
 pub use analysis::{API_VERSION, Analyst, SearchBudget};
-pub use api::{AppState, Limits, router};
+pub use api::{AppState, RequestLimits, router};
 pub use error::ApiError;
 pub use query::{MAX_MOVES, MAX_QUERY, Query};
 pub use serve::{ConnectionLimits, serve};

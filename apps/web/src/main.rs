@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Parser;
 use tns_board::KILLS_TO_WIN;
 use tns_tablebase::Tablebase;
-use tns_web::{Analyst, AppState, ConnectionLimits, Limits, SearchBudget, router};
+use tns_web::{Analyst, AppState, ConnectionLimits, RequestLimits, SearchBudget, router};
 
 #[derive(Parser, Debug)]
 #[command(name = "tns-web", version, about = "The solved game of Tigers and Sheep in a browser")]
@@ -67,7 +67,7 @@ fn run(cli: &Cli) -> Result<(), String> {
             per_move: Duration::from_millis(10),
         },
     };
-    let limits = Limits {
+    let limits = RequestLimits {
         max_move_time: Duration::from_secs_f64(cli.max_move_time),
         max_line_time: Duration::from_secs(5),
         searches: usize::from(cli.searches),

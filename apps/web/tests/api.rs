@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tns_web::{Analyst, AppState, ConnectionLimits, Limits, SearchBudget, router};
+use tns_web::{Analyst, AppState, ConnectionLimits, RequestLimits, SearchBudget, router};
 
 /// A server with `table` (or none: answering from the search).
 fn server(table: Option<Arc<tns_tablebase::Tablebase>>) -> SocketAddr {
@@ -29,7 +29,8 @@ fn state_with(
             per_move: Duration::from_millis(2),
         },
     };
-    let limits = Limits { max_move_time, max_line_time: Duration::from_millis(500), searches };
+    let limits =
+        RequestLimits { max_move_time, max_line_time: Duration::from_millis(500), searches };
     AppState::new(analyst, limits)
 }
 

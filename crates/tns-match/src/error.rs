@@ -56,7 +56,7 @@ pub enum PlayerError {
     },
     /// A limit (`time`, `depth`, `threads`, `tt`) that does not parse or is out of range.
     #[error(transparent)]
-    Limit(#[from] crate::limits::LimitError),
+    Limit(#[from] crate::limit::LimitError),
     /// The search could not be made (no memory for its table, say).
     #[error("the search cannot be made: {0}")]
     Search(#[source] Arc<tns_search::SearchError>),

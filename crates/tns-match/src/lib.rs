@@ -3,7 +3,6 @@
 mod error;
 mod external;
 mod level;
-mod limits;
 mod player;
 mod referee;
 mod seed;
@@ -15,12 +14,9 @@ mod tournament;
 
 pub use external::{DEPTH_TIMEOUT, External, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
 pub use level::{LEVELS, Level, Offer, level_name, offers};
-pub use limits::{LimitError, MAX_MOVE_SECONDS, MAX_NODES};
-/// The checks of every limit, shared by all front ends.
-pub mod limit {
-    pub use crate::limits::{depth, hash_mb, nodes, seconds, threads};
-}
+pub mod limit;
 pub use error::{MatchError, PlayerError};
+pub use limit::{LimitError, MAX_MOVE_SECONDS, MAX_NODES};
 pub use player::{Budget, Player, RandomPlayer, SearchPlayer};
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
 pub use seed::mix_seed;

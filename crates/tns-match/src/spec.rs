@@ -23,7 +23,7 @@ use tns_tablebase::{Tablebase, TablebaseError, WithTablebase};
 use crate::error::PlayerError;
 use crate::external::{External, ExternalPlayer};
 use crate::level::Level;
-use crate::limits;
+use crate::limit;
 use crate::player::{Budget, Player, RandomPlayer, SearchPlayer};
 use crate::shipped::{Fitted, shipped_chances, shipped_network_shared, with_endgame};
 
@@ -176,10 +176,10 @@ impl FromStr for PlayerSpec {
                 return Err(bad_option());
             }
             match key {
-                "time" => spec.time = Some(limits::seconds(value)?),
-                "depth" => spec.depth = Some(limits::depth(value)?),
-                "threads" => spec.threads = Some(limits::threads(value)?),
-                "tt" => spec.tt_mb = Some(limits::hash_mb(value)?),
+                "time" => spec.time = Some(limit::seconds(value)?),
+                "depth" => spec.depth = Some(limit::depth(value)?),
+                "threads" => spec.threads = Some(limit::threads(value)?),
+                "tt" => spec.tt_mb = Some(limit::hash_mb(value)?),
                 "traps" => {
                     let PlayerKind::Perfect { traps, .. } = &mut kind else {
                         return Err(bad_option());
@@ -233,10 +233,10 @@ fn external_spec(text: &str, command: &str) -> Result<PlayerSpec, PlayerError> {
         });
         match setting {
             Some(("name", value)) => name = Some(value.to_string()),
-            Some(("time", value)) => spec.time = Some(limits::seconds(value)?),
-            Some(("depth", value)) => spec.depth = Some(limits::depth(value)?),
-            Some(("threads", value)) => spec.threads = Some(limits::threads(value)?),
-            Some(("tt", value)) => spec.tt_mb = Some(limits::hash_mb(value)?),
+            Some(("time", value)) => spec.time = Some(limit::seconds(value)?),
+            Some(("depth", value)) => spec.depth = Some(limit::depth(value)?),
+            Some(("threads", value)) => spec.threads = Some(limit::threads(value)?),
+            Some(("tt", value)) => spec.tt_mb = Some(limit::hash_mb(value)?),
             Some((key, value)) => {
                 let option = key.trim_start_matches("option.");
                 if option.is_empty() {
