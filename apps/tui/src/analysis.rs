@@ -37,13 +37,13 @@ impl App {
     /// Turns the analysis marks on or off; without a table there is nothing to mark with.
     pub fn toggle_analysis(&mut self) {
         if self.tablebase.is_none() {
-            self.show_analysis = false;
+            self.view.show_analysis = false;
             self.message = "the analysis needs the tablebase (--tablebase DIR)".into();
             return;
         }
-        self.show_analysis = !self.show_analysis;
+        self.view.show_analysis = !self.view.show_analysis;
         let holds = self.tablebase.as_ref().is_some_and(|t| t.verdicts(self.board()).is_ok());
-        self.message = match (self.show_analysis, holds) {
+        self.message = match (self.view.show_analysis, holds) {
             (false, _) => "analysis off".into(),
             (true, true) => {
                 "analysis on: green keeps the result, yellow gives up a win, red loses (m hides it)"
@@ -65,7 +65,7 @@ impl App {
     /// says why it cannot answer).
     pub fn analysis(&self) -> Marks {
         let mut marks = Marks::default();
-        let Some(table) = self.tablebase.as_ref().filter(|_| self.show_analysis) else {
+        let Some(table) = self.tablebase.as_ref().filter(|_| self.view.show_analysis) else {
             return marks;
         };
         if self.review.is_some() || self.outcome().is_some() {
@@ -75,7 +75,7 @@ impl App {
         let Ok(verdicts) = table.verdicts(board) else { return marks };
         let Some(best) = verdicts.first().map(|(_, v)| v.wdl) else { return marks };
         for (m, v) in verdicts {
-            if m.from() != self.selected {
+            if m.from() != self.input.selected {
                 continue;
             }
             let set = if v.wdl == best {
@@ -92,8 +92,8 @@ impl App {
 
     /// Marks the sheep a tiger could jump, or stops marking them, and says which.
     pub fn toggle_threats(&mut self) {
-        self.show_threats = !self.show_threats;
-        self.message = if self.show_threats {
+        self.view.show_threats = !self.view.show_threats;
+        self.message = if self.view.show_threats {
             let open = self.shown_board().capturable_sheep().len();
             format!("threat view on: {open} sheep open to a jump (v hides them)")
         } else {

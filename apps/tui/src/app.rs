@@ -1,6 +1,7 @@
 //! The game's state, and the intents of playing it: moves by click, cursor and typing, take-back
 //! and redo, the questions asked and their answers, quitting.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tns_board::{Bitboard, Board, EndReason, Game, Move, Outcome, Point, Side};
@@ -44,94 +45,162 @@ pub enum Pending {
 
 /// The whole state of the program.
 #[derive(Debug)]
-// Help open, moves unsaved, colours off and quitting are independent switches, not a state
-// machine in disguise.
-#[allow(clippy::struct_excessive_bools)]
 pub struct App {
     /// The game so far.
-    pub game: Game,
+    pub(crate) game: Game,
     pub(crate) seats: [Seat; 2],
-    /// The keyboard cursor.
-    pub cursor: Point,
-    /// The piece the human has selected.
-    pub selected: Option<Point>,
-    /// Move text being typed.
-    pub typed: String,
-    /// Whether `typed` is a whole move that was refused (shown until the next key, so that an
-    /// Enter after it does not act on the cursor instead).
-    pub(crate) typed_refused: bool,
+    /// What the player is busy with on the board: the cursor, the selection, a typed move, the
+    /// hint.
+    pub(crate) input: Input,
     /// Whether the help overlay is open.
-    pub show_help: bool,
+    pub(crate) show_help: bool,
     /// Rows the help is scrolled by, where it does not fit the screen.
-    pub help_scroll: u16,
+    pub(crate) help_scroll: u16,
     /// A one-line message for the status bar.
-    pub message: String,
-    /// The engine's suggestion, after `H`: the cursor (and the selection, for a step or a
-    /// jump) is put on it, so Enter or Tab plays it.
-    pub hint: Option<Move>,
-    /// A hint being worked out on its own thread, and the game length it is for.
-    pub(crate) hint_job: Option<(HintAnswer, usize)>,
+    pub(crate) message: String,
     /// A question waiting for y/n: what to do on yes.
-    pub confirm: Option<Pending>,
-    /// How the players ended the game, if they did (a resignation, an agreed draw): the rules'
-    /// own endings come from the game itself.
-    pub(crate) ended: Option<Outcome>,
-    /// Whether moves were played or taken back since the game was started, loaded or saved.
-    pub dirty: bool,
+    pub(crate) confirm: Option<Pending>,
+    /// What the game keeps beside its moves.
+    pub(crate) notes: Notes,
     /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
-    pub clipboard: Option<String>,
-    /// Where the game in progress is written after every change, so that Ctrl+C, a closed
-    /// terminal or a crash loses nothing (`--resume` takes it up); `None` writes nothing.
-    pub autosave: Option<std::path::PathBuf>,
-    /// The start, moves and ending of the game as last written there.
-    pub(crate) autosaved: Option<(Board, Vec<Move>, Option<Outcome>)>,
+    pub(crate) clipboard: Option<String>,
+    /// Whether the game is saved, and where it goes.
+    pub(crate) saving: Saving,
     /// The new-game form, while it is open (`n`).
-    pub new_game_form: Option<NewGameForm>,
+    pub(crate) new_game_form: Option<NewGameForm>,
     /// The clocks, when the game is played on them (`--clock 5+3`).
-    pub clock: Option<GameClock>,
-    /// Draw without colours (the `NO_COLOR` convention).
-    pub no_color: bool,
-    /// The threat view: the sheep a tiger could jump are marked.
-    pub show_threats: bool,
-    /// The analysis: with a table, the moves of the selected piece (or every placement) marked
-    /// by what they do to the position's result.
-    pub show_analysis: bool,
-    /// Where the game was last saved, for the line the program prints when it ends.
-    pub saved_to: Option<std::path::PathBuf>,
-    /// The search in progress, if a computer is thinking.
-    pub thinking: Option<Thinking>,
-    /// The computer's last search failed (a damaged table): it does not search again until
-    /// the game changes (take back, new game).
-    pub failed: bool,
-    /// What the computer's searches found, by the ply of the move they chose: kept when moves
-    /// are taken back, so a redo shows them again, and shown only while that move stands.
-    pub(crate) turns: std::collections::BTreeMap<usize, TurnInfo>,
-    /// Set when the user asks to quit.
-    pub quit: bool,
+    pub(crate) clock: Option<GameClock>,
+    /// How the board is drawn.
+    pub(crate) view: View,
+    /// The work running on other threads.
+    pub(crate) jobs: Jobs,
+    /// How the program leaves, once it is asked to.
+    pub(crate) leaving: Option<Leave>,
     /// The tablebase, when one is loaded: the perfect player's, and the source
     /// of the status line's verdict.
-    pub tablebase: Option<Arc<Tablebase>>,
+    pub(crate) tablebase: Option<Arc<Tablebase>>,
     /// The game's own limits, for a computer player whose spec sets none.
     pub(crate) game_limits: Limits,
     /// The folder `B` builds the movement phase's table into (`--tablebase`, else
     /// `TNS_TABLEBASE_DIR`, else the data folder's, all places the game looks for a table), where
     /// there is one.
-    pub table_home: Option<std::path::PathBuf>,
-    /// The table being built, while it is.
-    pub table_build: Option<TableBuild>,
+    pub(crate) table_home: Option<PathBuf>,
     /// The seats (sheep, tigers) that search with the table's movement phase (`table=on`) once
     /// a table is loaded: those left to the default (not named on the command line, and kept as
     /// they were in the new-game form).
-    pub takes_table: [bool; 2],
+    pub(crate) takes_table: [bool; 2],
     /// In review, the position looked at, as the number of the game's moves it follows;
     /// `None` while the game itself is shown. Reviewing never changes the game.
-    pub review: Option<usize>,
+    pub(crate) review: Option<usize>,
+}
+
+/// What the player is busy with on the board. A move or a take-back clears it.
+#[derive(Debug)]
+pub(crate) struct Input {
+    /// The keyboard cursor.
+    pub(crate) cursor: Point,
+    /// The piece the player has selected.
+    pub(crate) selected: Option<Point>,
+    /// Move text being typed.
+    pub(crate) typed: String,
+    /// Whether `typed` is a whole move that was refused (shown until the next key, so that an
+    /// Enter after it does not act on the cursor instead).
+    pub(crate) typed_refused: bool,
+    /// The hint, asked for or shown.
+    pub(crate) hint: Hinting,
+}
+
+/// Where the hint is: a hint is either being worked out or shown, never both.
+#[derive(Debug, Default)]
+pub(crate) enum Hinting {
+    /// No hint asked for.
+    #[default]
+    None,
+    /// Being worked out on its own thread, for the game as it was this long.
+    Asked(HintAnswer, usize),
+    /// The engine's suggestion: the cursor (and the selection, for a step or a jump) is put on
+    /// it, so Enter or Tab plays it.
+    Shown(Move),
+}
+
+impl Input {
+    /// What a move, a take-back or an ending leaves behind: no selection, no typed text, no hint.
+    pub(crate) fn clear(&mut self) {
+        self.selected = None;
+        self.typed.clear();
+        self.typed_refused = false;
+        self.hint = Hinting::None;
+    }
+
+    /// The hint shown, if there is one.
+    pub(crate) fn hinted(&self) -> Option<Move> {
+        match self.hint {
+            Hinting::Shown(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// The work that runs on other threads while the game goes on.
+#[derive(Debug, Default)]
+pub(crate) struct Jobs {
+    /// The search in progress, if a computer is thinking.
+    pub(crate) thinking: Option<Thinking>,
+    /// The table being built, while it is.
+    pub(crate) table_build: Option<TableBuild>,
+    /// The computer's last search failed (a damaged table): it does not search again until
+    /// the game changes (take back, new game).
+    pub(crate) failed: bool,
+}
+
+/// Whether the game is saved, and where it is written.
+#[derive(Debug, Default)]
+pub(crate) struct Saving {
+    /// Whether moves were played or taken back since the game was started, loaded or saved.
+    pub(crate) dirty: bool,
+    /// Where the game in progress is written after every change, so that Ctrl+C, a closed
+    /// terminal or a crash loses nothing (`--resume` takes it up); `None` writes nothing.
+    pub(crate) autosave: Option<PathBuf>,
+    /// The start, moves and ending of the game as last written there.
+    pub(crate) autosaved: Option<(Board, Vec<Move>, Option<Outcome>)>,
+    /// Where the game was last saved, for the line the program prints when it ends.
+    pub(crate) saved_to: Option<PathBuf>,
+}
+
+/// How the board is drawn: switches the player turns on and off, kept from game to game.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct View {
+    /// Draw without colours (the `NO_COLOR` convention).
+    pub(crate) no_color: bool,
+    /// The threat view: the sheep a tiger could jump are marked.
+    pub(crate) show_threats: bool,
+    /// The analysis: with a table, the moves of the selected piece (or every placement) marked
+    /// by what they do to the position's result.
+    pub(crate) show_analysis: bool,
+}
+
+/// What the game keeps beside its moves.
+#[derive(Debug, Default)]
+pub(crate) struct Notes {
+    /// How the players ended the game, if they did (a resignation, an agreed draw): the rules'
+    /// own endings come from the game itself.
+    pub(crate) ended: Option<Outcome>,
+    /// What the computer's searches found, by the ply of the move they chose: kept when moves
+    /// are taken back, so a redo shows them again, and shown only while that move stands.
+    pub(crate) turns: std::collections::BTreeMap<usize, TurnInfo>,
     /// Moves taken back, for `r` to play again: the next one last.
     pub(crate) redo: Vec<Move>,
-    /// Set by `p` on the start screen: the program leaves the game for the puzzles.
-    pub open_puzzles: bool,
     /// The review of the game (`g`), while the game has the moves it was made of.
     pub(crate) game_review: Option<crate::game_review::GameReview>,
+}
+
+/// How the program leaves the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leave {
+    /// The program ends.
+    Quit,
+    /// The game gives way to the puzzles (`p` on the start screen).
+    Puzzles,
 }
 
 /// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect player,
@@ -181,41 +250,179 @@ impl App {
         App {
             game,
             seats: [seat(sheep), seat(tiger)],
-            cursor: CENTRE,
-            selected: None,
-            typed: String::new(),
-            typed_refused: false,
+            input: Input {
+                cursor: CENTRE,
+                selected: None,
+                typed: String::new(),
+                typed_refused: false,
+                hint: Hinting::None,
+            },
             show_help: false,
             help_scroll: 0,
             message: "Press ? for help".into(),
-            hint: None,
-            hint_job: None,
             confirm: None,
-            ended: None,
-            dirty: false,
+            notes: Notes::default(),
             clipboard: None,
-            autosave: None,
-            autosaved: None,
-            clock: None,
+            saving: Saving::default(),
             new_game_form: None,
-            no_color: false,
-            show_threats: false,
-            show_analysis: false,
-            saved_to: None,
-            thinking: None,
-            failed: false,
-            turns: std::collections::BTreeMap::new(),
-            quit: false,
+            clock: None,
+            view: View::default(),
+            jobs: Jobs::default(),
+            leaving: None,
             tablebase,
             game_limits: limits,
             table_home: None,
-            table_build: None,
             takes_table: [false; 2],
             review: None,
-            redo: Vec::new(),
-            game_review: None,
-            open_puzzles: false,
         }
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The status line's message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Says something on the status line.
+    pub fn set_message(&mut self, message: impl Into<String>) {
+        self.message = message.into();
+    }
+
+    /// The keyboard cursor.
+    pub fn cursor(&self) -> Point {
+        self.input.cursor
+    }
+
+    /// The piece selected on the board.
+    pub fn selected(&self) -> Option<Point> {
+        self.input.selected
+    }
+
+    /// Selects a piece (or none), as a click on it does, without playing.
+    pub fn select(&mut self, p: Option<Point>) {
+        self.input.selected = p;
+    }
+
+    /// The move text being typed.
+    pub fn typed(&self) -> &str {
+        &self.input.typed
+    }
+
+    /// The hint shown, after `H`.
+    pub fn hinted(&self) -> Option<Move> {
+        self.input.hinted()
+    }
+
+    /// The computer's search, while one runs.
+    pub fn thinking(&self) -> Option<&Thinking> {
+        self.jobs.thinking.as_ref()
+    }
+
+    /// Takes the running search away from the game (for tests and scripts, which then wait
+    /// for it themselves).
+    pub fn take_thinking(&mut self) -> Option<Thinking> {
+        self.jobs.thinking.take()
+    }
+
+    /// The table being built, while it is.
+    pub fn table_build(&self) -> Option<&TableBuild> {
+        self.jobs.table_build.as_ref()
+    }
+
+    /// Follows a build of the table started elsewhere, as if `B` had started it.
+    pub fn follow_table_build(&mut self, job: TableBuild) {
+        self.jobs.table_build = Some(job);
+    }
+
+    /// The tablebase, when one is loaded.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
+    }
+
+    /// The folder `B` builds the table into, if there is one.
+    pub fn table_home(&self) -> Option<&Path> {
+        self.table_home.as_deref()
+    }
+
+    /// Where `B` builds the table.
+    pub fn set_table_home(&mut self, dir: Option<PathBuf>) {
+        self.table_home = dir;
+    }
+
+    /// The seats (sheep, tigers) that take a table once one is loaded.
+    pub fn takes_table(&self) -> [bool; 2] {
+        self.takes_table
+    }
+
+    /// Which seats (sheep, tigers) take a table once one is loaded.
+    pub fn set_takes_table(&mut self, takes: [bool; 2]) {
+        self.takes_table = takes;
+    }
+
+    /// The clocks, when the game is played on them.
+    pub fn clock(&self) -> Option<GameClock> {
+        self.clock
+    }
+
+    /// Draws without colours (`NO_COLOR`), or with them.
+    pub fn set_no_color(&mut self, no_color: bool) {
+        self.view.no_color = no_color;
+    }
+
+    /// Whether the analysis marks are on.
+    pub fn show_analysis(&self) -> bool {
+        self.view.show_analysis
+    }
+
+    /// Writes the game after every change to this file, or nowhere.
+    pub fn set_autosave(&mut self, path: Option<PathBuf>) {
+        self.saving.autosave = path;
+    }
+
+    /// Where the game was last saved.
+    pub fn saved_to(&self) -> Option<&Path> {
+        self.saving.saved_to.as_deref()
+    }
+
+    /// The text waiting to go to the terminal's clipboard.
+    pub fn clipboard(&self) -> Option<&str> {
+        self.clipboard.as_deref()
+    }
+
+    /// Takes the text waiting to go to the terminal's clipboard, to send it.
+    pub fn take_clipboard(&mut self) -> Option<String> {
+        self.clipboard.take()
+    }
+
+    /// How the program leaves, once it was asked to.
+    pub fn leaving(&self) -> Option<Leave> {
+        self.leaving
+    }
+
+    /// In review, the position looked at, as the number of the game's moves it follows;
+    /// `None` while the game itself is shown.
+    pub fn review(&self) -> Option<usize> {
+        self.review
+    }
+
+    /// The new-game form, while it is open.
+    pub fn new_game_form(&self) -> Option<&NewGameForm> {
+        self.new_game_form.as_ref()
+    }
+
+    /// Whether the help is open.
+    pub fn help_open(&self) -> bool {
+        self.show_help
+    }
+
+    /// Opens the help, at its top.
+    pub fn open_help(&mut self) {
+        self.show_help = true;
+        self.help_scroll = 0;
     }
 
     /// The player of a side.
@@ -230,7 +437,7 @@ impl App {
 
     /// How the game ended, if it has: by the rules, or by a resignation or an agreed draw.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome().or(self.ended)
+        self.game.outcome().or(self.notes.ended)
     }
 
     /// Whether a person is to move (and the game goes on).
@@ -240,15 +447,12 @@ impl App {
 
     /// Destinations of the selected piece.
     pub fn targets(&self) -> Bitboard {
-        let Some(from) = self.selected else { return Bitboard::EMPTY };
+        let Some(from) = self.input.selected else { return Bitboard::EMPTY };
         self.game.legal_moves().iter().filter(|m| m.from() == Some(from)).map(|m| m.to()).collect()
     }
 
     pub(crate) fn after_move(&mut self) {
-        self.selected = None;
-        self.hint = None;
-        self.hint_job = None;
-        self.typed.clear();
+        self.input.clear();
         if self.outcome().is_some() {
             // The status panel shows the result; the message says what can be done next.
             self.message = "u: take back, s: save, n: new game, q: quit".into();
@@ -258,11 +462,11 @@ impl App {
     /// Book-keeping after a move reached the game: it is unsaved, and it ends the moves `r`
     /// could play again unless it is the next of them.
     pub(crate) fn played(&mut self, m: Move) {
-        self.dirty = true;
-        if self.redo.last() == Some(&m) {
-            self.redo.pop();
+        self.saving.dirty = true;
+        if self.notes.redo.last() == Some(&m) {
+            self.notes.redo.pop();
         } else {
-            self.redo.clear();
+            self.notes.redo.clear();
         }
         self.punch_clock();
     }
@@ -296,15 +500,15 @@ impl App {
 
     /// A click or Enter on a point: place, select, or move the selected piece there.
     pub fn activate(&mut self, p: Point) {
-        self.cursor = p;
+        self.input.cursor = p;
         if self.refuse_in_review() || !self.human_to_move() {
             return;
         }
         let board = self.board();
         let side = board.side_to_move();
-        if let Some(from) = self.selected {
+        if let Some(from) = self.input.selected {
             if from == p {
-                self.selected = None;
+                self.input.selected = None;
                 return;
             }
             if let Some(&m) =
@@ -315,14 +519,14 @@ impl App {
             }
         }
         if board.piece_at(p) == Some(side) {
-            self.selected = Some(p);
+            self.input.selected = Some(p);
             if self.targets().is_empty() {
                 self.message = format!("the piece on {p} cannot move");
             }
         } else if side == Side::Sheep && board.in_hand() > 0 {
             self.play(Move::Place(p));
         } else {
-            self.selected = None;
+            self.input.selected = None;
         }
     }
 
@@ -334,11 +538,11 @@ impl App {
             reason = "the cursor's coordinates, 0 to 4, between u8 and i8"
         )]
         let (x, y) = (
-            (self.cursor.x() as i8 + dx).clamp(0, 4) as u8,
-            (self.cursor.y() as i8 + dy).clamp(0, 4) as u8,
+            (self.input.cursor.x() as i8 + dx).clamp(0, 4) as u8,
+            (self.input.cursor.y() as i8 + dy).clamp(0, 4) as u8,
         );
         if let Some(p) = Point::new(x, y) {
-            self.cursor = p;
+            self.input.cursor = p;
         }
     }
 
@@ -347,31 +551,31 @@ impl App {
         if self.refuse_in_review() {
             return;
         }
-        if std::mem::take(&mut self.typed_refused) {
-            self.typed.clear();
+        if std::mem::take(&mut self.input.typed_refused) {
+            self.input.typed.clear();
         }
         let c = c.to_ascii_lowercase();
-        if c == 'x' && self.typed.len() != 2 {
+        if c == 'x' && self.input.typed.len() != 2 {
             // An x belongs only between a kill's two points.
             self.message = "x goes between a kill's points: a5xc3".into();
             return;
         }
-        self.typed.push(c);
+        self.input.typed.push(c);
         let board = self.board();
         // A placement is two characters, a step four, a kill four or five (`a5c3`, `a5xc3`).
-        let complete = crate::input::typed_move_complete(board, &self.typed);
-        if self.typed.len() == 2
+        let complete = crate::input::typed_move_complete(board, &self.input.typed);
+        if self.input.typed.len() == 2
             && !complete
             && self.human_to_move()
-            && let Ok(p) = self.typed.parse::<Point>()
+            && let Ok(p) = self.input.typed.parse::<Point>()
             && board.piece_at(p) == Some(board.side_to_move())
         {
             // The piece a typed move starts from is selected, its moves shown, as a click does.
-            self.cursor = p;
-            self.selected = Some(p);
+            self.input.cursor = p;
+            self.input.selected = Some(p);
         }
         if complete {
-            let text = self.typed.clone();
+            let text = self.input.typed.clone();
             let played = self.game.len();
             match text.parse::<Move>() {
                 Ok(Move::Place(p)) if self.human_to_move() && board.piece_at(p).is_some() => {
@@ -387,25 +591,26 @@ impl App {
                 Err(e) => self.message = e.to_string(),
             }
             if self.game.len() > played {
-                self.typed.clear();
+                self.input.typed.clear();
             } else {
                 // Refused: the text stays on screen with the reason until the next key.
-                self.typed_refused = true;
+                self.input.typed_refused = true;
             }
-        } else if self.typed.len() > 5 {
-            self.typed.clear();
+        } else if self.input.typed.len() > 5 {
+            self.input.typed.clear();
         }
     }
 
     /// Enter or Space on the cursor's point, from the keyboard: with a move being typed, it
     /// does not act on the cursor (the typed text is what the player is busy with).
     pub fn activate_cursor(&mut self) {
-        if self.typed.is_empty() {
-            self.activate(self.cursor);
-        } else if self.typed_refused {
+        if self.input.typed.is_empty() {
+            self.activate(self.input.cursor);
+        } else if self.input.typed_refused {
             // The message already says why the typed move was refused.
         } else {
-            self.message = format!("typing {}: finish the move, or Esc to drop it", self.typed);
+            self.message =
+                format!("typing {}: finish the move, or Esc to drop it", self.input.typed);
         }
     }
 
@@ -413,9 +618,9 @@ impl App {
     /// moves taken back again.
     pub fn revert_to(&mut self, index: usize) {
         self.cancel_search();
-        self.dirty |= index < self.game.len();
+        self.saving.dirty |= index < self.game.len();
         if index < self.game.len() {
-            self.redo.extend(self.game.moves()[index..].iter().rev());
+            self.notes.redo.extend(self.game.moves()[index..].iter().rev());
             let movers =
                 self.game.positions()[index..self.game.len()].iter().map(|b| b.side_to_move());
             if let Some(clock) = &mut self.clock {
@@ -423,33 +628,30 @@ impl App {
             }
         }
         self.game.truncate(index);
-        self.ended = None;
+        self.notes.ended = None;
         self.review = None;
-        self.selected = None;
-        self.hint = None;
-        self.hint_job = None;
-        self.typed.clear();
+        self.input.clear();
         self.restart_clock();
         self.message = format!("back to before move {}", index + 1);
     }
 
     /// Takes back the human's last move and the computer's reply.
     pub fn undo(&mut self) {
-        match self.ended.map(|o| o.reason) {
+        match self.notes.ended.map(|o| o.reason) {
             Some(EndReason::TimeForfeit) => {
                 self.message = "the flag fell: the game is lost on time (n: new game)".into();
                 return;
             }
             Some(_) => {
                 // A resignation or an agreed draw: only the ending is taken back.
-                self.ended = None;
+                self.notes.ended = None;
                 self.restart_clock();
                 self.message = "took back the ending: play on".into();
                 return;
             }
             None => {}
         }
-        self.failed = false;
+        self.jobs.failed = false;
         self.cancel_search();
         let mut target = self.game.len();
         // Go back past computer moves to the last position where a human was to move.
@@ -474,20 +676,20 @@ impl App {
             self.message = "the game is over (n: new game)".into();
             return;
         }
-        if self.redo.is_empty() {
+        if self.notes.redo.is_empty() {
             self.message = "nothing to redo".into();
             return;
         }
         self.cancel_search();
         let mut replayed = 0;
-        while let Some(m) = self.redo.pop() {
+        while let Some(m) = self.notes.redo.pop() {
             if self.game.play(m).is_err() {
                 // Cannot happen (the moves were legal here), but never trust a stack blindly.
-                self.redo.clear();
+                self.notes.redo.clear();
                 break;
             }
             replayed += 1;
-            self.dirty = true;
+            self.saving.dirty = true;
             if self.human_to_move() || self.outcome().is_some() {
                 break;
             }
@@ -499,15 +701,15 @@ impl App {
 
     /// Whether `r` has moves to play again.
     pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
+        !self.notes.redo.is_empty()
     }
 
     /// Starts a new game from the same start.
     pub fn new_game(&mut self) {
-        self.failed = false;
+        self.jobs.failed = false;
         self.revert_to(0);
-        self.redo.clear();
-        self.dirty = false;
+        self.notes.redo.clear();
+        self.saving.dirty = false;
         if let Some(clock) = self.clock {
             self.set_clock(clock.control);
         }
@@ -516,12 +718,12 @@ impl App {
 
     /// Whether the game has moves that a quit or a new game would lose.
     pub fn unsaved(&self) -> bool {
-        self.dirty && !self.game.is_empty()
+        self.saving.dirty && !self.game.is_empty()
     }
 
     /// The styles to draw with: the colours, or none where `NO_COLOR` is set.
     pub fn theme(&self) -> Theme {
-        Theme::new(self.no_color)
+        Theme::new(self.view.no_color)
     }
 
     /// What the keys mean now.
@@ -555,14 +757,12 @@ impl App {
             self.message = "carry on".into();
         } else if self.review.take().is_some() {
             self.message = "back to the game".into();
-        } else if !self.typed.is_empty() {
-            self.typed.clear();
-            self.typed_refused = false;
+        } else if !self.input.typed.is_empty() {
+            self.input.typed.clear();
+            self.input.typed_refused = false;
             self.message = "typing cleared".into();
-        } else if self.selected.is_some() || self.hint.is_some() || self.hint_job.is_some() {
-            self.selected = None;
-            self.hint = None;
-            self.hint_job = None;
+        } else if self.input.selected.is_some() || !matches!(self.input.hint, Hinting::None) {
+            self.input.clear();
             self.message = "cancelled".into();
         } else {
             self.message = "nothing to cancel (q quits)".into();
@@ -571,8 +771,8 @@ impl App {
 
     /// Backspace: deletes the last typed character.
     pub fn backspace(&mut self) {
-        self.typed.pop();
-        self.typed_refused = false;
+        self.input.typed.pop();
+        self.input.typed_refused = false;
     }
 
     /// Asks to quit: at once when nothing is unsaved, else after a yes.
@@ -587,9 +787,15 @@ impl App {
 
     /// Quits at once; a running search is told to stop.
     pub fn force_quit(&mut self) {
-        if let Some(t) = &self.thinking {
+        if let Some(t) = &self.jobs.thinking {
             t.stop();
         }
-        self.quit = true;
+        self.leaving.get_or_insert(Leave::Quit);
+    }
+
+    /// Leaves the game for the puzzles.
+    pub(crate) fn open_puzzles(&mut self) {
+        self.force_quit();
+        self.leaving = Some(Leave::Puzzles);
     }
 }

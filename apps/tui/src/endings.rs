@@ -52,20 +52,18 @@ impl App {
     /// resignation, agreed draw or loss on time.
     pub fn end_as(&mut self, outcome: Outcome) {
         self.end_by_players(outcome);
-        self.dirty = false;
+        self.saving.dirty = false;
     }
 
     /// Ends the game as the players decided: any search stops, and the record says how.
     pub(crate) fn end_by_players(&mut self, outcome: Outcome) {
         self.cancel_search();
-        self.ended = Some(outcome);
+        self.notes.ended = Some(outcome);
         if let Some(clock) = &mut self.clock {
             clock.restart(None, std::time::Instant::now());
         }
-        self.dirty = true;
-        self.selected = None;
-        self.hint = None;
-        self.hint_job = None;
+        self.saving.dirty = true;
+        self.input.clear();
         self.message = if outcome.reason == tns_board::EndReason::TimeForfeit {
             "g: review, n: new game, s: save, q: quit".into()
         } else {

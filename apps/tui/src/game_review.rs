@@ -26,14 +26,14 @@ pub struct GameReview {
 impl App {
     /// The review of the game as it stands, if one was made of these moves.
     pub fn game_review(&self) -> Option<&Review> {
-        self.game_review.as_ref().filter(|r| r.moves == self.game.moves()).map(|r| &r.review)
+        self.notes.game_review.as_ref().filter(|r| r.moves == self.game.moves()).map(|r| &r.review)
     }
 
     /// `g`: reviews the game (or forgets the review when it is shown), then shows the first
     /// mistake.
     pub fn toggle_game_review(&mut self) {
         if self.game_review().is_some() {
-            self.game_review = None;
+            self.notes.game_review = None;
             self.message = "the review is closed (g opens it again)".into();
             return;
         }
@@ -55,7 +55,7 @@ impl App {
             Ok(made) => {
                 let first = made.next_mark(None);
                 let marks = made.plies.iter().filter(|p| p.mark.is_some()).count();
-                self.game_review =
+                self.notes.game_review =
                     Some(GameReview { review: made, moves: self.game.moves().to_vec() });
                 match first {
                     Some(i) => self.show_mistake(i),

@@ -5,6 +5,7 @@ use std::sync::mpsc::TryRecvError;
 use std::time::Duration;
 
 use crate::App;
+use crate::app::Hinting;
 use crate::engine::{Hint, start_hint};
 
 impl App {
@@ -15,18 +16,17 @@ impl App {
             return;
         }
         let rx = start_hint(self.board(), self.game.previous().to_vec(), self.tablebase.clone());
-        self.hint_job = Some((rx, self.game.len()));
-        self.hint = None;
+        self.input.hint = Hinting::Asked(rx, self.game.len());
         self.message = "hint: thinking…".into();
     }
 
     /// Collects a finished hint and puts the cursor on it.
     pub(crate) fn poll_hint(&mut self) {
-        let Some((rx, ply)) = &self.hint_job else { return };
+        let Hinting::Asked(rx, ply) = &self.input.hint else { return };
         let found = match rx.try_recv() {
             Ok(Ok(found)) => found,
             Ok(Err(e)) => {
-                self.hint_job = None;
+                self.input.hint = Hinting::None;
                 self.message = format!("no hint: {e}");
                 return;
             }
@@ -34,26 +34,26 @@ impl App {
             Err(TryRecvError::Disconnected) => None,
         };
         let stale = *ply != self.game.len();
-        self.hint_job = None;
+        self.input.hint = Hinting::None;
         let Some(Hint { mv: m, by }) = found.filter(|_| !stale) else { return };
-        self.hint = Some(m);
-        if !self.typed.is_empty() && !self.typed_refused {
+        self.input.hint = Hinting::Shown(m);
+        if !self.input.typed.is_empty() && !self.input.typed_refused {
             // The player is typing a move: the hint is shown, but takes neither the typed
             // text nor the cursor.
             self.message =
                 format!("hint from {by}: {m} (Tab plays it; finish typing yours, or Esc)");
             return;
         }
-        self.typed.clear();
-        self.typed_refused = false;
-        self.cursor = m.to();
-        self.selected = m.from();
+        self.input.typed.clear();
+        self.input.typed_refused = false;
+        self.input.cursor = m.to();
+        self.input.selected = m.from();
         self.message = format!("hint from {by}: {m} (Enter or Tab plays it, Esc drops it)");
     }
 
     /// Waits for a hint being worked out (for tests and scripts; the game loop polls instead).
     pub fn wait_for_hint(&mut self) {
-        while self.hint_job.is_some() {
+        while matches!(self.input.hint, Hinting::Asked(..)) {
             std::thread::sleep(Duration::from_millis(5));
             self.poll_hint();
         }
@@ -61,7 +61,7 @@ impl App {
 
     /// Plays the hinted move.
     pub fn play_hint(&mut self) {
-        match self.hint {
+        match self.input.hinted() {
             Some(m) => self.play(m),
             None => self.message = "no hint: press H for one".into(),
         }

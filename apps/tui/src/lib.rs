@@ -29,7 +29,7 @@ mod wording;
 use std::path::Path;
 use std::time::Duration;
 
-pub use app::{App, Mode, Pending};
+pub use app::{App, Leave, Mode, Pending};
 pub use players::{Controller, DEFAULT_TIME, TurnInfo};
 use ratatui::crossterm::event;
 pub use review::Browse;
@@ -78,7 +78,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         }
         Action::Activate(p) => {
             // A click is on a point: whatever was being typed is dropped.
-            app.typed.clear();
+            app.input.typed.clear();
             app.activate(p);
         }
         Action::ActivateCursor => app.activate_cursor(),
@@ -97,14 +97,8 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
             let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening && !f.typing());
             match c {
                 'q' if opening => app.force_quit(),
-                'p' if opening => {
-                    app.open_puzzles = true;
-                    app.force_quit();
-                }
-                '?' if opening => {
-                    app.show_help = true;
-                    app.help_scroll = 0;
-                }
+                'p' if opening => app.open_puzzles(),
+                '?' if opening => app.open_help(),
                 _ => form(app, |f| f.type_char(c)),
             }
         }
@@ -165,9 +159,9 @@ pub fn run(
     save_dir: &Path,
 ) -> std::io::Result<()> {
     let mut hit = Hitmap::default();
-    while !app.quit {
+    while app.leaving().is_none() {
         terminal.draw(|frame| hit = ui::draw(frame, app))?;
-        if let Some(text) = app.clipboard.take() {
+        if let Some(text) = app.take_clipboard() {
             // OSC 52: terminals that allow it put the text on the clipboard; others ignore it.
             use std::io::Write as _;
             let mut out = std::io::stdout();
@@ -179,7 +173,7 @@ pub fn run(
         // Short polls keep the screen live while a computer thinks, and quitting quick; shorter
         // still while it thinks, so that its move is played the moment it is found (on a clock,
         // every millisecond waited is the computer's).
-        let wait = if app.thinking.is_some() { 2 } else { 50 };
+        let wait = if app.thinking().is_some() { 2 } else { 50 };
         if event::poll(Duration::from_millis(wait))? {
             let ev = event::read()?;
             if let Some(action) = map_event(&ev, &hit, app.mode()) {

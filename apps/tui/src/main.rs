@@ -142,19 +142,20 @@ fn offer_table_build(
     given: Option<&std::path::Path>,
     warning: Option<String>,
 ) {
-    app.table_home = Some(table_home(given));
-    app.takes_table = optional;
+    app.set_table_home(Some(table_home(given)));
+    app.set_takes_table(optional);
     let would_take = [Side::Sheep, Side::Tiger]
         .into_iter()
         .zip(optional)
         .any(|(side, o)| o && matches!(app.player(side), Controller::Computer(_)));
-    let offer = app.tablebase.is_none() && would_take;
-    app.message = match (warning, offer) {
+    let offer = app.tablebase().is_none() && would_take;
+    let message = match (warning, offer) {
         (Some(warning), true) => format!("{warning}; B builds a sound one"),
         (Some(warning), false) => warning,
         (None, true) => "Press ? for help, B to build the endgame table (a minute)".into(),
-        (None, false) => std::mem::take(&mut app.message),
+        (None, false) => return,
     };
+    app.set_message(message);
 }
 
 /// The first sound table found, and a warning for the status line when a folder on the way held
@@ -308,7 +309,7 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     let mut app = App::new(game, sheep, tiger, limits, tablebase);
     offer_table_build(&mut app, optional, cli.tablebase.as_deref(), warning);
     if let Some(note) = partial {
-        app.message = note;
+        app.set_message(note);
     }
     // A saved game's clocks, unless --time or --depth replaces them.
     let saved_clock = match &record {
@@ -392,8 +393,8 @@ fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
     let mut app = match setup(cli, &save_dir) {
         Ok(mut app) => {
             // https://no-color.org: a set, non-empty NO_COLOR means no colours.
-            app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            app.autosave = Some(save_dir.join(AUTOSAVE));
+            app.set_no_color(std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()));
+            app.set_autosave(Some(save_dir.join(AUTOSAVE)));
             app
         }
         Err(e) => {
@@ -429,10 +430,10 @@ fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
         println!("{outcome}");
     }
     // The whole path, once the screen is gone (the status line may have had to wrap it).
-    if let Some(path) = &app.saved_to {
+    if let Some(path) = app.saved_to() {
         println!("saved {}", path.display());
     }
-    Ok(app.open_puzzles)
+    Ok(app.leaving() == Some(tigers_and_sheep::Leave::Puzzles))
 }
 
 /// Runs the puzzle screen; the position to play as a game, if the player asked for one.
@@ -473,22 +474,26 @@ mod tests {
             app
         };
         let default = app(Controller::Human, [true, true]);
-        assert!(default.message.contains("B to build"), "{}", default.message);
-        assert_eq!(default.takes_table, [true, true]);
-        assert_eq!(default.table_home.as_deref(), Some(std::path::Path::new("/tmp/t")));
+        assert!(default.message().contains("B to build"), "{}", default.message());
+        assert_eq!(default.takes_table(), [true, true]);
+        assert_eq!(default.table_home(), Some(std::path::Path::new("/tmp/t")));
         // Both sides named: nobody takes a table, and nobody is told of B at the start.
         let named = app(Controller::Human, [false, false]);
-        assert!(!named.message.contains("B to build"), "{}", named.message);
-        assert_eq!(named.takes_table, [false, false]);
+        assert!(!named.message().contains("B to build"), "{}", named.message());
+        assert_eq!(named.takes_table(), [false, false]);
         // A damaged table passed over is said, with `B` only where it would be offered.
         let mut warned =
             App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
         let damage = || Some("the tablebase in t: damaged (playing without it)".to_owned());
         offer_table_build(&mut warned, [true, true], None, damage());
-        assert!(warned.message.starts_with("the tablebase in t: damaged"), "{}", warned.message);
-        assert!(warned.message.ends_with("B builds a sound one"), "{}", warned.message);
+        assert!(
+            warned.message().starts_with("the tablebase in t: damaged"),
+            "{}",
+            warned.message()
+        );
+        assert!(warned.message().ends_with("B builds a sound one"), "{}", warned.message());
         offer_table_build(&mut warned, [false, false], None, damage());
-        assert!(!warned.message.contains("B builds"), "{}", warned.message);
+        assert!(!warned.message().contains("B builds"), "{}", warned.message());
     }
 
     #[test]
@@ -521,22 +526,22 @@ mod tests {
             setup(&Cli::try_parse_from(all).unwrap(), &dir).unwrap()
         };
         let asked = app(&[]);
-        assert!(asked.new_game_form.as_ref().is_some_and(|f| f.opening), "no side named: asked");
+        assert!(asked.new_game_form().is_some_and(|f| f.opening), "no side named: asked");
         let position = app(&["--position", "T3T/5/2S2/5/T3T t 19"]);
-        assert!(position.new_game_form.is_some(), "a position alone still asks who plays");
+        assert!(position.new_game_form().is_some(), "a position alone still asks who plays");
         for named in
             [&["--sheep", "human"][..], &["--tiger", "easy"], &["-S", "hard", "-T", "human"]]
         {
-            assert!(app(named).new_game_form.is_none(), "{named:?}: skipped");
+            assert!(app(named).new_game_form().is_none(), "{named:?}: skipped");
         }
         std::fs::write(dir.join("saved.txt"), "[Sheep \"human\"]\n[Tiger \"easy\"]\n\n1. c3 *\n")
             .unwrap();
         let saved = dir.join("saved.txt").display().to_string();
         let loaded = app(&["--load", &saved]);
         assert!(
-            loaded.new_game_form.is_none(),
+            loaded.new_game_form().is_none(),
             "a saved game names its players: {}",
-            loaded.message
+            loaded.message()
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -549,8 +554,8 @@ mod tests {
         std::fs::write(dir.join(AUTOSAVE), record).unwrap();
         let args = ["tigers-and-sheep", "--resume", "--tablebase", dir.to_str().unwrap()];
         let app = setup(&Cli::try_parse_from(args).unwrap(), &dir).unwrap();
-        assert!(app.message.contains("B to build"), "{}", app.message);
-        assert_eq!(app.takes_table, [false, true], "the tigers take a table B builds");
+        assert!(app.message().contains("B to build"), "{}", app.message());
+        assert_eq!(app.takes_table(), [false, true], "the tigers take a table B builds");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

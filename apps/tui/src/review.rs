@@ -55,8 +55,8 @@ impl App {
             return;
         }
         self.review = Some(target);
-        self.selected = None;
-        self.typed.clear();
+        self.input.selected = None;
+        self.input.typed.clear();
         // Counted as the move list counts: by turns, a sheep move and a tigers' move each.
         // The keys are on the status line; the message says only where the review is.
         self.message = format!(
@@ -76,7 +76,7 @@ impl App {
     /// Takes the game back to the position shown in review (an explicit choice, never a side
     /// effect of looking).
     pub fn take_back_to_review(&mut self) {
-        self.failed = false;
+        self.jobs.failed = false;
         match self.review {
             Some(ply) => {
                 self.revert_to(ply);

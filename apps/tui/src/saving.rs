@@ -37,7 +37,7 @@ impl App {
                 tags.push((tag, format!("{}.{}", tenths / 10, tenths % 10)));
             }
         }
-        if let Some(ended) = self.ended.filter(|_| self.game.outcome().is_none()) {
+        if let Some(ended) = self.notes.ended.filter(|_| self.game.outcome().is_none()) {
             record.result = RecordResult::from_outcome(Some(ended));
             tags.push(("Termination", ended.reason.to_string()));
         }
@@ -51,9 +51,9 @@ impl App {
     /// not at all: a temporary file, then a rename). A failure is said once, then tried again
     /// at the next change.
     pub fn autosave_now(&mut self) {
-        let Some(path) = &self.autosave else { return };
-        let now = (self.game.start(), self.game.moves().to_vec(), self.ended);
-        if self.autosaved.as_ref() == Some(&now) {
+        let Some(path) = &self.saving.autosave else { return };
+        let now = (self.game.start(), self.game.moves().to_vec(), self.notes.ended);
+        if self.saving.autosaved.as_ref() == Some(&now) {
             return;
         }
         if let Some(dir) = path.parent() {
@@ -62,14 +62,14 @@ impl App {
         if let Err(e) = tns_file::write_atomically(path, self.record().to_string().as_bytes()) {
             self.message = format!("could not autosave {}: {e}", path.display());
         }
-        self.autosaved = Some(now);
+        self.saving.autosaved = Some(now);
     }
 
     /// The last autosave, as the program ends: on clocks it is written even if no move was made
     /// since the last one, so that `--resume` does not give back the time spent on this move.
     pub fn autosave_final(&mut self) {
         if self.clock.is_some() {
-            self.autosaved = None;
+            self.saving.autosaved = None;
         }
         self.autosave_now();
     }
@@ -86,8 +86,8 @@ impl App {
         self.message = match tns_file::write_atomically(&path, self.record().to_string().as_bytes())
         {
             Ok(()) => {
-                self.dirty = false;
-                self.saved_to = Some(path.clone());
+                self.saving.dirty = false;
+                self.saving.saved_to = Some(path.clone());
                 format!("saved {}", path.display())
             }
             Err(e) => format!("could not save {}: {e}", path.display()),
@@ -103,7 +103,7 @@ impl App {
         }
         let picture = tns_svg::Picture {
             last_move: self.shown_last_move(),
-            arrows: self.hint.filter(|_| self.review.is_none()).into_iter().collect(),
+            arrows: self.input.hinted().filter(|_| self.review.is_none()).into_iter().collect(),
             ..tns_svg::Picture::default()
         };
         let svg = tns_svg::position(self.shown_board(), &picture);

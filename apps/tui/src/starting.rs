@@ -110,13 +110,13 @@ impl App {
             self.tablebase.clone(),
         );
         // What belongs to the program rather than the game stays.
-        fresh.autosave = self.autosave.take();
-        fresh.no_color = self.no_color;
-        fresh.show_threats = self.show_threats;
-        fresh.show_analysis = self.show_analysis;
-        fresh.saved_to = self.saved_to.take();
+        fresh.saving.autosave = self.saving.autosave.take();
+        fresh.view.no_color = self.view.no_color;
+        fresh.view.show_threats = self.view.show_threats;
+        fresh.view.show_analysis = self.view.show_analysis;
+        fresh.saving.saved_to = self.saving.saved_to.take();
         fresh.table_home = self.table_home.take();
-        fresh.table_build = self.table_build.take();
+        fresh.jobs.table_build = self.jobs.table_build.take();
         // A side left to the default and not changed in the form, or the strongest level as
         // the form offers it without a table, takes a table that comes.
         for (i, name) in [&choice.sheep, &choice.tiger].into_iter().enumerate() {

@@ -20,10 +20,10 @@ impl App {
     pub fn build_table(&mut self) {
         if self.tablebase.is_some() {
             self.message = "the table is loaded already".into();
-        } else if let Some(job) = &self.table_build {
+        } else if let Some(job) = &self.jobs.table_build {
             self.message = format!("the table is being built: {}", progress_text(job));
         } else if let Some(dir) = &self.table_home {
-            self.table_build = Some(TableBuild::start(dir, KILLS_TO_WIN));
+            self.jobs.table_build = Some(TableBuild::start(dir, KILLS_TO_WIN));
             self.message = format!(
                 "building the endgame table in {} (about a minute; play on)",
                 dir.display()
@@ -37,19 +37,19 @@ impl App {
     /// is thinking (a search keeps the evaluator it started with) and nothing is being asked or
     /// chosen (the question's message and the form's players stay as they were shown).
     pub(crate) fn poll_table_build(&mut self) {
-        let Some(job) = &mut self.table_build else { return };
+        let Some(job) = &mut self.jobs.table_build else { return };
         job.poll();
-        if self.thinking.is_some() || self.confirm.is_some() || self.new_game_form.is_some() {
+        if self.jobs.thinking.is_some() || self.confirm.is_some() || self.new_game_form.is_some() {
             return;
         }
         match job.take_result() {
             None => {}
             Some(Ok(table)) => {
-                self.table_build = None;
+                self.jobs.table_build = None;
                 self.adopt_table(Arc::new(table));
             }
             Some(Err(e)) => {
-                self.table_build = None;
+                self.jobs.table_build = None;
                 self.message = format!("the endgame table could not be built: {e}");
             }
         }
@@ -79,7 +79,10 @@ impl App {
 
     /// The build's progress, for the status line, while there is one.
     pub fn table_build_text(&self) -> Option<String> {
-        self.table_build.as_ref().map(|job| format!("Building the table: {}", progress_text(job)))
+        self.jobs
+            .table_build
+            .as_ref()
+            .map(|job| format!("Building the table: {}", progress_text(job)))
     }
 }
 

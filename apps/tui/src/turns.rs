@@ -15,7 +15,7 @@ use crate::wording::result_text;
 impl App {
     /// The live search report, while a computer thinks.
     pub fn live_report(&self) -> Option<&Report> {
-        self.thinking.as_ref().and_then(|t| t.progress.as_ref())
+        self.jobs.thinking.as_ref().and_then(|t| t.progress.as_ref())
     }
 
     /// Advances the computer players: starts a search when one is to move, and plays its move
@@ -28,16 +28,16 @@ impl App {
             return;
         }
         self.check_flag(std::time::Instant::now());
-        if let Some(thinking) = &mut self.thinking {
+        if let Some(thinking) = &mut self.jobs.thinking {
             match thinking.poll() {
                 Poll::Running => {}
                 Poll::Lost => {
-                    self.thinking = None;
+                    self.jobs.thinking = None;
                     self.message = "the engine stopped unexpectedly".into();
                 }
                 Poll::Done(result, engine) => {
                     let ply = thinking.ply;
-                    self.thinking = None;
+                    self.jobs.thinking = None;
                     // The engine goes back to the seat that searched, even if the game moved on.
                     let side =
                         self.game.positions().get(ply).map_or(self.board(), |b| *b).side_to_move();
@@ -47,7 +47,7 @@ impl App {
                         Err(e) => {
                             // A damaged table: the game stops for the computer, saying why.
                             self.message = format!("the computer cannot move: {e}");
-                            self.failed = true;
+                            self.jobs.failed = true;
                             return;
                         }
                     };
@@ -62,14 +62,14 @@ impl App {
                             score: result_text(result.score, result.chances, side),
                             pv: result.pv.clone(),
                         };
-                        self.turns.insert(ply, info);
+                        self.notes.turns.insert(ply, info);
                         self.after_move();
                     }
                 }
             }
             return;
         }
-        if self.outcome().is_some() || self.failed {
+        if self.outcome().is_some() || self.jobs.failed {
             return;
         }
         let side = self.board().side_to_move();
@@ -79,12 +79,12 @@ impl App {
             if let Some(m) = random.choose(&self.game, &AtomicBool::new(false))
                 && self.game.play(m).is_ok()
             {
-                self.turns.remove(&(self.game.len() - 1));
+                self.notes.turns.remove(&(self.game.len() - 1));
                 self.played(m);
                 self.after_move();
             }
         } else if let Some(engine) = seat.engine.take() {
-            self.thinking = Some(Thinking::start(
+            self.jobs.thinking = Some(Thinking::start(
                 engine,
                 self.game.board(),
                 self.game.previous().to_vec(),
@@ -96,7 +96,7 @@ impl App {
 
     /// Stops a running search and returns its engine to its seat.
     pub(crate) fn cancel_search(&mut self) {
-        if let Some(thinking) = self.thinking.take() {
+        if let Some(thinking) = self.jobs.thinking.take() {
             let side =
                 self.game.positions().get(thinking.ply).map_or(self.board(), |b| *b).side_to_move();
             if let Some(engine) = thinking.cancel() {
@@ -111,7 +111,7 @@ impl App {
         let positions = self.game.positions();
         let ply = (0..self.game.len()).rev().find(|&i| positions[i].side_to_move() == side)?;
         let mv = self.game.moves()[ply];
-        Some((mv, self.turns.get(&ply).filter(|t| t.mv == mv)))
+        Some((mv, self.notes.turns.get(&ply).filter(|t| t.mv == mv)))
     }
 
     /// How long a side's computer player may think, for the status line and saved games.

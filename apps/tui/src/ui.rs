@@ -30,7 +30,7 @@ const ROOMY: (u16, u16) = (60, 20);
 /// The status panel's height: one line more for the tablebase's verdict when a table is loaded,
 /// or for the build's progress while one is built; two rows fewer without borders.
 fn status_height(app: &App, compact: bool) -> u16 {
-    let table_line = app.tablebase.is_some() || app.table_build.is_some();
+    let table_line = app.tablebase.is_some() || app.jobs.table_build.is_some();
     STATUS_HEIGHT + u16::from(table_line) - if compact { 2 } else { 0 }
 }
 
@@ -99,16 +99,20 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
             m.from().map_or(Bitboard::EMPTY, Bitboard::from_point).with(m.to())
         });
         let live = app.review.is_none();
-        let hinted = app.hint.map_or(Bitboard::EMPTY, |m| Bitboard::from_point(m.to()));
+        let hinted = app.input.hinted().map_or(Bitboard::EMPTY, |m| Bitboard::from_point(m.to()));
         let view = BoardView {
             board: app.shown_board(),
             geometry,
-            cursor: (live && app.human_to_move()).then_some(app.cursor),
-            selected: app.selected.or(app.hint.and_then(Move::from)).filter(|_| live),
+            cursor: (live && app.human_to_move()).then_some(app.input.cursor),
+            selected: app
+                .input
+                .selected
+                .or(app.input.hinted().and_then(Move::from))
+                .filter(|_| live),
             targets: if live { app.targets() | hinted } else { Bitboard::EMPTY },
             last,
             captured: app.shown_last_move().and_then(Move::captured),
-            threatened: if app.show_threats {
+            threatened: if app.view.show_threats {
                 app.shown_board().capturable_sheep()
             } else {
                 Bitboard::EMPTY
@@ -292,10 +296,10 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         lines.push(Line::styled(outcome.to_string(), theme.emphasis));
     } else if *app.player(side) == Controller::Human {
         lines.push(to_move_line(app));
-        details.push(Line::from(if app.typed.is_empty() {
+        details.push(Line::from(if app.input.typed.is_empty() {
             "Your move: click, Enter, or type it".to_string()
         } else {
-            format!("Your move · typed: {}", app.typed)
+            format!("Your move · typed: {}", app.input.typed)
         }));
     } else if let Some(r) = app.live_report() {
         lines.push(to_move_line(app));

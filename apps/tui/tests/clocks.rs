@@ -61,13 +61,13 @@ fn a_fallen_flag_loses_on_time_and_the_record_says_so() {
     let outcome = app.outcome().expect("the flag fell");
     assert_eq!(outcome, Outcome::lost_on_time(Side::Sheep));
     // The panel says the result once; the message what can be done, and u takes nothing back.
-    assert!(app.message.starts_with("g: review, n: new game"), "{}", app.message);
+    assert!(app.message().starts_with("g: review, n: new game"), "{}", app.message());
     app.undo();
     assert_eq!(app.outcome(), Some(outcome), "a flag that fell stays fallen");
-    assert!(app.message.contains("lost on time"), "{}", app.message);
+    assert!(app.message().contains("lost on time"), "{}", app.message());
     // Nothing more is played, the clocks stop, and the record has the result and why.
     app.play("c3".parse().unwrap());
-    assert_eq!(app.game.len(), 0);
+    assert_eq!(app.game().len(), 0);
     assert!(app.clock_faces().unwrap().iter().all(|f| !f.running));
     let text = app.record().to_string();
     assert!(text.contains("[Termination \"time forfeit\"]"), "{text}");
@@ -93,11 +93,11 @@ fn a_computers_time_comes_off_its_clock() {
     );
     app.set_clock(parse_clock("0+1").unwrap());
     let start = Instant::now();
-    while app.game.is_empty() && start.elapsed() < Duration::from_secs(5) {
+    while app.game().is_empty() && start.elapsed() < Duration::from_secs(5) {
         app.tick();
         std::thread::sleep(Duration::from_millis(2));
     }
-    assert_eq!(app.game.len(), 1, "the computer moved on its clock, not its 30 s");
+    assert_eq!(app.game().len(), 1, "the computer moved on its clock, not its 30 s");
     assert_eq!(app.outcome(), None);
     let faces = app.clock_faces().unwrap();
     // It started with 1 s and gained 1 s: it has less than 2 s, and more than 1.
@@ -115,7 +115,7 @@ fn a_take_back_keeps_the_time_used() {
     let before = app.clock_faces().unwrap()[1].left;
     // Two people: u takes back the tigers' move, and their clock runs again from what it had.
     app.undo();
-    assert_eq!(app.game.len(), 1);
+    assert_eq!(app.game().len(), 1);
     let after = app.clock_faces().unwrap();
     assert!(after[1].running, "the tigers' clock runs again");
     assert!(after[1].left <= before, "{:?} then {:?}", before, after[1].left);
@@ -130,7 +130,7 @@ fn taking_moves_back_takes_their_increments_back() {
     for _ in 0..10 {
         app.play("c3".parse().unwrap());
         app.undo();
-        assert!(app.game.is_empty());
+        assert!(app.game().is_empty());
     }
     let now = app.clock_faces().unwrap()[0].left;
     assert!(now <= start, "{now:?} after ten take-backs, {start:?} before");
@@ -141,7 +141,7 @@ fn the_last_autosave_keeps_the_time_spent_on_the_move_in_progress() {
     let dir = std::env::temp_dir().join(format!("tns-clock-autosave-{}", std::process::id()));
     let path = dir.join("autosave.txt");
     let mut app = humans();
-    app.autosave = Some(path.clone());
+    app.set_autosave(Some(path.clone()));
     app.set_clock(parse_clock("1+0").unwrap());
     app.play("c3".parse().unwrap());
     app.autosave_now();
@@ -166,7 +166,7 @@ fn a_take_back_of_a_resignation_keeps_the_moves() {
     app.play("c3".parse().unwrap());
     app.end_as(Outcome::resigned(Side::Tiger));
     app.undo();
-    assert_eq!((app.outcome(), app.game.len()), (None, 1), "only the resignation went");
+    assert_eq!((app.outcome(), app.game().len()), (None, 1), "only the resignation went");
 }
 
 #[test]

@@ -57,12 +57,12 @@ fn the_form_chooses_the_sides_the_time_and_starts_without_restarting() {
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(app.player(Side::Sheep).name(), "random");
     assert_eq!(app.player(Side::Tiger).name(), "hard");
-    let clock = app.clock.expect("on clocks");
+    let clock = app.clock().expect("on clocks");
     assert_eq!(clock.control.base.as_secs(), 300);
     assert!(
-        app.message.starts_with("new game: sheep random, tigers hard (heuristic), clock 5+3"),
+        app.message().starts_with("new game: sheep random, tigers hard (heuristic), clock 5+3"),
         "{}",
-        app.message
+        app.message()
     );
     let (text, _) = screen(&app, 100, 32);
     assert!(text.contains("Sheep [5:0"), "the clocks are shown:\n{text}");
@@ -90,7 +90,7 @@ fn a_typed_start_position_is_checked_and_esc_leaves_the_game_as_it_was() {
     press(&mut app, KeyCode::Backspace);
     press(&mut app, KeyCode::Backspace);
     keys(&mut app, "t 19");
-    let typed = app.new_game_form.as_ref().unwrap().typed.clone();
+    let typed = app.new_game_form().unwrap().typed.clone();
     assert_eq!(typed, "T3T/5/5/5/T3T t 19");
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Confirm);
@@ -99,7 +99,7 @@ fn a_typed_start_position_is_checked_and_esc_leaves_the_game_as_it_was() {
     assert_eq!(app.mode(), Mode::NewGame);
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.mode(), Mode::Play);
-    assert_eq!(app.game.len(), 1);
+    assert_eq!(app.game().len(), 1);
     // Again, and yes: the game starts from the typed position.
     press(&mut app, KeyCode::Char('n'));
     press(&mut app, KeyCode::Up);
@@ -109,8 +109,8 @@ fn a_typed_start_position_is_checked_and_esc_leaves_the_game_as_it_was() {
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Char('y'));
     let start: Board = "T3T/5/5/5/T3T t 19".parse().unwrap();
-    assert_eq!(app.game.start(), start);
-    assert!(app.game.is_empty());
+    assert_eq!(app.game().start(), start);
+    assert!(app.game().is_empty());
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn the_form_fits_from_40_by_15_up_and_offers_perfect_only_with_the_table() {
     let mut app =
         App::new(Game::new(), Controller::Human, Controller::Human, Limits::depth(1), None);
     press(&mut app, KeyCode::Char('n'));
-    let form = app.new_game_form.as_ref().unwrap();
+    let form = app.new_game_form().unwrap();
     assert!(!form.players.iter().any(|p| p == "perfect"), "{:?}", form.players);
     assert_eq!(form.players.first().map(String::as_str), Some("human"));
     for (w, h) in [(40, 15), (60, 20), (80, 24), (120, 40)] {
@@ -133,7 +133,7 @@ fn the_form_fits_from_40_by_15_up_and_offers_perfect_only_with_the_table() {
     press(&mut app, KeyCode::Right);
     keys(&mut app, "SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS");
     press(&mut app, KeyCode::Enter);
-    assert!(app.new_game_form.as_ref().unwrap().error.is_some());
+    assert!(app.new_game_form().unwrap().error.is_some());
     for (w, h) in [(40, 15), (60, 20), (80, 24), (120, 40)] {
         let (text, _) = screen(&app, w, h);
         assert!(text.contains("Esc"), "{w}x{h}: the keys' line is cut:\n{text}");
@@ -163,7 +163,7 @@ fn the_start_screen_asks_whom_you_play_and_nothing_moves_until_enter() {
         app.tick();
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert!(app.game.is_empty() && app.thinking.is_none(), "nobody moves on the start screen");
+    assert!(app.game().is_empty() && app.thinking().is_none(), "nobody moves on the start screen");
     // The tigers' level one down, to hard; Enter plays.
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Left);
@@ -171,23 +171,23 @@ fn the_start_screen_asks_whom_you_play_and_nothing_moves_until_enter() {
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(*app.player(Side::Sheep), Controller::Human);
     assert_eq!(app.player(Side::Tiger).name(), "hard");
-    assert!(app.new_game_form.is_none());
+    assert!(app.new_game_form().is_none());
     app.play("c3".parse().unwrap());
-    assert_eq!(app.game.len(), 1, "the game is on");
+    assert_eq!(app.game().len(), 1, "the game is on");
 }
 
 #[test]
 fn esc_on_the_start_screen_quits_and_n_later_is_the_usual_form() {
     let mut app = started_without_sides();
     press(&mut app, KeyCode::Esc);
-    assert!(app.quit, "there is no game behind the start screen to go back to");
+    assert!(app.leaving().is_some(), "there is no game behind the start screen to go back to");
     let mut app = started_without_sides();
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Char('n'));
     let (text, _) = screen(&app, 100, 32);
     assert!(text.contains("New game") && text.contains("Esc cancel"), "{text}");
     press(&mut app, KeyCode::Esc);
-    assert!(!app.quit && app.mode() == Mode::Play);
+    assert!(app.leaving().is_none() && app.mode() == Mode::Play);
 }
 
 #[test]
@@ -213,9 +213,12 @@ fn behind_the_start_screen_nobody_is_said_to_think() {
 fn q_and_question_mark_on_the_start_screen_do_what_the_frame_says() {
     let mut app = started_without_sides();
     press(&mut app, KeyCode::Char('?'));
-    assert!(app.show_help, "? opens the help");
+    assert!(app.help_open(), "? opens the help");
     press(&mut app, KeyCode::Esc);
-    assert!(!app.show_help && app.mode() == Mode::NewGame, "closing it, the start screen is back");
+    assert!(
+        !app.help_open() && app.mode() == Mode::NewGame,
+        "closing it, the start screen is back"
+    );
     press(&mut app, KeyCode::Char('q'));
-    assert!(app.quit, "q quits");
+    assert!(app.leaving().is_some(), "q quits");
 }

@@ -175,26 +175,26 @@ fn clicks_and_keys_make_moves() {
     let (_, hit) = draw(&app, 100, 32);
     // A click places a sheep.
     apply(&mut app, click(&hit, p("c3")), &dir);
-    assert_eq!(app.game.moves().last().unwrap().to_string(), "c3");
+    assert_eq!(app.game().moves().last().unwrap().to_string(), "c3");
     // Tiger: click a5 to select, then b4 to move.
     apply(&mut app, click(&hit, p("a5")), &dir);
-    assert_eq!(app.selected, Some(p("a5")));
+    assert_eq!(app.selected(), Some(p("a5")));
     assert!(app.targets().contains(p("b4")));
     apply(&mut app, click(&hit, p("b4")), &dir);
-    assert_eq!(app.game.moves().last().unwrap().to_string(), "a5b4");
+    assert_eq!(app.game().moves().last().unwrap().to_string(), "a5b4");
     // Keyboard: the cursor is on b4, where the last click was; right to c4, up to c5, Enter.
-    assert_eq!(app.cursor, p("b4"));
+    assert_eq!(app.cursor(), p("b4"));
     for ev in [key(KeyCode::Char('l')), key(KeyCode::Char('k')), key(KeyCode::Enter)] {
         let action = map_event(&ev, &hit, Mode::Play).unwrap();
         apply(&mut app, action, &dir);
     }
-    assert_eq!(app.game.moves().last().unwrap().to_string(), "c5");
+    assert_eq!(app.game().moves().last().unwrap().to_string(), "c5");
     // Typing a move plays it.
     for c in "b4a5".chars() {
         apply(&mut app, map_event(&key(KeyCode::Char(c)), &hit, Mode::Play).unwrap(), &dir);
     }
-    assert_eq!(app.game.moves().last().unwrap().to_string(), "b4a5");
-    assert_eq!(app.game.len(), 4);
+    assert_eq!(app.game().moves().last().unwrap().to_string(), "b4a5");
+    assert_eq!(app.game().len(), 4);
 }
 
 #[test]
@@ -205,19 +205,19 @@ fn revert_and_undo_truncate_history() {
     app.play("c3".parse().unwrap());
     // Let the computer reply.
     let deadline = Instant::now() + Duration::from_secs(10);
-    while app.game.len() < 2 && Instant::now() < deadline {
+    while app.game().len() < 2 && Instant::now() < deadline {
         app.tick();
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert_eq!(app.game.len(), 2, "the computer replied");
+    assert_eq!(app.game().len(), 2, "the computer replied");
     app.play("b5".parse().unwrap());
-    assert_eq!(app.game.len(), 3);
+    assert_eq!(app.game().len(), 3);
     // Undo takes back the human's move (the computer had not replied yet).
     apply(&mut app, Action::Undo, &dir);
-    assert_eq!(app.game.len(), 2);
+    assert_eq!(app.game().len(), 2);
     // Undo again takes back the computer's reply and the human's first move.
     apply(&mut app, Action::Undo, &dir);
-    assert_eq!(app.game.len(), 0);
+    assert_eq!(app.game().len(), 0);
 }
 
 fn shift(code: KeyCode) -> Event {
@@ -238,16 +238,16 @@ fn review_looks_back_without_changing_the_game() {
     for m in ["c3", "a5b4", "b5", "b4a4"] {
         app.play(m.parse().unwrap());
     }
-    let moves = app.game.moves().to_vec();
+    let moves = app.game().moves().to_vec();
     // ← twice: the position after the second move, with that move highlighted.
     keys(&mut app, &[key(KeyCode::Left), key(KeyCode::Left)]);
-    assert_eq!(app.review, Some(2));
-    assert_eq!(app.shown_board(), app.game.positions()[2]);
+    assert_eq!(app.review(), Some(2));
+    assert_eq!(app.shown_board(), app.game().positions()[2]);
     assert_eq!(app.shown_last_move(), Some("a5b4".parse().unwrap()));
     let (buf, hit) = draw(&app, 100, 32);
     let text = screen_text(&buf);
     assert!(text.contains("Looking back: Sheep to move, in hand 19"), "{text}");
-    assert!(app.message.starts_with("move 1 of 2 (ply 2 of 4)"), "{}", app.message);
+    assert!(app.message().starts_with("move 1 of 2 (ply 2 of 4)"), "{}", app.message());
     let g = hit.board.unwrap();
     let (x, y) = g.cell(p("b4"));
     assert_eq!(
@@ -265,18 +265,18 @@ fn review_looks_back_without_changing_the_game() {
     );
     // Moves are refused while looking back, and the game is as it was.
     app.play("c1".parse().unwrap());
-    assert!(app.message.contains("End goes back"), "{}", app.message);
-    assert_eq!(app.game.moves(), moves.as_slice());
+    assert!(app.message().contains("End goes back"), "{}", app.message());
+    assert_eq!(app.game().moves(), moves.as_slice());
     // Home, then → steps on; End and Esc go back to the game.
     keys(&mut app, &[key(KeyCode::Home)]);
-    assert_eq!((app.review, app.shown_last_move()), (Some(0), None));
+    assert_eq!((app.review(), app.shown_last_move()), (Some(0), None));
     keys(&mut app, &[key(KeyCode::Right)]);
-    assert_eq!(app.review, Some(1));
+    assert_eq!(app.review(), Some(1));
     keys(&mut app, &[key(KeyCode::End)]);
-    assert_eq!(app.review, None);
+    assert_eq!(app.review(), None);
     keys(&mut app, &[key(KeyCode::Left), key(KeyCode::Esc)]);
-    assert_eq!(app.review, None);
-    assert_eq!(app.game.moves(), moves.as_slice(), "looking changed nothing");
+    assert_eq!(app.review(), None);
+    assert_eq!(app.game().moves(), moves.as_slice(), "looking changed nothing");
     // A click on a move in the list shows the position after it.
     let (_, hit) = draw(&app, 100, 32);
     let list = hit.history.unwrap();
@@ -293,20 +293,20 @@ fn review_looks_back_without_changing_the_game() {
     assert_eq!(at(number, 0), Some(Action::Browse(Browse::At(1))));
     assert_eq!(at(number + width, 1), Some(Action::Browse(Browse::At(4))));
     apply(&mut app, at(number + width, 0).unwrap(), &std::env::temp_dir());
-    assert_eq!(app.review, Some(2));
+    assert_eq!(app.review(), Some(2));
     // t takes the game back there, on purpose; r plays the moves again.
     keys(&mut app, &[key(KeyCode::Char('t'))]);
-    assert_eq!((app.review, app.game.len()), (None, 2));
+    assert_eq!((app.review(), app.game().len()), (None, 2));
     keys(&mut app, &[key(KeyCode::Char('r'))]);
-    assert_eq!(app.game.len(), 3, "r redoes one move between two people");
+    assert_eq!(app.game().len(), 3, "r redoes one move between two people");
     keys(&mut app, &[key(KeyCode::Char('r'))]);
-    assert_eq!(app.game.moves(), moves.as_slice());
+    assert_eq!(app.game().moves(), moves.as_slice());
     keys(&mut app, &[key(KeyCode::Char('r'))]);
-    assert_eq!(app.message, "nothing to redo");
+    assert_eq!(app.message(), "nothing to redo");
     // Shift+← still moves the cursor.
-    let before = app.cursor;
+    let before = app.cursor();
     keys(&mut app, &[shift(KeyCode::Left)]);
-    assert_eq!((app.cursor.x() + 1, app.review), (before.x(), None));
+    assert_eq!((app.cursor().x() + 1, app.review()), (before.x(), None));
 }
 
 #[test]
@@ -315,17 +315,17 @@ fn redo_brings_back_a_move_and_the_computers_reply_and_a_new_move_ends_it() {
         App::new(Game::new(), Controller::Human, Controller::heuristic(), Limits::depth(1), None);
     app.play("c3".parse().unwrap());
     let deadline = Instant::now() + Duration::from_secs(10);
-    while app.game.len() < 2 && Instant::now() < deadline {
+    while app.game().len() < 2 && Instant::now() < deadline {
         app.tick();
         std::thread::sleep(Duration::from_millis(5));
     }
-    let moves = app.game.moves().to_vec();
+    let moves = app.game().moves().to_vec();
     assert_eq!(moves.len(), 2);
     keys(&mut app, &[key(KeyCode::Char('u'))]);
-    assert_eq!(app.game.len(), 0);
+    assert_eq!(app.game().len(), 0);
     assert!(app.can_redo());
     keys(&mut app, &[key(KeyCode::Char('r'))]);
-    assert_eq!(app.game.moves(), moves.as_slice(), "the move and the reply came back");
+    assert_eq!(app.game().moves(), moves.as_slice(), "the move and the reply came back");
     keys(&mut app, &[key(KeyCode::Char('u'))]);
     app.play("b5".parse().unwrap());
     assert!(!app.can_redo(), "another move forgets what was taken back");
@@ -357,8 +357,8 @@ fn a_random_player_moves_at_once_and_specs_set_their_own_limits() {
         None,
     );
     app.tick();
-    assert_eq!(app.game.len(), 1, "the random sheep moved without searching");
-    assert!(app.thinking.is_none());
+    assert_eq!(app.game().len(), 1, "the random sheep moved without searching");
+    assert!(app.thinking().is_none());
     assert_eq!(app.limit_text(tns_board::Side::Tiger), "depth 2");
     let record = app.record();
     assert_eq!(record.tag("Tiger"), Some("heuristic:depth=2"));
@@ -377,15 +377,15 @@ fn quit_returns_while_a_search_runs() {
         None,
     );
     app.tick();
-    assert!(app.thinking.is_some(), "the computer started thinking");
+    assert!(app.thinking().is_some(), "the computer started thinking");
     std::thread::sleep(Duration::from_millis(20));
     let dir = std::env::temp_dir();
     let quit = map_event(&key(KeyCode::Char('q')), &Hitmap::default(), Mode::Play).unwrap();
     apply(&mut app, quit, &dir);
-    assert!(app.quit);
+    assert!(app.leaving().is_some());
     // The search has no limit, so it only ends because quitting raised its stop flag; cancel
     // waits for it and hands the engine back.
-    let thinking = app.thinking.take().expect("still searching");
+    let thinking = app.take_thinking().expect("still searching");
     assert!(thinking.cancel().is_some(), "the search stopped and returned its engine");
 }
 
@@ -447,36 +447,36 @@ fn typing_while_the_hint_thinks_plays_the_typed_move() {
     // arrives, and c3 is played, not the hint.
     let mut app = human_game();
     app.move_cursor(1, 1);
-    let cursor = app.cursor;
+    let cursor = app.cursor();
     press(&mut app, KeyCode::Char('H'));
     press(&mut app, KeyCode::Char('c'));
     app.wait_for_hint();
-    assert_eq!(app.typed, "c", "the hint took the typed text");
-    assert!(app.hint.is_some(), "the hint is shown");
-    assert_eq!(app.cursor, cursor, "nor the cursor");
+    assert_eq!(app.typed(), "c", "the hint took the typed text");
+    assert!(app.hinted().is_some(), "the hint is shown");
+    assert_eq!(app.cursor(), cursor, "nor the cursor");
     press(&mut app, KeyCode::Char('3'));
-    assert_eq!(app.game.moves(), ["c3".parse().unwrap()]);
+    assert_eq!(app.game().moves(), ["c3".parse().unwrap()]);
     // An Enter after it acts on nothing typed: the tigers are to move, nobody is placed.
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.len(), 1);
+    assert_eq!(app.game().len(), 1);
 }
 
 #[test]
 fn enter_after_a_refused_typed_move_does_not_act_on_the_cursor() {
     let mut app = human_game();
-    assert_eq!(app.cursor, "c3".parse().unwrap());
+    assert_eq!(app.cursor(), "c3".parse().unwrap());
     // a5 holds a tiger: refused, and said.
     press(&mut app, KeyCode::Char('a'));
     press(&mut app, KeyCode::Char('5'));
-    assert!(app.game.is_empty());
-    assert!(app.message.contains("a5"), "{}", app.message);
+    assert!(app.game().is_empty());
+    assert!(app.message().contains("a5"), "{}", app.message());
     // Enter does not place a sheep on the cursor's point.
     press(&mut app, KeyCode::Enter);
-    assert!(app.game.is_empty(), "Enter played {:?}", app.game.moves());
+    assert!(app.game().is_empty(), "Enter played {:?}", app.game().moves());
     // The next key starts a new move, which plays.
     press(&mut app, KeyCode::Char('b'));
     press(&mut app, KeyCode::Char('2'));
-    assert_eq!(app.game.moves(), ["b2".parse().unwrap()]);
+    assert_eq!(app.game().moves(), ["b2".parse().unwrap()]);
 }
 
 #[test]
@@ -485,24 +485,24 @@ fn a_hint_puts_the_cursor_on_its_move_and_enter_plays_it() {
     let mut app = human_game();
     press(&mut app, KeyCode::Char('H'));
     app.wait_for_hint();
-    let hint = app.hint.expect("a hint");
-    assert_eq!(app.cursor, hint.to());
+    let hint = app.hinted().expect("a hint");
+    assert_eq!(app.cursor(), hint.to());
     // Without a table the hint is the shipped network's, and says so.
     assert!(
-        app.message.starts_with(&format!("hint from the strongest: {hint} ")),
+        app.message().starts_with(&format!("hint from the strongest: {hint} ")),
         "{}",
-        app.message
+        app.message()
     );
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.game.moves().last(), Some(&hint));
+    assert_eq!(app.game().moves().last(), Some(&hint));
     // Now the tigers: the hint is a step or a jump; its piece is selected and Tab plays it.
     press(&mut app, KeyCode::Char('H'));
     app.wait_for_hint();
-    let hint = app.hint.expect("a hint");
-    assert_eq!((app.selected, app.cursor), (hint.from(), hint.to()));
+    let hint = app.hinted().expect("a hint");
+    assert_eq!((app.selected(), app.cursor()), (hint.from(), hint.to()));
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.game.moves().last(), Some(&hint));
-    assert_eq!(app.hint, None);
+    assert_eq!(app.game().moves().last(), Some(&hint));
+    assert_eq!(app.hinted(), None);
 }
 
 #[test]
@@ -528,8 +528,8 @@ fn the_hint_comes_from_the_network_where_the_table_does_not_hold_the_position() 
         let mut app = two_people_at(board, &table);
         app.hint();
         app.wait_for_hint();
-        assert!(app.hint.is_some(), "a hint");
-        app.message
+        assert!(app.hinted().is_some(), "a hint");
+        app.message().to_owned()
     };
     let start = hint_at(Board::START);
     assert!(start.starts_with("hint from the strongest: "), "{start}");
@@ -557,8 +557,8 @@ fn the_hint_comes_from_the_table_where_it_knows_the_position() {
     let mut app = two_people_at(board, &table);
     app.hint();
     app.wait_for_hint();
-    let hint = app.hint.expect("a hint");
-    assert!(app.message.starts_with("hint from the table: "), "{}", app.message);
+    let hint = app.hinted().expect("a hint");
+    assert!(app.message().starts_with("hint from the table: "), "{}", app.message());
     let kept = verdicts.iter().find(|&&(m, _)| m == hint).map(|&(_, v)| v.wdl);
     assert_eq!(kept, Some(best), "{hint} keeps the position's result");
 }
@@ -567,22 +567,22 @@ fn the_hint_comes_from_the_table_where_it_knows_the_position() {
 fn esc_cancels_and_never_quits_and_backspace_deletes() {
     let mut app = human_game();
     press(&mut app, KeyCode::Char('a'));
-    assert_eq!(app.typed, "a");
+    assert_eq!(app.typed(), "a");
     press(&mut app, KeyCode::Backspace);
-    assert_eq!(app.typed, "");
+    assert_eq!(app.typed(), "");
     // A mistyped column, cleared with Backspace, then the right one: c3 is placed.
     press(&mut app, KeyCode::Char('b'));
     press(&mut app, KeyCode::Backspace);
     press(&mut app, KeyCode::Char('c'));
     press(&mut app, KeyCode::Char('3'));
-    assert_eq!(app.game.moves().last().map(ToString::to_string).as_deref(), Some("c3"));
+    assert_eq!(app.game().moves().last().map(ToString::to_string).as_deref(), Some("c3"));
     app.new_game();
     press(&mut app, KeyCode::Char('d'));
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.typed, "");
+    assert_eq!(app.typed(), "");
     press(&mut app, KeyCode::Esc);
-    assert!(!app.quit);
-    assert!(app.message.contains("q quits"), "{}", app.message);
+    assert!(app.leaving().is_none());
+    assert!(app.message().contains("q quits"), "{}", app.message());
 }
 
 #[test]
@@ -591,17 +591,17 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     // Nothing played: q quits at once.
     let mut fresh = human_game();
     press(&mut fresh, KeyCode::Char('q'));
-    assert!(fresh.quit);
+    assert!(fresh.leaving().is_some());
 
     app.play("c3".parse().unwrap());
     press(&mut app, KeyCode::Char('q'));
-    assert!(!app.quit, "asks first");
+    assert!(app.leaving().is_none(), "asks first");
     assert_eq!(app.mode(), Mode::Confirm);
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("Quit without saving?"), "{text}");
     press(&mut app, KeyCode::Char('n'));
-    assert!(!app.quit);
-    assert_eq!(app.game.len(), 1);
+    assert!(app.leaving().is_none());
+    assert_eq!(app.game().len(), 1);
 
     // n opens the new-game form; Enter asks too; y starts again.
     press(&mut app, KeyCode::Char('n'));
@@ -609,7 +609,7 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Confirm);
     press(&mut app, KeyCode::Char('y'));
-    assert!(app.game.is_empty());
+    assert!(app.game().is_empty());
     assert_eq!(app.mode(), Mode::Play);
 
     // s saves, then quits; once saved, q quits at once.
@@ -618,11 +618,11 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     std::fs::create_dir_all(&dir).unwrap();
     apply(&mut app, Action::Quit, &dir);
     apply(&mut app, Action::SaveAndConfirm, &dir);
-    assert!(app.quit);
+    assert!(app.leaving().is_some());
     let saved: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
     assert_eq!(saved.len(), 1);
     // The whole path is kept for the line printed on exit.
-    assert_eq!(app.saved_to.as_deref(), Some(saved[0].path().as_path()));
+    assert_eq!(app.saved_to(), Some(saved[0].path().as_path()));
     std::fs::remove_dir_all(&dir).unwrap();
 
     // Ctrl+C quits at once, saved or not.
@@ -631,7 +631,7 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     let action = map_event(&ctrl_c, &Hitmap::default(), again.mode()).unwrap();
     apply(&mut again, action, &std::env::temp_dir());
-    assert!(again.quit);
+    assert!(again.leaving().is_some());
 }
 
 #[test]
@@ -639,7 +639,7 @@ fn every_panel_is_whole_from_80_by_24_up_and_the_minimum_shows_a_board() {
     for (w, h) in [(80, 24), (120, 40), (200, 50)] {
         // The help overlay: every key and the whole of every description.
         let mut app = human_game();
-        app.show_help = true;
+        app.open_help();
         let text = screen_text(&draw(&app, w, h).0);
         for (k, what) in ui::KEYS {
             assert!(text.contains(&format!("{k}  {what}")), "{w}x{h}: {k} {what}\n{text}");
@@ -650,7 +650,7 @@ fn every_panel_is_whole_from_80_by_24_up_and_the_minimum_shows_a_board() {
             "hint from the strongest: a5b4 (Enter or Tab plays it, Esc drops it)",
             "Quit without saving? y: quit, s: save and quit, n: stay",
         ] {
-            app.message = message.into();
+            app.set_message(message);
             let text = screen_text(&draw(&app, w, h).0);
             assert!(text.contains("or type it"), "{w}x{h}\n{text}");
             // Wrapped or not, its last word is on screen.
@@ -707,7 +707,7 @@ fn results_are_said_as_chances_from_the_sheeps_end_with_one_wording_for_forced_o
         App::new(Game::new(), Controller::heuristic(), Controller::Human, Limits::depth(4), None);
     app.tick();
     let deadline = Instant::now() + Duration::from_secs(30);
-    while app.thinking.is_some() && Instant::now() < deadline {
+    while app.thinking().is_some() && Instant::now() < deadline {
         if app.live_report().is_some() {
             let text = screen_text(&draw(&app, 100, 32).0);
             assert!(text.contains("Thinking… depth"), "{text}");
@@ -718,7 +718,7 @@ fn results_are_said_as_chances_from_the_sheeps_end_with_one_wording_for_forced_o
         app.tick();
     }
     // The last turn says the same things once the move is played.
-    assert_eq!(app.game.len(), 1, "{}", app.message);
+    assert_eq!(app.game().len(), 1, "{}", app.message());
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("expected "), "{text}");
     // The result in chances, from the sheep's end to the tigers' (or a forced result).
@@ -775,12 +775,12 @@ fn the_position_can_be_copied() {
     let mut app = human_game();
     app.play("c3".parse().unwrap());
     apply(&mut app, Action::CopyPosition, &std::env::temp_dir());
-    assert_eq!(app.clipboard.as_deref(), Some("T3T/5/2S2/5/T3T t 19"));
-    assert!(app.message.contains("T3T/5/2S2/5/T3T t 19"), "{}", app.message);
+    assert_eq!(app.clipboard(), Some("T3T/5/2S2/5/T3T t 19"));
+    assert!(app.message().contains("T3T/5/2S2/5/T3T t 19"), "{}", app.message());
     // Looking back, the position shown is the one copied.
     apply(&mut app, Action::Browse(Browse::Back), &std::env::temp_dir());
     apply(&mut app, Action::CopyPosition, &std::env::temp_dir());
-    assert_eq!(app.clipboard.as_deref(), Some("T3T/5/5/5/T3T s 20"));
+    assert_eq!(app.clipboard(), Some("T3T/5/5/5/T3T s 20"));
     assert_eq!(tigers_and_sheep::base64(b""), "");
     assert_eq!(tigers_and_sheep::base64(b"f"), "Zg==");
     assert_eq!(tigers_and_sheep::base64(b"fo"), "Zm8=");
@@ -798,7 +798,7 @@ fn no_color_draws_without_colours() {
             .any(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset)
     };
     assert!(coloured(&draw(&app, 100, 32).0));
-    app.no_color = true;
+    app.set_no_color(true);
     let (buf, _) = draw(&app, 100, 32);
     assert!(!coloured(&buf));
     assert!(screen_text(&buf).contains("Moves"));
@@ -808,10 +808,10 @@ fn no_color_draws_without_colours() {
 fn no_color_marks_the_selection_its_destinations_and_the_last_move_by_shape() {
     let mut app = human_game();
     app.play("c3".parse().unwrap());
-    app.no_color = true;
+    app.set_no_color(true);
     // The tigers to move: select the tiger on a5, whose destinations are a4, b5 and b4.
     app.activate(p("a5"));
-    assert_eq!(app.selected, Some(p("a5")));
+    assert_eq!(app.selected(), Some(p("a5")));
     let (buf, hit) = draw(&app, 100, 32);
     let g = hit.board.unwrap();
     let at = |q: &str| {
@@ -843,14 +843,14 @@ fn a_key_saves_the_shown_position_as_a_picture() {
     keys(&mut app, &[key(KeyCode::Left)]);
     let action = map_event(&key(KeyCode::Char('P')), &Hitmap::default(), app.mode()).unwrap();
     apply(&mut app, action, &dir);
-    assert!(app.message.starts_with("picture saved: "), "{}", app.message);
+    assert!(app.message().starts_with("picture saved: "), "{}", app.message());
     let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|f| f.path()).collect();
     assert_eq!(files.len(), 1);
     let svg = std::fs::read_to_string(&files[0]).unwrap();
     assert!(svg.contains("<title>tiger on a5</title>"), "the tiger has not moved yet");
     assert!(svg.contains("<title>sheep on c3</title>"));
     assert!(svg.contains("class=\"last\""), "c3, the last move, is ringed");
-    assert!(app.game.len() == 2, "saving a picture changes nothing");
+    assert!(app.game().len() == 2, "saving a picture changes nothing");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -865,7 +865,7 @@ fn below_the_minimum_size_no_key_plays_unseen() {
             apply(&mut app, action, &dir);
         }
     }
-    assert!(app.game.is_empty(), "played unseen: {:?}", app.game.moves());
+    assert!(app.game().is_empty(), "played unseen: {:?}", app.game().moves());
     // q still works, and so does the answer to its question.
     let quit = map_event(&key(KeyCode::Char('q')), &hit, app.mode());
     assert_eq!(quit, Some(Action::Quit));
@@ -877,7 +877,7 @@ fn below_the_minimum_size_no_key_plays_unseen() {
             apply(&mut app, action, &dir);
         }
     }
-    assert_eq!(app.game.len(), 1);
+    assert_eq!(app.game().len(), 1);
 }
 
 #[test]
@@ -900,7 +900,7 @@ fn the_message_is_whole_at_every_size_even_while_the_computer_thinks() {
         "Quit without saving? y: quit, n: stay, s: save and quit".to_string(),
     ];
     for message in &messages {
-        app.message.clone_from(message);
+        app.set_message(message.clone());
         for w in 40..=120 {
             for h in 15..=40 {
                 let (buf, _) = draw(&app, w, h);
@@ -927,8 +927,8 @@ fn the_last_turn_panel_follows_take_backs_and_redos() {
         App::new(Game::new(), Controller::Human, Controller::heuristic(), Limits::depth(2), None);
     let reply = |app: &mut App| {
         let deadline = Instant::now() + Duration::from_secs(10);
-        let len = app.game.len();
-        while app.game.len() == len && Instant::now() < deadline {
+        let len = app.game().len();
+        while app.game().len() == len && Instant::now() < deadline {
             app.tick();
             std::thread::sleep(Duration::from_millis(2));
         }
@@ -937,20 +937,20 @@ fn the_last_turn_panel_follows_take_backs_and_redos() {
         app.play(m.parse().unwrap());
         reply(&mut app);
     }
-    assert_eq!(app.game.len(), 4);
+    assert_eq!(app.game().len(), 4);
     let (second, info) = app.last_turn(tns_board::Side::Tiger).unwrap();
-    assert_eq!(Some(second), app.game.moves().last().copied());
+    assert_eq!(Some(second), app.game().moves().last().copied());
     assert_eq!(info.map(|t| t.depth), Some(2));
     // Undo (the human's move and the reply): the panel shows the first reply, with its depth.
     app.undo();
-    assert_eq!(app.game.len(), 2);
+    assert_eq!(app.game().len(), 2);
     let (first, info) = app.last_turn(tns_board::Side::Tiger).unwrap();
-    assert_eq!(Some(first), app.game.moves().last().copied());
+    assert_eq!(Some(first), app.game().moves().last().copied());
     assert_eq!(info.map(|t| (t.mv, t.depth)), Some((first, 2)), "the depth stays");
     // Redo both: the second reply is back, with what its search found.
     app.redo();
     app.redo();
-    assert_eq!(app.game.len(), 4);
+    assert_eq!(app.game().len(), 4);
     let (again, info) = app.last_turn(tns_board::Side::Tiger).unwrap();
     assert_eq!((again, info.map(|t| t.mv)), (second, Some(second)));
     // Never a move that is not the game's: a panel is only the last move's of its side.
@@ -963,7 +963,7 @@ fn the_last_turn_panel_follows_take_backs_and_redos() {
 fn the_help_scrolls_where_it_does_not_fit() {
     let mut app = human_game();
     press(&mut app, KeyCode::Char('?'));
-    assert!(app.show_help);
+    assert!(app.help_open());
     let text = screen_text(&draw(&app, 40, 15).0);
     assert!(text.contains("more"), "the title says there is more:\n{text}");
     assert!(!text.contains("quit at once"), "{text}");
@@ -971,12 +971,12 @@ fn the_help_scrolls_where_it_does_not_fit() {
     for _ in 0..40 {
         press(&mut app, KeyCode::Down);
     }
-    assert!(app.show_help);
+    assert!(app.help_open());
     let text = screen_text(&draw(&app, 40, 15).0);
     assert!(text.contains("quit at once"), "the last key is reachable:\n{text}");
     // Any other key closes it; a large screen shows it whole, without scrolling.
     press(&mut app, KeyCode::Char('x'));
-    assert!(!app.show_help);
+    assert!(!app.help_open());
     press(&mut app, KeyCode::Char('?'));
     let text = screen_text(&draw(&app, 120, 40).0);
     assert!(text.contains("any key closes") && text.contains("quit at once"), "{text}");
@@ -997,7 +997,7 @@ fn the_point_of_a_capture_is_marked_on_the_next_screen() {
     // The tiger on a5 jumps the sheep on b4 to c3: b4 shows an x, with and without colours.
     for plain in [false, true] {
         let mut app = game_from("T3T/1S3/5/5/T3T t 19", &["a5c3"]);
-        app.no_color = plain;
+        app.set_no_color(plain);
         let (buf, hit) = draw(&app, 100, 30);
         let g = hit.board.expect("a board");
         let (x, y) = g.cell(p("b4"));
@@ -1027,9 +1027,9 @@ fn the_threat_view_marks_the_sheep_open_to_a_jump() {
     };
     assert!(!marked(&app, "b4"));
     press(&mut app, KeyCode::Char('v'));
-    assert!(app.message.contains("1 sheep open to a jump"), "{}", app.message);
+    assert!(app.message().contains("1 sheep open to a jump"), "{}", app.message());
     assert!(marked(&app, "b4") && !marked(&app, "c1"));
-    app.no_color = true;
+    app.set_no_color(true);
     assert!(marked(&app, "b4"), "the marks are shapes, not only colours");
     press(&mut app, KeyCode::Char('v'));
     assert!(!marked(&app, "b4"));
@@ -1043,7 +1043,7 @@ fn the_game_in_progress_is_autosaved_after_every_change() {
     let mut app = human_game();
     app.autosave_now();
     assert!(!path.exists(), "no autosave file unless one is asked for");
-    app.autosave = Some(path.clone());
+    app.set_autosave(Some(path.clone()));
     let saved = |path: &Path| {
         let record: tns_board::GameRecord = std::fs::read_to_string(path).unwrap().parse().unwrap();
         record.replay().unwrap().moves().iter().map(ToString::to_string).collect::<Vec<_>>()
@@ -1078,8 +1078,8 @@ fn the_game_in_progress_is_autosaved_after_every_change() {
 fn the_analysis_needs_a_table_and_says_so() {
     let mut app = human_game();
     press(&mut app, KeyCode::Char('m'));
-    assert!(!app.show_analysis);
-    assert!(app.message.contains("needs the tablebase"), "{}", app.message);
+    assert!(!app.show_analysis());
+    assert!(app.message().contains("needs the tablebase"), "{}", app.message());
     assert_eq!(app.analysis(), tigers_and_sheep::board_view::Marks::default());
 }
 
@@ -1097,9 +1097,9 @@ fn the_analysis_marks_each_move_by_the_tables_verdict() {
     let best = verdicts[0].1.wdl;
     let mut app = two_people_at(board, &table);
     press(&mut app, KeyCode::Char('m'));
-    assert!(app.show_analysis, "{}", app.message);
+    assert!(app.show_analysis(), "{}", app.message());
     for from in ["b3", "d4", "a1"] {
-        app.selected = Some(p(from));
+        app.select(Some(p(from)));
         let marks = app.analysis();
         for &(m, v) in verdicts.iter().filter(|(m, _)| m.from() == Some(p(from))) {
             let to = m.to();
@@ -1116,8 +1116,8 @@ fn the_analysis_marks_each_move_by_the_tables_verdict() {
         assert_eq!(all, app.targets(), "every destination of {from} is marked, nothing else");
     }
     // On screen without colours: a1's destinations show their letters.
-    app.selected = Some(p("a1"));
-    app.no_color = true;
+    app.select(Some(p("a1")));
+    app.set_no_color(true);
     let marks = app.analysis();
     let (buf, hit) = draw(&app, 100, 30);
     let g = hit.board.expect("a board");
@@ -1148,7 +1148,7 @@ fn a_person_resigns_after_a_yes_and_the_record_says_so() {
     let mut app = sheep_against_the_heuristic();
     app.play("c3".parse().unwrap());
     press(&mut app, KeyCode::Char('R'));
-    assert!(app.message.starts_with("Resign for the sheep?"), "{}", app.message);
+    assert!(app.message().starts_with("Resign for the sheep?"), "{}", app.message());
     assert_eq!(app.outcome(), None, "nothing happens before the answer");
     press(&mut app, KeyCode::Char('n'));
     assert_eq!(app.outcome(), None);
@@ -1159,10 +1159,10 @@ fn a_person_resigns_after_a_yes_and_the_record_says_so() {
     // The status panel says the result, once; the message what can be done.
     let text = screen_text(&draw(&app, 100, 32).0);
     assert_eq!(text.matches("Tigers win: the sheep resigned").count(), 1, "{text}");
-    assert!(app.message.starts_with("g: review, u: take back"), "{}", app.message);
+    assert!(app.message().starts_with("g: review, u: take back"), "{}", app.message());
     // Nothing more is played, and the record (which parses back) has the result and why.
     app.tick();
-    assert_eq!(app.game.len(), 1, "no search after a resignation");
+    assert_eq!(app.game().len(), 1, "no search after a resignation");
     let text = app.record().to_string();
     assert!(text.contains("[Termination \"resignation\"]"), "{text}");
     let back: tns_board::GameRecord = text.parse().unwrap();
@@ -1177,7 +1177,11 @@ fn two_people_agree_a_draw_and_a_computer_takes_no_offer() {
     let mut app = human_game();
     app.play("c3".parse().unwrap());
     press(&mut app, KeyCode::Char('='));
-    assert!(app.message.starts_with("The tigers offer a draw: sheep, y agrees"), "{}", app.message);
+    assert!(
+        app.message().starts_with("The tigers offer a draw: sheep, y agrees"),
+        "{}",
+        app.message()
+    );
     press(&mut app, KeyCode::Char('y'));
     let outcome = app.outcome().expect("drawn");
     assert_eq!(outcome.winner, None);
@@ -1186,7 +1190,7 @@ fn two_people_agree_a_draw_and_a_computer_takes_no_offer() {
     assert!(!app.human_to_move(), "the game is over");
     let mut app = sheep_against_the_heuristic();
     press(&mut app, KeyCode::Char('='));
-    assert!(app.message.contains("the computer plays on"), "{}", app.message);
+    assert!(app.message().contains("the computer plays on"), "{}", app.message());
     assert_eq!(app.outcome(), None);
 }
 
@@ -1197,38 +1201,38 @@ fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
     let mut app =
         App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
     press(&mut app, KeyCode::Char('B'));
-    assert!(app.message.contains("no folder to build the table in"), "{}", app.message);
-    assert!(app.table_build.is_none());
+    assert!(app.message().contains("no folder to build the table in"), "{}", app.message());
+    assert!(app.table_build().is_none());
     // The game's `B` builds the five-kill table (a minute in release); the one-kill variant
     // takes a moment and goes the same way: progress on the status line, then the table.
     let dir = std::env::temp_dir().join(format!("tns-tui-b-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    app.table_home = Some(dir.clone());
-    app.takes_table = [true, true];
-    app.table_build = Some(TableBuild::start(&dir, 1));
+    app.set_table_home(Some(dir.clone()));
+    app.set_takes_table([true, true]);
+    app.follow_table_build(TableBuild::start(&dir, 1));
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("Building the table: 0%"), "{text}");
     press(&mut app, KeyCode::Char('B'));
-    assert!(app.message.contains("the table is being built"), "{}", app.message);
+    assert!(app.message().contains("the table is being built"), "{}", app.message());
     // A new game from the form, the sides as they were: the build goes on, and the side left
     // to the default still takes the table.
     press(&mut app, KeyCode::Char('n'));
     press(&mut app, KeyCode::Enter);
-    assert!(app.new_game_form.is_none() && app.table_build.is_some(), "{}", app.message);
+    assert!(app.new_game_form().is_none() && app.table_build().is_some(), "{}", app.message());
     let start = Instant::now();
-    while app.table_build.is_some() && start.elapsed() < Duration::from_secs(60) {
+    while app.table_build().is_some() && start.elapsed() < Duration::from_secs(60) {
         app.tick();
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert!(app.tablebase.is_some(), "the built table is loaded: {}", app.message);
-    assert!(app.message.contains("the endgame table is built"), "{}", app.message);
+    assert!(app.tablebase().is_some(), "the built table is loaded: {}", app.message());
+    assert!(app.message().contains("the endgame table is built"), "{}", app.message());
     // The computer seat searches with it; the person is a person still.
     assert_eq!(app.player(Side::Tiger).name(), "strongest:table=on");
     assert_eq!(*app.player(Side::Sheep), Controller::Human);
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(!text.contains("Building the table"), "{text}");
     press(&mut app, KeyCode::Char('B'));
-    assert!(app.message.contains("the table is loaded already"), "{}", app.message);
+    assert!(app.message().contains("the table is loaded already"), "{}", app.message());
     // The files are where the game looks: the next start loads them.
     assert!(tns_tablebase::Tablebase::load(1, &dir).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -1242,23 +1246,23 @@ fn a_table_built_while_the_form_is_open_waits_for_the_new_game() {
     let _ = std::fs::remove_dir_all(&dir);
     let mut app =
         App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
-    app.takes_table = [true, true];
-    app.table_build = Some(TableBuild::start(&dir, 1));
+    app.set_takes_table([true, true]);
+    app.follow_table_build(TableBuild::start(&dir, 1));
     // The form is open while the build ends: the table waits, so the form's players stay true.
     press(&mut app, KeyCode::Char('n'));
     let start = Instant::now();
-    while app.table_build.as_ref().is_some_and(|job| job.done < 1.0)
+    while app.table_build().is_some_and(|job| job.done < 1.0)
         && start.elapsed() < Duration::from_secs(60)
     {
         app.tick();
         std::thread::sleep(Duration::from_millis(5));
     }
     app.tick();
-    assert!(app.tablebase.is_none() && app.new_game_form.is_some());
+    assert!(app.tablebase().is_none() && app.new_game_form().is_some());
     // The new game, its sides as they were: then the table is loaded and the tigers take it.
     press(&mut app, KeyCode::Enter);
     app.tick();
-    assert!(app.tablebase.is_some(), "{}", app.message);
+    assert!(app.tablebase().is_some(), "{}", app.message());
     assert_eq!(app.player(Side::Tiger).name(), "strongest:table=on");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -1273,7 +1277,7 @@ fn a_seat_chosen_on_the_command_line_keeps_its_player_when_a_table_comes() {
         None,
     );
     // The tigers were left to the default, the sheep named: only the tigers take the table.
-    app.takes_table = [false, true];
+    app.set_takes_table([false, true]);
     let table = std::sync::Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
     app.adopt_table(std::sync::Arc::clone(&table));
     assert_eq!(app.player(tns_board::Side::Sheep).name(), "heuristic");
@@ -1281,7 +1285,7 @@ fn a_seat_chosen_on_the_command_line_keeps_its_player_when_a_table_comes() {
     // With a table, the new-game form offers the network searching with it; without, not.
     let offered = |mut app: App| {
         press(&mut app, KeyCode::Char('n'));
-        app.new_game_form.unwrap().players.iter().any(|p| p == "strongest:table=on")
+        app.new_game_form().unwrap().players.iter().any(|p| p == "strongest:table=on")
     };
     assert!(offered(two_people_at(Board::START, &table)));
     assert!(!offered(human_game()));
@@ -1323,13 +1327,13 @@ fn m_in_the_placement_with_the_movement_table_alone_says_what_it_needs() {
     let table = std::sync::Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
     let mut app = two_people_at(Board::START, &table);
     press(&mut app, KeyCode::Char('m'));
-    assert!(app.show_analysis);
-    assert!(app.message.contains("placement needs the whole table"), "{}", app.message);
+    assert!(app.show_analysis());
+    assert!(app.message().contains("placement needs the whole table"), "{}", app.message());
     // In the movement phase, the table answers and the colours are told.
     let board: Board = "T1SST/SSSSS/SSSSS/SSSSS/TSSST s 0".parse().unwrap();
     let mut app = two_people_at(board, &table);
     press(&mut app, KeyCode::Char('m'));
-    assert!(app.message.contains("green keeps"), "{}", app.message);
+    assert!(app.message().contains("green keeps"), "{}", app.message());
 }
 
 #[test]
@@ -1342,10 +1346,10 @@ fn s_save_first_says_where_the_game_went() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.mode(), Mode::Confirm);
     apply(&mut app, Action::SaveAndConfirm, &dir);
-    assert!(app.game.is_empty(), "the new game started");
+    assert!(app.game().is_empty(), "the new game started");
     let saved = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
-    assert!(app.message.contains(&saved.display().to_string()), "{}", app.message);
-    assert!(app.message.contains("new game"), "{}", app.message);
+    assert!(app.message().contains(&saved.display().to_string()), "{}", app.message());
+    assert!(app.message().contains("new game"), "{}", app.message());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -1355,7 +1359,7 @@ fn a_finished_game_offers_to_save_it() {
     let mut app = two_people(board);
     app.play("a5xc5".parse().unwrap());
     assert!(app.outcome().is_some(), "five sheep are dead");
-    assert!(app.message.contains("s: save"), "{}", app.message);
+    assert!(app.message().contains("s: save"), "{}", app.message());
 }
 
 #[test]
@@ -1364,16 +1368,16 @@ fn typing_a_point_selects_the_piece_there() {
     let mut app = two_people(board);
     press(&mut app, KeyCode::Char('e'));
     press(&mut app, KeyCode::Char('5'));
-    assert_eq!(app.selected, Some(p("e5")), "the tiger on e5 is selected");
-    assert_eq!(app.cursor, p("e5"));
+    assert_eq!(app.selected(), Some(p("e5")), "the tiger on e5 is selected");
+    assert_eq!(app.cursor(), p("e5"));
     assert!(!app.targets().is_empty(), "its moves are shown");
     press(&mut app, KeyCode::Char('d'));
     press(&mut app, KeyCode::Char('5'));
-    assert_eq!(app.game.moves(), ["e5d5".parse().unwrap()]);
+    assert_eq!(app.game().moves(), ["e5d5".parse().unwrap()]);
     // A point without the mover's piece selects nothing.
     press(&mut app, KeyCode::Char('c'));
     press(&mut app, KeyCode::Char('3'));
-    assert_eq!(app.selected, None);
+    assert_eq!(app.selected(), None);
 }
 
 #[test]
@@ -1384,7 +1388,7 @@ fn a_kill_is_typed_with_or_without_its_x() {
         for c in typed.chars() {
             press(&mut app, KeyCode::Char(c));
         }
-        assert_eq!(app.game.moves(), ["a5xc5".parse().unwrap()], "{typed}: {}", app.message);
+        assert_eq!(app.game().moves(), ["a5xc5".parse().unwrap()], "{typed}: {}", app.message());
         let text = screen_text(&draw(&app, 100, 32).0);
         assert!(text.contains("a5xc5"), "the move list writes the x:\n{text}");
     }
@@ -1396,11 +1400,11 @@ fn typing_a_taken_point_in_the_placement_says_why() {
     for c in "a5".chars() {
         press(&mut app, KeyCode::Char(c));
     }
-    assert!(app.game.is_empty());
+    assert!(app.game().is_empty());
     assert!(
-        app.message.contains("a5 is taken: while sheep are in hand (20 now)"),
+        app.message().contains("a5 is taken: while sheep are in hand (20 now)"),
         "{}",
-        app.message
+        app.message()
     );
 }
 
@@ -1414,17 +1418,17 @@ fn the_review_marks_a_thrown_result_charts_the_game_and_jumps_to_it() {
         tns_puzzles::turning_point(&table, tns_board::Side::Sheep).expect("a turning point");
     let mut app = two_people_at(start, &table);
     press(&mut app, KeyCode::Char('!'));
-    assert!(app.message.contains("g reviews"), "{}", app.message);
+    assert!(app.message().contains("g reviews"), "{}", app.message());
     app.play(losing);
     press(&mut app, KeyCode::Char('g'));
-    assert!(app.message.contains(&format!("{losing}??")), "{}", app.message);
-    assert!(app.message.contains(&format!("{best} kept it")), "{}", app.message);
-    assert_eq!(app.review, Some(0), "the board shows the position before the mistake");
+    assert!(app.message().contains(&format!("{losing}??")), "{}", app.message());
+    assert!(app.message().contains(&format!("{best} kept it")), "{}", app.message());
+    assert_eq!(app.review(), Some(0), "the board shows the position before the mistake");
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("Review: sheep"), "the chart is drawn:\n{text}");
     assert!(text.contains(&format!("{losing}??")), "the move list marks it:\n{text}");
     press(&mut app, KeyCode::Char('!'));
-    assert_eq!(app.review, Some(0), "the only mistake again");
+    assert_eq!(app.review(), Some(0), "the only mistake again");
     // g again closes it; a changed game forgets it.
     press(&mut app, KeyCode::Char('g'));
     assert!(app.game_review().is_none());
