@@ -155,7 +155,7 @@ impl Tablebase {
                     Err(e) if e.is_missing() => {}
                     Err(e) if e.is_damaged() => on_event(BuildEvent::Damaged { dead }),
                     Err(TablebaseError::OldFormat { .. }) => {
-                        on_event(BuildEvent::Outdated { dead })
+                        on_event(BuildEvent::Outdated { dead });
                     }
                     Err(e) => return Err(e),
                 }
