@@ -13,7 +13,9 @@ use tns_match::{Budget, PlayerError, PlayerSpec, limit};
 use tns_search::{Clock, Evaluator, Limits, MAX_THREADS, MAX_TT_MB, Report, Search, plies_to_end};
 use tns_tablebase::Tablebase;
 
-use crate::command::{Command, CommandError, Go, TimeLeft, parse, quote, quote_to};
+use tns_match::protocol::{
+    Command, CommandError, ERROR_PREFIX, Go, Reply, TimeLeft, parse, quote, quote_to,
+};
 
 /// Where the engine's lines go: standard output in the program, a buffer in tests.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -193,7 +195,7 @@ impl Session {
     }
 
     fn error(&self, what: &str) {
-        self.say(&format!("info string error: {}", quote_to(what, MAX_ERROR)));
+        self.say(&format!("{ERROR_PREFIX}{}", quote_to(what, MAX_ERROR)));
     }
 
     /// Answers a line longer than `limit` bytes, which the reader skipped: one error line, as
@@ -220,7 +222,7 @@ impl Session {
         let busy = self.running.is_some();
         match command {
             Command::Tsi => self.identify(),
-            Command::IsReady => self.say("readyok"),
+            Command::IsReady => self.say(&Reply::ReadyOk.to_string()),
             Command::Stop => self.stop_search(),
             Command::Quit => {
                 self.stop_search();
@@ -267,7 +269,7 @@ impl Session {
         self.say("option name ShowWDL type check default false");
         self.say("option name Evaluator type string default network");
         self.say("option name Tablebase type string default <empty>");
-        self.say("tsiok");
+        self.say(&Reply::TsiOk.to_string());
     }
 
     /// A searcher for the current options and `table`.
@@ -384,20 +386,20 @@ impl Session {
 
     fn go(&mut self, go: &Go) {
         if self.game.outcome().is_some() {
-            self.say("bestmove none");
+            self.say(&Reply::BestMove(None).to_string());
             return;
         }
         let limits = match go_limits(go, self.game.board().side_to_move()) {
             Ok(limits) => limits,
             Err(e) => {
                 self.error(&e);
-                self.say("bestmove none");
+                self.say(&Reply::BestMove(None).to_string());
                 return;
             }
         };
         let Some(mut engine) = self.engine.take() else {
             self.error("no evaluator: set the Evaluator option");
-            self.say("bestmove none");
+            self.say(&Reply::BestMove(None).to_string());
             return;
         };
         let infinite = go.infinite;
@@ -424,16 +426,15 @@ impl Session {
             let best = match result {
                 Ok(result) => result.best_move,
                 Err(e) => {
-                    send(&out, &format!("info string error: the search failed: {e}"));
+                    send(&out, &format!("{ERROR_PREFIX}the search failed: {e}"));
                     None
                 }
             };
-            let best = best.map_or_else(|| "none".to_string(), |m| m.to_string());
             let mut owing = owing.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             done.store(true, Ordering::Release);
-            send(&out, &format!("bestmove {best}"));
+            send(&out, &Reply::BestMove(best).to_string());
             for _ in 0..owing.take().unwrap_or(0) {
-                send(&out, "bestmove none");
+                send(&out, &Reply::BestMove(None).to_string());
             }
             drop(owing);
             engine
@@ -443,7 +444,7 @@ impl Session {
             Err(e) => {
                 // The engine went with the thread that never started: a new one for next time.
                 self.error(&format!("cannot start the search's thread: {e}"));
-                self.say("bestmove none");
+                self.say(&Reply::BestMove(None).to_string());
                 if let Err(e) = self.rebuild() {
                     self.error(&e);
                 }
@@ -469,7 +470,7 @@ impl Session {
                 return;
             }
         }
-        self.say("bestmove none");
+        self.say(&Reply::BestMove(None).to_string());
     }
 
     fn join(&mut self) {
@@ -482,11 +483,11 @@ impl Session {
                 self.error("the search failed; starting a new searcher");
                 // The `go` still gets its one answer, and the refused ones theirs after it.
                 if !answered.load(Ordering::Acquire) {
-                    self.say("bestmove none");
+                    self.say(&Reply::BestMove(None).to_string());
                 }
                 let owed = owed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
                 for _ in 0..owed.unwrap_or(0) {
-                    self.say("bestmove none");
+                    self.say(&Reply::BestMove(None).to_string());
                 }
                 if let Err(e) = self.rebuild() {
                     self.error(&e);

@@ -592,8 +592,11 @@ fn go_infinite_with_a_depth_waits_for_stop() {
     let mut engine = Engine::start();
     engine.send("setoption name Evaluator value heuristic");
     engine.send("go infinite depth 2");
-    std::thread::sleep(Duration::from_millis(300));
-    let before = engine.sync();
+    // The last iteration's line, however slow the machine; then a moment for a wrong
+    // bestmove to show.
+    let mut before = engine.until("info depth 2 ");
+    std::thread::sleep(Duration::from_millis(100));
+    before.extend(engine.sync());
     assert!(!before.iter().any(|l| l.starts_with("bestmove")), "{before:?}");
     assert_eq!(before.iter().filter(|l| l.starts_with("info depth")).count(), 2, "{before:?}");
     let (_, best) = engine.bestmove("stop");

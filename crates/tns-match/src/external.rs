@@ -2,7 +2,6 @@
 //! the first game, asked for each move with `position` and `go`, and started afresh after it
 //! crashes or answers late.
 
-use std::fmt::Write as _;
 use std::io::{BufReader, Write as _};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +11,7 @@ use std::time::{Duration, Instant};
 use tns_board::{Game, Move, Side};
 
 use crate::player::{Budget, Player};
+use crate::protocol::{Command as Line, CommandError, Go, Reply, TimeLeft};
 use crate::time_control::Clocks;
 
 /// How long a program may take to start and answer `tsi` or `isready`.
@@ -34,7 +34,7 @@ struct Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
+        let _ = writeln!(self.input, "{}", Line::Quit);
         let _ = self.input.flush();
         // Give it a moment to leave on its own, then make sure.
         let deadline = Instant::now() + Duration::from_millis(200);
@@ -93,7 +93,7 @@ impl Process {
         Ok(Process { child, input, lines })
     }
 
-    fn send(&mut self, line: &str) -> Result<(), Failure> {
+    fn send(&mut self, line: &Line) -> Result<(), Failure> {
         writeln!(self.input, "{line}").and_then(|()| self.input.flush()).map_err(|_| self.gone())
     }
 
@@ -105,11 +105,13 @@ impl Process {
         }
     }
 
-    /// The lines up to and including the first starting with `prefix`, within `timeout`;
-    /// gives up early (with `Ok(None)`) when `stop` is raised.
+    /// The lines up to and including the first that `is_end` takes (read as a [`Reply`]), within
+    /// `timeout`; gives up early (with `Ok(None)`) when `stop` is raised. `what` names the end
+    /// awaited, for the error.
     fn until(
         &mut self,
-        prefix: &str,
+        what: &str,
+        is_end: impl Fn(&Reply<'_>) -> bool,
         timeout: Duration,
         stop: &AtomicBool,
     ) -> Result<Option<Vec<String>>, Failure> {
@@ -121,11 +123,12 @@ impl Process {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(format!("no {prefix:?} within {:.2} s (late)", timeout.as_secs_f64()));
+                return Err(format!("no {what:?} within {:.2} s (late)", timeout.as_secs_f64()));
             }
             match self.lines.recv_timeout(left.min(Duration::from_millis(20))) {
                 Ok(line) => {
-                    let done = line.starts_with(prefix);
+                    // A bestmove that does not read still ends the wait: the caller says why.
+                    let done = Reply::parse(&line).map_or(true, |r| is_end(&r));
                     seen.push(line);
                     if done {
                         return Ok(Some(seen));
@@ -183,13 +186,14 @@ impl ExternalPlayer {
         if self.process.is_none() {
             let mut process = Process::start(&self.external.command)?;
             let never = AtomicBool::new(false);
-            process.send("tsi")?;
+            process.send(&Line::Tsi)?;
             let lines = process
-                .until("tsiok", HANDSHAKE_TIMEOUT, &never)
+                .until("tsiok", |r| *r == Reply::TsiOk, HANDSHAKE_TIMEOUT, &never)
                 .map_err(|e| format!("handshake: {e}"))?
                 .unwrap_or_default();
-            let has =
-                |name: &str| lines.iter().any(|l| l.starts_with(&format!("option name {name} ")));
+            let has = |name: &str| {
+                lines.iter().any(|l| matches!(Reply::parse(l), Ok(Reply::Option(n)) if n == name))
+            };
             let mut options = self.external.options.clone();
             let set = |options: &[(String, String)], name: &str| {
                 options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -201,17 +205,18 @@ impl ExternalPlayer {
                 options.push(("Hash".into(), self.budget.tt_mb.to_string()));
             }
             for (name, value) in &options {
-                process.send(&format!("setoption name {name} value {value}"))?;
-                process.send("isready")?;
+                let set = Line::SetOption { name: name.clone(), value: value.clone() };
+                process.send(&set)?;
+                process.send(&Line::IsReady)?;
                 let answer = process
-                    .until("readyok", HANDSHAKE_TIMEOUT, &never)
-                    .map_err(|e| format!("setoption name {name} value {value}: {e}"))?
+                    .until("readyok", |r| *r == Reply::ReadyOk, HANDSHAKE_TIMEOUT, &never)
+                    .map_err(|e| format!("{set}: {e}"))?
                     .unwrap_or_default();
-                if let Some(error) = answer.iter().find(|l| l.starts_with("info string error")) {
-                    return Err(format!(
-                        "it refused setoption name {name} value {value}: {}",
-                        error.trim_start_matches("info string error: ")
-                    ));
+                if let Some(error) = answer.iter().find_map(|l| match Reply::parse(l) {
+                    Ok(Reply::Error(why)) => Some(why.to_string()),
+                    _ => None,
+                }) {
+                    return Err(format!("it refused {set}: {error}"));
                 }
             }
             self.process = Some(process);
@@ -219,80 +224,86 @@ impl ExternalPlayer {
         self.process.as_mut().ok_or_else(|| "not started".into())
     }
 
-    /// The `go` line for the fixed limits, and how long to wait for the answer.
-    fn go_command(&self) -> (String, Duration) {
-        match (self.budget.time, self.budget.depth) {
+    /// The `go` for the fixed limits, and how long to wait for the answer.
+    fn go_command(&self) -> (Go, Duration) {
+        let mut go = Go::default();
+        go.limits.depth = self.budget.depth;
+        let wait = match (self.budget.time, self.budget.depth) {
             (Some(t), _) => {
                 #[expect(
                     clippy::cast_possible_truncation,
                     clippy::cast_sign_loss,
                     reason = "a checked time of at most a day, in milliseconds, at least 1"
                 )]
-                let ms = (t * 1000.0).round().max(1.0) as u64;
-                let time = Duration::from_millis(ms);
-                let mut go = format!("go movetime {ms}");
-                if let Some(d) = self.budget.depth {
-                    let _ = write!(go, " depth {d}");
-                }
-                (go, time + self.margin)
+                let time = Duration::from_millis((t * 1000.0).round().max(1.0) as u64);
+                go.limits.time = Some(time);
+                time + self.margin
             }
-            (None, Some(d)) => (format!("go depth {d}"), DEPTH_TIMEOUT),
-            (None, None) => ("go movetime 1000".into(), Duration::from_secs(1) + self.margin),
-        }
+            (None, Some(_)) => DEPTH_TIMEOUT,
+            (None, None) => {
+                go.limits.time = Some(Duration::from_secs(1));
+                Duration::from_secs(1) + self.margin
+            }
+        };
+        (go, wait)
     }
 
-    /// The `go` line under a time control, and how long to wait: the side's time left and the
+    /// The `go` under a time control, and how long to wait: the side's time left and the
     /// margin.
-    fn go_timed(&self, clocks: &Clocks, side: Side) -> (String, Duration) {
-        let ms = |d: Duration| d.as_millis();
+    fn go_timed(&self, clocks: &Clocks, side: Side) -> (Go, Duration) {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a clock's milliseconds, far below 2^64"
+        )]
+        let ms = |d: Duration| Some(d.as_millis() as u64);
         let (s, t) = (&clocks.sheep, &clocks.tiger);
-        let mut go = format!(
-            "go stime {} ttime {} sinc {} tinc {}",
-            ms(s.remaining),
-            ms(t.remaining),
-            ms(s.increment),
-            ms(t.increment)
-        );
         let own = clocks.of(side);
-        if let Some(n) = own.moves_to_go {
-            let _ = write!(go, " movestogo {n}");
-        }
-        if let Some(d) = self.budget.depth {
-            let _ = write!(go, " depth {d}");
-        }
+        let mut go = Go {
+            time_left: TimeLeft {
+                stime: ms(s.remaining),
+                ttime: ms(t.remaining),
+                sinc: ms(s.increment),
+                tinc: ms(t.increment),
+                movestogo: own.moves_to_go,
+            },
+            ..Go::default()
+        };
+        go.limits.depth = self.budget.depth;
         (go, own.remaining + self.margin)
     }
 
     fn ask(
         &mut self,
         game: &Game,
-        go: &str,
+        go: Go,
         timeout: Duration,
         stop: &AtomicBool,
     ) -> Result<Option<Move>, Failure> {
         let process = self.process()?;
-        let mut position = format!("position fen {}", game.start());
-        if !game.is_empty() {
-            position.push_str(" moves");
-            for m in game.moves() {
-                let _ = write!(position, " {m}");
-            }
-        }
-        process.send(&position)?;
-        process.send(go)?;
-        let Some(lines) = process.until("bestmove", timeout, stop)? else {
+        process.send(&Line::Position { start: game.start(), moves: game.moves().to_vec() })?;
+        process.send(&Line::Go(Box::new(go)))?;
+        let is_best = |r: &Reply<'_>| matches!(r, Reply::BestMove(_));
+        let Some(lines) = process.until("bestmove", is_best, timeout, stop)? else {
             // Stopped from outside: the answer no longer matters.
-            let _ = process.send("stop");
+            let _ = process.send(&Line::Stop);
             return Ok(None);
         };
-        let answer = lines.last().map(String::as_str).unwrap_or_default();
-        let text = answer.split_whitespace().nth(1).unwrap_or("");
-        if let Some(error) = lines.iter().find(|l| l.starts_with("info string error")) {
+        if let Some(error) = lines.iter().find_map(|l| match Reply::parse(l) {
+            Ok(Reply::Error(why)) => Some(why.to_string()),
+            _ => None,
+        }) {
             return Err(format!("it refused the position: {error}"));
         }
-        match text {
-            "none" => Err("it answered bestmove none in a game that goes on".into()),
-            _ => text.parse().map(Some).map_err(|e| format!("unreadable move {text:?}: {e}")),
+        match lines.last().map(|l| Reply::parse(l)) {
+            Some(Ok(Reply::BestMove(Some(m)))) => Ok(Some(m)),
+            Some(Ok(Reply::BestMove(None))) => {
+                Err("it answered bestmove none in a game that goes on".into())
+            }
+            Some(Err(CommandError::Move { text, why })) => {
+                Err(format!("unreadable move {text:?}: {why}"))
+            }
+            Some(Err(e)) => Err(format!("unreadable bestmove: {e}")),
+            _ => Err("no bestmove".into()),
         }
     }
 
@@ -312,9 +323,10 @@ impl ExternalPlayer {
 impl Player for ExternalPlayer {
     fn new_game(&mut self, _seed: u64) {
         let result = self.process().and_then(|p| {
-            p.send("newgame")?;
-            p.send("isready")?;
-            p.until("readyok", HANDSHAKE_TIMEOUT, &AtomicBool::new(false)).map(|_| ())
+            p.send(&Line::NewGame)?;
+            p.send(&Line::IsReady)?;
+            p.until("readyok", |r| *r == Reply::ReadyOk, HANDSHAKE_TIMEOUT, &AtomicBool::new(false))
+                .map(|_| ())
         });
         if let Err(e) = result {
             // The first move will try a fresh process and say what went wrong.
@@ -326,14 +338,14 @@ impl Player for ExternalPlayer {
     fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
         self.failure = None;
         let (go, timeout) = self.go_command();
-        let result = self.ask(game, &go, timeout, stop);
+        let result = self.ask(game, go, timeout, stop);
         self.answer(result)
     }
 
     fn choose_timed(&mut self, game: &Game, clocks: &Clocks, stop: &AtomicBool) -> Option<Move> {
         self.failure = None;
         let (go, timeout) = self.go_timed(clocks, game.board().side_to_move());
-        let result = self.ask(game, &go, timeout, stop);
+        let result = self.ask(game, go, timeout, stop);
         self.answer(result)
     }
 

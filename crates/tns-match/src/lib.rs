@@ -4,6 +4,7 @@ mod error;
 mod external;
 mod level;
 mod player;
+pub mod protocol;
 mod referee;
 mod seed;
 mod shipped;

@@ -1,5 +1,9 @@
-//! The protocol's commands, parsed from one line each.
+//! The TSI protocol's lines (docs/protocol.md), for both of its ends: the commands a
+//! controller writes and an engine parses ([`Command`], [`parse`], `Display`), and the
+//! engine's answers that a controller reads ([`Reply`]). `tns-engine` speaks it as the engine,
+//! [`ExternalPlayer`](crate::ExternalPlayer) as the controller.
 
+use std::fmt;
 use std::time::Duration;
 
 use tns_board::{Board, MAX_MOVES, Move, MoveList};
@@ -62,6 +66,142 @@ pub struct TimeLeft {
     pub tinc: Option<u64>,
     /// `movestogo`: moves until the next time control.
     pub movestogo: Option<u32>,
+}
+
+impl fmt::Display for Command {
+    /// The command's line, as [`parse`] reads it back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Tsi => f.write_str("tsi"),
+            Command::IsReady => f.write_str("isready"),
+            Command::NewGame => f.write_str("newgame"),
+            Command::Stop => f.write_str("stop"),
+            Command::Quit => f.write_str("quit"),
+            Command::SetOption { name, value } => {
+                let value = if value.is_empty() { "<empty>" } else { value };
+                write!(f, "setoption name {name} value {value}")
+            }
+            Command::Position { start, moves } => {
+                // Always by its fen, the start too: a controller need not know the start.
+                write!(f, "position fen {start}")?;
+                if !moves.is_empty() {
+                    f.write_str(" moves")?;
+                    for m in moves {
+                        write!(f, " {m}")?;
+                    }
+                }
+                Ok(())
+            }
+            Command::Go(go) => write!(f, "{go}"),
+        }
+    }
+}
+
+impl fmt::Display for Go {
+    /// `go` and its words; a time is written in whole milliseconds.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("go")?;
+        let t = &self.time_left;
+        for (word, value) in
+            [("stime", t.stime), ("ttime", t.ttime), ("sinc", t.sinc), ("tinc", t.tinc)]
+        {
+            if let Some(ms) = value {
+                write!(f, " {word} {ms}")?;
+            }
+        }
+        if let Some(n) = t.movestogo {
+            write!(f, " movestogo {n}")?;
+        }
+        if let Some(time) = self.limits.time {
+            write!(f, " movetime {}", time.as_millis())?;
+        }
+        if let Some(depth) = self.limits.depth {
+            write!(f, " depth {depth}")?;
+        }
+        if let Some(nodes) = self.limits.nodes {
+            write!(f, " nodes {nodes}")?;
+        }
+        // A bare `go` is infinite already.
+        let bare = *self == Go { infinite: true, ..Go::default() };
+        if self.infinite && !bare {
+            f.write_str(" infinite")?;
+        }
+        if let Some(moves) = &self.limits.moves {
+            f.write_str(" searchmoves")?;
+            for m in moves {
+                write!(f, " {m}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The start of an error line: what an engine answers to a line it refuses, or a search that
+/// failed.
+pub const ERROR_PREFIX: &str = "info string error: ";
+/// The words an error line starts with, read with or without the colon.
+const ERROR_WORDS: &str = "info string error";
+
+/// One line an engine writes, as a controller reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply<'a> {
+    /// `tsiok`: the end of the answer to `tsi`.
+    TsiOk,
+    /// `readyok`: every earlier command is done.
+    ReadyOk,
+    /// `bestmove <move>`, or `bestmove none` where there is no move to play.
+    BestMove(Option<Move>),
+    /// `info string error: <why>`.
+    Error(&'a str),
+    /// `option name <N> type ...`: an option the engine has, by its name.
+    Option(&'a str),
+    /// `id`, `info` and anything else.
+    Other(&'a str),
+}
+
+impl Reply<'_> {
+    /// The reply on `line`.
+    ///
+    /// # Errors
+    /// [`CommandError::Move`] for a `bestmove` whose move does not parse.
+    pub fn parse(line: &str) -> Result<Reply<'_>, CommandError> {
+        let mut words = line.split_whitespace();
+        Ok(match words.next() {
+            Some("tsiok") => Reply::TsiOk,
+            Some("readyok") => Reply::ReadyOk,
+            Some("bestmove") => {
+                match words.next().unwrap_or("") {
+                    "none" => Reply::BestMove(None),
+                    text => Reply::BestMove(Some(text.parse::<Move>().map_err(|e| {
+                        CommandError::Move { text: quote(text), why: e.to_string() }
+                    })?)),
+                }
+            }
+            Some("info") if line.starts_with(ERROR_WORDS) => {
+                Reply::Error(line[ERROR_WORDS.len()..].trim_start_matches(':').trim_start())
+            }
+            Some("option") if words.next() == Some("name") => {
+                let rest = line.trim_start()["option name".len()..].trim_start();
+                Reply::Option(rest.split(" type ").next().unwrap_or(rest).trim_end())
+            }
+            _ => Reply::Other(line),
+        })
+    }
+}
+
+impl fmt::Display for Reply<'_> {
+    /// The reply's line, as [`Reply::parse`] reads it back (an option by its name alone).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::TsiOk => f.write_str("tsiok"),
+            Reply::ReadyOk => f.write_str("readyok"),
+            Reply::BestMove(Some(m)) => write!(f, "bestmove {m}"),
+            Reply::BestMove(None) => f.write_str("bestmove none"),
+            Reply::Error(why) => write!(f, "{ERROR_PREFIX}{why}"),
+            Reply::Option(name) => write!(f, "option name {name}"),
+            Reply::Other(line) => f.write_str(line),
+        }
+    }
 }
 
 /// The longest a quoted piece of input may be in an error line.
@@ -208,7 +348,7 @@ fn parse_go(words: &[&str]) -> Result<Command, CommandError> {
                 bad(format!("{word} takes milliseconds from 0 to {max}, not {:?}", quote(text)))
             })
         };
-        let limit = |e: tns_match::LimitError| bad(format!("{word}: {e}"));
+        let limit = |e: crate::LimitError| bad(format!("{word}: {e}"));
         match word {
             "infinite" => {
                 go.infinite = true;
@@ -230,8 +370,8 @@ fn parse_go(words: &[&str]) -> Result<Command, CommandError> {
                 go.limits.moves = Some(moves);
                 continue;
             }
-            "depth" => go.limits.depth = Some(tns_match::limit::depth(value()?).map_err(limit)?),
-            "nodes" => go.limits.nodes = Some(tns_match::limit::nodes(value()?).map_err(limit)?),
+            "depth" => go.limits.depth = Some(crate::limit::depth(value()?).map_err(limit)?),
+            "nodes" => go.limits.nodes = Some(crate::limit::nodes(value()?).map_err(limit)?),
             "movetime" => {
                 let ms = millis(86_400_000)?;
                 if ms == 0 {
@@ -353,5 +493,116 @@ mod tests {
         assert!(parse(&long).unwrap_err().to_string().len() < 200);
         let long = format!("go depth {}", "9".repeat(1_000_000));
         assert!(parse(&long).unwrap_err().to_string().len() < 400);
+    }
+
+    #[test]
+    fn replies_parse_and_print_back() {
+        let c3: Move = "c3".parse().unwrap();
+        for (line, reply) in [
+            ("tsiok", Reply::TsiOk),
+            ("readyok", Reply::ReadyOk),
+            ("bestmove c3", Reply::BestMove(Some(c3))),
+            ("bestmove none", Reply::BestMove(None)),
+            ("info string error: bad move", Reply::Error("bad move")),
+            ("option name Hash", Reply::Option("Hash")),
+            ("info depth 3 score 12", Reply::Other("info depth 3 score 12")),
+        ] {
+            assert_eq!(Reply::parse(line).unwrap(), reply, "{line}");
+            assert_eq!(reply.to_string(), line);
+        }
+        assert_eq!(
+            Reply::parse("option name Tablebase type string default <empty>").unwrap(),
+            Reply::Option("Tablebase")
+        );
+        assert_eq!(Reply::parse("info string error bad").unwrap(), Reply::Error("bad"));
+        assert!(matches!(Reply::parse("bestmove zz"), Err(CommandError::Move { .. })));
+    }
+
+    mod round_trip {
+        use proptest::prelude::*;
+        use tns_board::{Board, Game, Move, MoveList};
+
+        use super::super::{Command, Go, TimeLeft, parse};
+
+        /// A game of up to 30 random legal moves from the start.
+        fn game() -> impl Strategy<Value = (Board, Vec<Move>)> {
+            proptest::collection::vec(any::<u16>(), 0..30).prop_map(|picks| {
+                let mut game = Game::new();
+                for pick in picks {
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[usize::from(pick) % moves.len()];
+                    game.play(m).unwrap();
+                }
+                (Board::START, game.moves().to_vec())
+            })
+        }
+
+        fn go() -> impl Strategy<Value = Go> {
+            let ms = proptest::option::of(0u64..=86_400_000);
+            (
+                (proptest::option::of(1u32..=120), proptest::option::of(1u64..1 << 40)),
+                proptest::option::of(1u64..=86_400_000),
+                (ms.clone(), ms.clone(), ms.clone(), ms),
+                proptest::option::of(1u32..=10_000),
+                any::<bool>(),
+                proptest::option::of(game()),
+            )
+                .prop_map(
+                    |(
+                        (depth, nodes),
+                        movetime,
+                        (stime, ttime, sinc, tinc),
+                        movestogo,
+                        infinite,
+                        line,
+                    )| {
+                        let mut go = Go { infinite, ..Go::default() };
+                        go.limits.depth = depth;
+                        go.limits.nodes = nodes;
+                        go.limits.time = movetime.map(std::time::Duration::from_millis);
+                        go.time_left = TimeLeft { stime, ttime, sinc, tinc, movestogo };
+                        go.limits.moves = line.map(|(_, moves)| {
+                            let mut list = MoveList::new();
+                            for m in moves.into_iter().take(8) {
+                                if !list.contains(&m) {
+                                    list.push(m);
+                                }
+                            }
+                            list
+                        });
+                        go
+                    },
+                )
+        }
+
+        proptest! {
+            #[test]
+            fn a_go_reads_back_as_written(go in go()) {
+                let line = Command::Go(Box::new(go.clone())).to_string();
+                let read = parse(&line).unwrap().unwrap();
+                let Command::Go(back) = read else { panic!("{line}") };
+                // A go with no word at all is infinite, as a bare go is.
+                let bare = Go { infinite: go.infinite, ..Go::default() } == go;
+                let expected = if bare { Go { infinite: true, ..go } } else { go };
+                prop_assert_eq!(*back, expected, "{}", line);
+            }
+
+            #[test]
+            fn a_position_reads_back_as_written((_, moves) in game(), from_fen in any::<bool>()) {
+                let start = if from_fen { "T3T/5/2S2/5/T3T t 19".parse().unwrap() } else { Board::START };
+                let moves = if from_fen { Vec::new() } else { moves };
+                let command = Command::Position { start, moves };
+                prop_assert_eq!(parse(&command.to_string()).unwrap().unwrap(), command);
+            }
+
+            #[test]
+            fn an_option_reads_back_as_written(name in "[A-Za-z][A-Za-z0-9]{0,12}", value in "([a-z0-9:=,.]{1,8}( [a-z0-9]{1,4})?)?") {
+                let command = Command::SetOption { name, value };
+                prop_assert_eq!(parse(&command.to_string()).unwrap().unwrap(), command);
+            }
+        }
     }
 }
