@@ -68,7 +68,7 @@ impl App {
         let Some(table) = self.tablebase.as_ref().filter(|_| self.view.show_analysis) else {
             return marks;
         };
-        if self.review.is_some() || self.outcome().is_some() {
+        if self.review().is_some() || self.outcome().is_some() {
             return marks;
         }
         let board = self.board();

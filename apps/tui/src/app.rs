@@ -14,34 +14,9 @@ use crate::engine::HintAnswer;
 use crate::engine::{ENGINE_TT_MB, Thinking, engine};
 use crate::new_game::NewGameForm;
 use crate::players::{Controller, Seat, TurnInfo, seat_index, seed};
+use crate::screen::{Question, Screen};
 use crate::table_job::TableBuild;
 use crate::theme::Theme;
-
-/// What the keys mean just now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Playing: the board and the game's keys.
-    Play,
-    /// The help overlay is open: any key closes it.
-    Help,
-    /// A yes/no question is asked (quit or start again with moves not saved).
-    Confirm,
-    /// The new-game form is open.
-    NewGame,
-}
-
-/// What a yes/no question will do on yes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pending {
-    /// Quit the program.
-    Quit,
-    /// Start a new game.
-    NewGame,
-    /// Resign the game for this side.
-    Resign(Side),
-    /// This side offers a draw; the other answers.
-    Draw(Side),
-}
 
 /// The whole state of the program.
 #[derive(Debug)]
@@ -52,22 +27,16 @@ pub struct App {
     /// What the player is busy with on the board: the cursor, the selection, a typed move, the
     /// hint.
     pub(crate) input: Input,
-    /// Whether the help overlay is open.
-    pub(crate) show_help: bool,
-    /// Rows the help is scrolled by, where it does not fit the screen.
-    pub(crate) help_scroll: u16,
+    /// What the screen shows, and so what the keys mean.
+    pub(crate) screen: Screen,
     /// A one-line message for the status bar.
     pub(crate) message: String,
-    /// A question waiting for y/n: what to do on yes.
-    pub(crate) confirm: Option<Pending>,
     /// What the game keeps beside its moves.
     pub(crate) notes: Notes,
     /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
     pub(crate) clipboard: Option<String>,
     /// Whether the game is saved, and where it goes.
     pub(crate) saving: Saving,
-    /// The new-game form, while it is open (`n`).
-    pub(crate) new_game_form: Option<NewGameForm>,
     /// The clocks, when the game is played on them (`--clock 5+3`).
     pub(crate) clock: Option<GameClock>,
     /// How the board is drawn.
@@ -89,9 +58,6 @@ pub struct App {
     /// a table is loaded: those left to the default (not named on the command line, and kept as
     /// they were in the new-game form).
     pub(crate) takes_table: [bool; 2],
-    /// In review, the position looked at, as the number of the game's moves it follows;
-    /// `None` while the game itself is shown. Reviewing never changes the game.
-    pub(crate) review: Option<usize>,
 }
 
 /// What the player is busy with on the board. A move or a take-back clears it.
@@ -257,14 +223,11 @@ impl App {
                 typed_refused: false,
                 hint: Hinting::None,
             },
-            show_help: false,
-            help_scroll: 0,
+            screen: Screen::Play,
             message: "Press ? for help".into(),
-            confirm: None,
             notes: Notes::default(),
             clipboard: None,
             saving: Saving::default(),
-            new_game_form: None,
             clock: None,
             view: View::default(),
             jobs: Jobs::default(),
@@ -273,7 +236,6 @@ impl App {
             game_limits: limits,
             table_home: None,
             takes_table: [false; 2],
-            review: None,
         }
     }
 
@@ -406,23 +368,50 @@ impl App {
     /// In review, the position looked at, as the number of the game's moves it follows;
     /// `None` while the game itself is shown.
     pub fn review(&self) -> Option<usize> {
-        self.review
+        self.screen.review()
     }
 
     /// The new-game form, while it is open.
     pub fn new_game_form(&self) -> Option<&NewGameForm> {
-        self.new_game_form.as_ref()
+        self.screen.form()
+    }
+
+    /// What the screen shows, and so what the keys mean.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
     }
 
     /// Whether the help is open.
     pub fn help_open(&self) -> bool {
-        self.show_help
+        matches!(self.screen, Screen::Help { .. })
     }
 
-    /// Opens the help, at its top.
+    /// Opens the help, at its top, over what the screen shows.
     pub fn open_help(&mut self) {
-        self.show_help = true;
-        self.help_scroll = 0;
+        let back = Box::new(std::mem::take(&mut self.screen));
+        self.screen = Screen::Help { scroll: 0, back };
+    }
+
+    /// Closes the help: the screen is as it was.
+    pub fn close_help(&mut self) {
+        match std::mem::take(&mut self.screen) {
+            Screen::Help { back, .. } => self.screen = *back,
+            other => self.screen = other,
+        }
+    }
+
+    /// Scrolls the help by this many rows.
+    pub fn scroll_help(&mut self, rows: i8) {
+        if let Screen::Help { scroll, .. } = &mut self.screen {
+            *scroll = scroll.saturating_add_signed(i16::from(rows));
+        }
+    }
+
+    /// Asks a yes/no question over what the screen shows, saying it.
+    pub(crate) fn ask(&mut self, question: Question, message: String) {
+        let back = Box::new(std::mem::take(&mut self.screen));
+        self.screen = Screen::Ask { question, back };
+        self.message = message;
     }
 
     /// The player of a side.
@@ -471,17 +460,16 @@ impl App {
         self.punch_clock();
     }
 
-    /// Says that the game cannot be played while an earlier position is shown; true if so.
-    pub(crate) fn refuse_in_review(&mut self) -> bool {
-        if let Some(ply) = self.review {
-            self.message = format!("looking at move {ply}: End goes back to the game first");
-        }
-        self.review.is_some()
+    /// Says that the game cannot be played while the position after `ply` moves is shown.
+    pub(crate) fn refuse_in_review(&mut self, ply: usize) {
+        self.message = format!("looking at move {ply}: End goes back to the game first");
     }
 
-    /// Plays a human's move, if it is a human's turn and the move is legal.
+    /// Plays a human's move, if it is a human's turn and the move is legal (and the game, not
+    /// an earlier position, is shown).
     pub fn play(&mut self, m: Move) {
-        if self.refuse_in_review() {
+        if let Some(ply) = self.review() {
+            self.refuse_in_review(ply);
             return;
         }
         if !self.human_to_move() {
@@ -501,7 +489,7 @@ impl App {
     /// A click or Enter on a point: place, select, or move the selected piece there.
     pub fn activate(&mut self, p: Point) {
         self.input.cursor = p;
-        if self.refuse_in_review() || !self.human_to_move() {
+        if !self.human_to_move() {
             return;
         }
         let board = self.board();
@@ -548,9 +536,6 @@ impl App {
 
     /// A typed character of a move; the move is played as soon as it is complete.
     pub fn type_char(&mut self, c: char) {
-        if self.refuse_in_review() {
-            return;
-        }
         if std::mem::take(&mut self.input.typed_refused) {
             self.input.typed.clear();
         }
@@ -629,7 +614,7 @@ impl App {
         }
         self.game.truncate(index);
         self.notes.ended = None;
-        self.review = None;
+        self.screen.leave_review();
         self.input.clear();
         self.restart_clock();
         self.message = format!("back to before move {}", index + 1);
@@ -669,9 +654,6 @@ impl App {
     /// Plays again what `u` (or `t`) took back: up to the next position where a person is to
     /// move, so that a move and the computer's reply come back together.
     pub fn redo(&mut self) {
-        if self.refuse_in_review() {
-            return;
-        }
         if self.outcome().is_some() {
             self.message = "the game is over (n: new game)".into();
             return;
@@ -726,36 +708,37 @@ impl App {
         Theme::new(self.view.no_color)
     }
 
-    /// What the keys mean now.
-    pub fn mode(&self) -> Mode {
-        if self.confirm.is_some() {
-            Mode::Confirm
-        } else if self.show_help {
-            Mode::Help
-        } else if self.new_game_form.is_some() {
-            Mode::NewGame
-        } else {
-            Mode::Play
-        }
-    }
-
-    /// The answer to the pending question.
+    /// The answer to the question asked: the screen goes back to what it was, and yes does
+    /// what the question said.
     pub fn answer(&mut self, yes: bool) {
-        match (self.confirm.take(), yes) {
-            (Some(Pending::Quit), true) => self.force_quit(),
-            (Some(Pending::NewGame), true) => self.start_chosen_game(),
-            (Some(Pending::Resign(side)), true) => self.end_by_players(Outcome::resigned(side)),
-            (Some(Pending::Draw(_)), true) => self.end_by_players(Outcome::DRAW_BY_AGREEMENT),
-            (Some(_), false) => self.message = "carry on".into(),
-            (None, _) => {}
+        let (question, back) = match std::mem::take(&mut self.screen) {
+            Screen::Ask { question, back } => (question, back),
+            other => {
+                self.screen = other;
+                return;
+            }
+        };
+        self.screen = *back;
+        match (question, yes) {
+            (Question::Quit, true) => self.force_quit(),
+            (Question::NewGame(form), true) => self.start_chosen_game(&form),
+            (Question::Resign(side), true) => self.end_by_players(Outcome::resigned(side)),
+            (Question::Draw(_), true) => self.end_by_players(Outcome::DRAW_BY_AGREEMENT),
+            (Question::NewGame(form), false) => {
+                let back = Box::new(std::mem::take(&mut self.screen));
+                self.screen = Screen::NewGame { form, back };
+                self.message = "carry on".into();
+            }
+            (_, false) => self.message = "carry on".into(),
         }
     }
 
     /// Esc: drops the selection, the typed move or the hint, whichever there is.
     pub fn cancel(&mut self) {
-        if self.confirm.take().is_some() {
-            self.message = "carry on".into();
-        } else if self.review.take().is_some() {
+        if let Screen::Ask { .. } = self.screen {
+            self.answer(false);
+        } else if let Screen::Review { .. } = self.screen {
+            self.screen = Screen::Play;
             self.message = "back to the game".into();
         } else if !self.input.typed.is_empty() {
             self.input.typed.clear();
@@ -778,8 +761,8 @@ impl App {
     /// Asks to quit: at once when nothing is unsaved, else after a yes.
     pub fn request_quit(&mut self) {
         if self.unsaved() {
-            self.confirm = Some(Pending::Quit);
-            self.message = "Quit without saving? y: quit, s: save and quit, n: stay".into();
+            let message = "Quit without saving? y: quit, s: save and quit, n: stay".into();
+            self.ask(Question::Quit, message);
         } else {
             self.force_quit();
         }

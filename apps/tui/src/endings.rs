@@ -3,13 +3,13 @@
 use tns_board::{Outcome, Side};
 
 use crate::App;
-use crate::app::Pending;
 use crate::players::Controller;
+use crate::screen::Question;
 
 impl App {
     /// R: resign for the human side (the side to move when both are human), after a yes.
     pub fn request_resign(&mut self) {
-        if self.refuse_in_review() || self.outcome().is_some() {
+        if self.outcome().is_some() {
             return;
         }
         let humans: Vec<Side> =
@@ -22,15 +22,15 @@ impl App {
                 return;
             }
         };
-        self.confirm = Some(Pending::Resign(side));
-        self.message =
+        let message =
             format!("Resign for the {}? y: resign, n: play on", side.plural().to_lowercase());
+        self.ask(Question::Resign(side), message);
     }
 
     /// =: the side to move offers a draw. Between two people the other answers; a computer
     /// plays on (it judges the position by its search, not by offers).
     pub fn offer_draw(&mut self) {
-        if self.refuse_in_review() || self.outcome().is_some() {
+        if self.outcome().is_some() {
             return;
         }
         let side = self.board().side_to_move();
@@ -40,12 +40,12 @@ impl App {
             self.message = "a draw is agreed between two people; the computer plays on".into();
             return;
         }
-        self.confirm = Some(Pending::Draw(side));
-        self.message = format!(
+        let message = format!(
             "The {} offer a draw: {}, y agrees, n plays on",
             side.plural().to_lowercase(),
             side.other().plural().to_lowercase()
         );
+        self.ask(Question::Draw(side), message);
     }
 
     /// Ends the game as a saved game says the players (or a clock) ended it: a resumed

@@ -78,7 +78,7 @@ impl App {
             self.message = "g reviews the game first".into();
             return;
         };
-        match review.next_mark(self.review) {
+        match review.next_mark(self.review()) {
             Some(i) => self.show_mistake(i),
             None => self.message = "no move threw a result away".into(),
         }

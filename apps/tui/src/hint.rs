@@ -12,7 +12,7 @@ impl App {
     /// Asks for the best move for the side to move, worked out on its own thread by the
     /// strongest player there is: the table where it holds the position, else the search.
     pub fn hint(&mut self) {
-        if self.refuse_in_review() || self.outcome().is_some() || !self.human_to_move() {
+        if self.outcome().is_some() || !self.human_to_move() {
             return;
         }
         let rx = start_hint(self.board(), self.game.previous().to_vec(), self.tablebase.clone());

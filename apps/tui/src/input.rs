@@ -8,8 +8,8 @@ use tns_board::Point;
 
 use crate::review::Browse;
 
-use crate::app::Mode;
 use crate::board_view::Geometry;
+use crate::screen::Screen;
 
 /// Something the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,36 +139,39 @@ impl HistoryHit {
     }
 }
 
-/// The action for an event, if any.
-pub fn map_event(event: &Event, hit: &Hitmap, mode: Mode) -> Option<Action> {
+/// The action for an event on this screen, if any.
+pub fn map_event(event: &Event, hit: &Hitmap, screen: &Screen) -> Option<Action> {
     if hit.too_small {
         // Nothing can be seen: only the ways out work (q still asks before losing a game).
-        return match map_key_event(event, mode)? {
+        return match map_key_event(event, screen)? {
             action @ (Action::Quit | Action::ForceQuit | Action::Answer(_)) => Some(action),
             _ => None,
         };
     }
     match event {
-        Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, mode),
-        Event::Mouse(mouse) if mode == Mode::Play => map_mouse(*mouse, hit),
+        Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, screen),
+        // The board and the move list take clicks only where nothing is open over them.
+        Event::Mouse(mouse) if matches!(screen, Screen::Play | Screen::Review { .. }) => {
+            map_mouse(*mouse, hit)
+        }
         _ => None,
     }
 }
 
 /// The action of a key event (not a release), if any.
-fn map_key_event(event: &Event, mode: Mode) -> Option<Action> {
+fn map_key_event(event: &Event, screen: &Screen) -> Option<Action> {
     match event {
-        Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, mode),
+        Event::Key(key) if key.kind != KeyEventKind::Release => map_key(*key, screen),
         _ => None,
     }
 }
 
-fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
+fn map_key(key: KeyEvent, screen: &Screen) -> Option<Action> {
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         return (key.code == KeyCode::Char('c')).then_some(Action::ForceQuit);
     }
-    match mode {
-        Mode::Help => {
+    match screen {
+        Screen::Help { .. } => {
             return Some(match key.code {
                 KeyCode::Char('q') => Action::Quit,
                 KeyCode::Down | KeyCode::Char('j') => Action::ScrollHelp(1),
@@ -176,7 +179,7 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
                 _ => Action::ToggleHelp,
             });
         }
-        Mode::Confirm => {
+        Screen::Ask { .. } => {
             return match key.code {
                 KeyCode::Char('y' | 'Y') => Some(Action::Answer(true)),
                 KeyCode::Char('n' | 'N') | KeyCode::Esc => Some(Action::Answer(false)),
@@ -184,7 +187,7 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
                 _ => None,
             };
         }
-        Mode::NewGame => {
+        Screen::NewGame { .. } => {
             return Some(match key.code {
                 KeyCode::Up | KeyCode::BackTab => Action::FormRow(-1),
                 KeyCode::Down | KeyCode::Tab => Action::FormRow(1),
@@ -197,7 +200,9 @@ fn map_key(key: KeyEvent, mode: Mode) -> Option<Action> {
                 _ => return None,
             });
         }
-        Mode::Play => {}
+        // In review the game's keys are the same; its moves are refused when they arrive
+        // (`apply`), saying how to get back to the game.
+        Screen::Play | Screen::Review { .. } => {}
     }
     Some(match key.code {
         KeyCode::Char('q') => Action::Quit,

@@ -17,6 +17,7 @@ pub mod puzzle_view;
 pub mod puzzles;
 mod review;
 mod saving;
+pub mod screen;
 mod starting;
 pub mod table_build;
 pub mod table_job;
@@ -29,11 +30,12 @@ mod wording;
 use std::path::Path;
 use std::time::Duration;
 
-pub use app::{App, Leave, Mode, Pending};
+pub use app::{App, Leave};
 pub use players::{Controller, DEFAULT_TIME, TurnInfo};
 use ratatui::crossterm::event;
 pub use review::Browse;
 pub use saving::{clock_of, ending_of, limits_of_tag, utc_now, utc_of};
+pub use screen::{Question, Screen};
 pub use theme::Theme;
 pub use timekeeping::ClockFace;
 pub use wording::{bar_position, result_text};
@@ -47,16 +49,36 @@ use crate::new_game::NewGameForm;
 #[doc = include_str!("../../../README.md")]
 struct WorkspaceReadme;
 
-/// Applies one action to the app.
+/// Applies one action to the app, as the screen shown takes it.
 pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
-    if app.show_help && !matches!(action, Action::Quit | Action::ForceQuit) {
-        if let Action::ScrollHelp(rows) = action {
-            app.help_scroll = app.help_scroll.saturating_add_signed(i16::from(rows));
-            return;
+    match (&app.screen, action) {
+        // The ways out are the same on every screen.
+        (_, Action::Quit) => app.request_quit(),
+        (_, Action::ForceQuit) => app.force_quit(),
+        (Screen::Help { .. }, Action::ScrollHelp(rows)) => app.scroll_help(rows),
+        // Any other key closes the help, and does nothing else.
+        (Screen::Help { .. }, _) => app.close_help(),
+        // Looking back, the game's moves are refused, saying how to get back to the game.
+        (&Screen::Review { ply }, Action::Activate(p)) => {
+            app.input.cursor = p;
+            app.refuse_in_review(ply);
         }
-        app.show_help = false;
-        return;
+        (
+            &Screen::Review { ply },
+            Action::ActivateCursor
+            | Action::Type(_)
+            | Action::PlayHint
+            | Action::Hint
+            | Action::Redo
+            | Action::Resign
+            | Action::OfferDraw,
+        ) => app.refuse_in_review(ply),
+        (_, action) => act(app, action, save_dir),
     }
+}
+
+/// Applies an action that means the same on the screens where it arrives.
+fn act(app: &mut App, action: Action, save_dir: &std::path::Path) {
     match action {
         Action::Quit => app.request_quit(),
         Action::ForceQuit => app.force_quit(),
@@ -94,7 +116,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::FormChar(c) => {
             // On the start screen, where no position is being typed, `q` quits and `?` helps,
             // as the board's frame says.
-            let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening && !f.typing());
+            let opening = app.new_game_form().is_some_and(|f| f.opening && !f.typing());
             match c {
                 'q' if opening => app.force_quit(),
                 'p' if opening => app.open_puzzles(),
@@ -113,10 +135,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::Resign => app.request_resign(),
         Action::OfferDraw => app.offer_draw(),
         Action::Save => app.save(save_dir),
-        Action::ToggleHelp => {
-            app.show_help = !app.show_help;
-            app.help_scroll = 0;
-        }
+        Action::ToggleHelp => app.open_help(),
         Action::ScrollHelp(_) => {}
         Action::CopyPosition => app.copy_position(),
         Action::SavePicture => app.save_picture(save_dir),
@@ -126,7 +145,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
 
 /// Applies a key to the new-game form, if it is open.
 fn form(app: &mut App, f: impl FnOnce(&mut NewGameForm)) {
-    if let Some(form) = &mut app.new_game_form {
+    if let Screen::NewGame { form, .. } = &mut app.screen {
         f(form);
     }
 }
@@ -176,7 +195,7 @@ pub fn run(
         let wait = if app.thinking().is_some() { 2 } else { 50 };
         if event::poll(Duration::from_millis(wait))? {
             let ev = event::read()?;
-            if let Some(action) = map_event(&ev, &hit, app.mode()) {
+            if let Some(action) = map_event(&ev, &hit, app.screen()) {
                 apply(app, action, save_dir);
             }
         }

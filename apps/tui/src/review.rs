@@ -3,6 +3,7 @@
 use tns_board::{Board, Move, Side};
 
 use crate::App;
+use crate::screen::Screen;
 
 /// Where a review step goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,12 +24,12 @@ impl App {
     /// The position on the board: the game's, or in review an earlier one.
     pub fn shown_board(&self) -> Board {
         let positions = self.game.positions();
-        self.review.and_then(|ply| positions.get(ply)).copied().unwrap_or(self.board())
+        self.review().and_then(|ply| positions.get(ply)).copied().unwrap_or(self.board())
     }
 
     /// The number of moves the shown position follows.
     pub fn shown_ply(&self) -> usize {
-        self.review.unwrap_or(self.game.len()).min(self.game.len())
+        self.review().unwrap_or(self.game.len()).min(self.game.len())
     }
 
     /// The move that led to the shown position.
@@ -49,12 +50,13 @@ impl App {
             Browse::At(ply) => ply,
         };
         if target >= len {
-            if self.review.take().is_some() {
+            if self.review().is_some() {
+                self.screen.leave_review();
                 self.message = "back to the game".into();
             }
             return;
         }
-        self.review = Some(target);
+        self.screen = Screen::Review { ply: target };
         self.input.selected = None;
         self.input.typed.clear();
         // Counted as the move list counts: by turns, a sheep move and a tigers' move each.
@@ -77,7 +79,7 @@ impl App {
     /// effect of looking).
     pub fn take_back_to_review(&mut self) {
         self.jobs.failed = false;
-        match self.review {
+        match self.review() {
             Some(ply) => {
                 self.revert_to(ply);
                 self.message = format!("took the game back to move {ply} (r redoes)");

@@ -7,9 +7,9 @@ use tns_board::{Game, Side};
 use tns_search::Limits;
 
 use crate::App;
-use crate::app::Pending;
 use crate::new_game::{self, NewGameForm, StartChoice, TimeChoice};
 use crate::players::{Controller, DEFAULT_TIME};
+use crate::screen::{Question, Screen};
 
 impl App {
     /// The players the form offers: a person, then the levels in the order every program
@@ -31,8 +31,14 @@ impl App {
             (None, None) => TimeChoice::PerMove(DEFAULT_TIME.as_secs_f64()),
         };
         let (sheep, tiger) = (self.player(Side::Sheep).name(), self.player(Side::Tiger).name());
-        self.new_game_form =
-            Some(NewGameForm::new(self.offered(), sheep, tiger, time, self.shown_board()));
+        let form =
+            Box::new(NewGameForm::new(self.offered(), sheep, tiger, time, self.shown_board()));
+        // Opened again, it replaces the form it finds rather than opening over it.
+        let back = match std::mem::take(&mut self.screen) {
+            Screen::NewGame { back, .. } => back,
+            other => Box::new(other),
+        };
+        self.screen = Screen::NewGame { form, back };
         self.message = "new game: ↑ ↓ choose, ← → change, Enter starts, Esc cancels".into();
     }
 
@@ -41,7 +47,7 @@ impl App {
     /// would have had. Nothing moves until Enter plays; Esc quits.
     pub fn open_start_screen(&mut self) {
         self.request_new_game();
-        if let Some(form) = &mut self.new_game_form {
+        if let Screen::NewGame { form, .. } = &mut self.screen {
             form.opening = true;
             form.sheep = form.players.iter().position(|p| p == "human").unwrap_or(0);
             if self.game.board() != tns_board::Board::START {
@@ -66,32 +72,42 @@ impl App {
     /// Enter in the form: starts the game it chose, after a yes when this one is not saved.
     /// A typed position that does not parse keeps the form open, saying why.
     pub fn submit_new_game(&mut self) {
-        let Some(form) = &mut self.new_game_form else { return };
+        let Screen::NewGame { form, .. } = &mut self.screen else { return };
         if let Err(e) = form.choice() {
             form.error = Some(e);
             return;
         }
         let opening = form.opening;
-        if self.unsaved() && !opening {
-            self.confirm = Some(Pending::NewGame);
-            self.message = "Start again without saving? y: yes, s: save first, n: no".into();
+        let ask = self.unsaved() && !opening;
+        let Screen::NewGame { form, back } = std::mem::take(&mut self.screen) else { return };
+        self.screen = *back;
+        if ask {
+            let message = "Start again without saving? y: yes, s: save first, n: no".into();
+            self.ask(Question::NewGame(form), message);
         } else {
-            self.start_chosen_game();
+            self.start_chosen_game(&form);
         }
     }
 
     /// Esc in the form: closes it, the game as it was; on the start screen, quits.
     pub fn close_new_game(&mut self) {
-        match self.new_game_form.take() {
-            Some(form) if form.opening => self.force_quit(),
-            Some(_) => self.message = "carry on".into(),
-            None => {}
+        match std::mem::take(&mut self.screen) {
+            Screen::NewGame { form, back } => {
+                self.screen = *back;
+                if form.opening {
+                    self.force_quit();
+                } else {
+                    self.message = "carry on".into();
+                }
+            }
+            other => self.screen = other,
         }
     }
 
-    /// Starts the game the form chose (or, without a form, this game again from its start).
-    pub(crate) fn start_chosen_game(&mut self) {
-        let Some(choice) = self.new_game_form.take().and_then(|f| f.choice().ok()) else {
+    /// Starts the game the form chose (or, where its choice does not stand, this game again
+    /// from its start).
+    pub(crate) fn start_chosen_game(&mut self, form: &NewGameForm) {
+        let Ok(choice) = form.choice() else {
             self.new_game();
             return;
         };
@@ -111,9 +127,7 @@ impl App {
         );
         // What belongs to the program rather than the game stays.
         fresh.saving.autosave = self.saving.autosave.take();
-        fresh.view.no_color = self.view.no_color;
-        fresh.view.show_threats = self.view.show_threats;
-        fresh.view.show_analysis = self.view.show_analysis;
+        fresh.view = self.view;
         fresh.saving.saved_to = self.saving.saved_to.take();
         fresh.table_home = self.table_home.take();
         fresh.jobs.table_build = self.jobs.table_build.take();

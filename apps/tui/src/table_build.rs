@@ -39,7 +39,7 @@ impl App {
     pub(crate) fn poll_table_build(&mut self) {
         let Some(job) = &mut self.jobs.table_build else { return };
         job.poll();
-        if self.jobs.thinking.is_some() || self.confirm.is_some() || self.new_game_form.is_some() {
+        if self.jobs.thinking.is_some() || self.screen.asks() || self.screen.form().is_some() {
             return;
         }
         match job.take_result() {

@@ -23,7 +23,7 @@ impl App {
     pub fn tick(&mut self) {
         self.poll_hint();
         self.poll_table_build();
-        if self.new_game_form.as_ref().is_some_and(|f| f.opening) {
+        if self.screen.opening() {
             // The start screen: no game has begun, so no clock runs and nobody moves.
             return;
         }

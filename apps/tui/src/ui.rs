@@ -13,6 +13,7 @@ use crate::clock::clock_face;
 use crate::form_view::NewGameView;
 use crate::input::{HISTORY_COLUMNS, HistoryHit, Hitmap};
 use crate::layout::{centred, wrap_words, wrapped_rows};
+use crate::screen::Screen;
 use crate::theme::Theme;
 use crate::timekeeping::ClockFace;
 use crate::{App, Controller, bar_position, result_text};
@@ -98,7 +99,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         let last = app.shown_last_move().map_or(Bitboard::EMPTY, |m| {
             m.from().map_or(Bitboard::EMPTY, Bitboard::from_point).with(m.to())
         });
-        let live = app.review.is_none();
+        let live = app.review().is_none();
         let hinted = app.input.hinted().map_or(Bitboard::EMPTY, |m| Bitboard::from_point(m.to()));
         let view = BoardView {
             board: app.shown_board(),
@@ -129,11 +130,11 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         hit.history = Some(draw_history(frame, app, history_area));
     }
     draw_status(frame, app, status, compact);
-    if let Some(form) = &app.new_game_form {
+    if let Some(form) = app.screen().form() {
         frame.render_widget(NewGameView { form, theme: app.theme() }, area);
     }
-    if app.show_help {
-        draw_help(frame, area, app.help_scroll, &app.theme());
+    if let Screen::Help { scroll, .. } = app.screen() {
+        draw_help(frame, area, *scroll, &app.theme());
     }
     hit
 }
@@ -151,12 +152,12 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
     let rows = usize::from(inner.height).max(1);
     // Keep the shown move in view: the last rows while playing, the reviewed one in review.
     let focus_turn = (app.shown_ply() + offset).saturating_sub(1) / 2;
-    let first_turn = if app.review.is_some() {
+    let first_turn = if app.review().is_some() {
         focus_turn.saturating_sub(rows / 2).min(turns.saturating_sub(rows))
     } else {
         turns.saturating_sub(rows)
     };
-    let shown = app.review.and_then(|ply| ply.checked_sub(1));
+    let shown = app.review().and_then(|ply| ply.checked_sub(1));
     let (number_width, move_width) = HISTORY_COLUMNS;
     let lines: Vec<Line> = (first_turn..turns.min(first_turn + rows))
         .map(|turn| {
@@ -217,7 +218,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
         Layout::horizontal([Constraint::Percentage(split), Constraint::Percentage(100 - split)])
             .areas(area);
     let side = app.board().side_to_move();
-    let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening);
+    let opening = app.screen().opening();
     let lines = status_lines(app, &theme);
     let title = if opening {
         " New game ".to_string()
@@ -270,7 +271,7 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
     let side = board.side_to_move();
     let mut lines = Vec::new();
     let mut details = Vec::new();
-    let opening = app.new_game_form.as_ref().is_some_and(|f| f.opening);
+    let opening = app.screen().opening();
     if opening {
         // The start screen: no game yet, so nobody thinks and nobody's player is named.
         lines.push(Line::from(format!(
@@ -279,7 +280,7 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
             board.in_hand(),
             board.dead()
         )));
-    } else if app.review.is_some() {
+    } else if app.review().is_some() {
         let shown = app.shown_board();
         lines.push(Line::styled(
             format!(

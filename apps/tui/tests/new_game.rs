@@ -5,7 +5,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use tigers_and_sheep::input::{Hitmap, map_event};
-use tigers_and_sheep::{App, Controller, Mode, apply, ui};
+use tigers_and_sheep::{App, Controller, Screen, apply, ui};
 use tns_board::{Board, Game, Side};
 use tns_search::Limits;
 
@@ -21,7 +21,7 @@ fn screen(app: &App, w: u16, h: u16) -> (String, Hitmap) {
 fn press(app: &mut App, code: KeyCode) {
     let (_, hit) = screen(app, 100, 32);
     let event = Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
-    if let Some(action) = map_event(&event, &hit, app.mode()) {
+    if let Some(action) = map_event(&event, &hit, app.screen()) {
         apply(app, action, &std::env::temp_dir());
     }
 }
@@ -37,7 +37,7 @@ fn the_form_chooses_the_sides_the_time_and_starts_without_restarting() {
     let mut app =
         App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.mode(), Mode::NewGame);
+    assert!(matches!(app.screen(), Screen::NewGame { .. }));
     let (text, _) = screen(&app, 100, 32);
     assert!(text.contains("New game"), "{text}");
     assert!(text.contains("‹ you ›"), "the sheep's row is chosen, with the player now:\n{text}");
@@ -54,7 +54,7 @@ fn the_form_chooses_the_sides_the_time_and_starts_without_restarting() {
     assert!(text.contains("‹ clock 5+3 ›"), "{text}");
     // Nothing was played, so Enter starts at once.
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode(), Mode::Play);
+    assert!(matches!(app.screen(), Screen::Play));
     assert_eq!(app.player(Side::Sheep).name(), "random");
     assert_eq!(app.player(Side::Tiger).name(), "hard");
     let clock = app.clock().expect("on clocks");
@@ -80,7 +80,7 @@ fn a_typed_start_position_is_checked_and_esc_leaves_the_game_as_it_was() {
     press(&mut app, KeyCode::Right);
     keys(&mut app, "T3T/5/5/5/T3T s 2x");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode(), Mode::NewGame, "the form stays open");
+    assert!(matches!(app.screen(), Screen::NewGame { .. }), "the form stays open");
     let (text, _) = screen(&app, 100, 32);
     assert!(text.contains("T3T/5/5/5/T3T s 2x"), "{text}");
     assert!(text.contains("not a position: "), "{text}");
@@ -93,12 +93,12 @@ fn a_typed_start_position_is_checked_and_esc_leaves_the_game_as_it_was() {
     let typed = app.new_game_form().unwrap().typed.clone();
     assert_eq!(typed, "T3T/5/5/5/T3T t 19");
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode(), Mode::Confirm);
+    assert!(matches!(app.screen(), Screen::Ask { .. }));
     // n: back to the form; Esc: back to the game, c3 still played.
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.mode(), Mode::NewGame);
+    assert!(matches!(app.screen(), Screen::NewGame { .. }));
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.mode(), Mode::Play);
+    assert!(matches!(app.screen(), Screen::Play));
     assert_eq!(app.game().len(), 1);
     // Again, and yes: the game starts from the typed position.
     press(&mut app, KeyCode::Char('n'));
@@ -152,7 +152,7 @@ fn started_without_sides() -> App {
 #[test]
 fn the_start_screen_asks_whom_you_play_and_nothing_moves_until_enter() {
     let mut app = started_without_sides();
-    assert_eq!(app.mode(), Mode::NewGame);
+    assert!(matches!(app.screen(), Screen::NewGame { .. }));
     let (text, _) = screen(&app, 100, 32);
     assert!(text.contains("Tigers and Sheep"), "{text}");
     assert!(text.contains("‹ you ›"), "the sheep are yours at first:\n{text}");
@@ -168,7 +168,7 @@ fn the_start_screen_asks_whom_you_play_and_nothing_moves_until_enter() {
     press(&mut app, KeyCode::Down);
     press(&mut app, KeyCode::Left);
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode(), Mode::Play);
+    assert!(matches!(app.screen(), Screen::Play));
     assert_eq!(*app.player(Side::Sheep), Controller::Human);
     assert_eq!(app.player(Side::Tiger).name(), "hard");
     assert!(app.new_game_form().is_none());
@@ -187,7 +187,7 @@ fn esc_on_the_start_screen_quits_and_n_later_is_the_usual_form() {
     let (text, _) = screen(&app, 100, 32);
     assert!(text.contains("New game") && text.contains("Esc cancel"), "{text}");
     press(&mut app, KeyCode::Esc);
-    assert!(app.leaving().is_none() && app.mode() == Mode::Play);
+    assert!(app.leaving().is_none() && matches!(app.screen(), Screen::Play));
 }
 
 #[test]
@@ -216,7 +216,7 @@ fn q_and_question_mark_on_the_start_screen_do_what_the_frame_says() {
     assert!(app.help_open(), "? opens the help");
     press(&mut app, KeyCode::Esc);
     assert!(
-        !app.help_open() && app.mode() == Mode::NewGame,
+        !app.help_open() && matches!(app.screen(), Screen::NewGame { .. }),
         "closing it, the start screen is back"
     );
     press(&mut app, KeyCode::Char('q'));

@@ -11,7 +11,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 use tigers_and_sheep::Browse;
-use tigers_and_sheep::Mode;
+use tigers_and_sheep::Screen;
 use tigers_and_sheep::board_view::{BoardView, Geometry};
 use tigers_and_sheep::input::{Action, Hitmap, map_event};
 use tigers_and_sheep::{App, Controller, apply, ui};
@@ -161,7 +161,7 @@ fn click(hit: &Hitmap, point: Point) -> Action {
         row,
         modifiers: KeyModifiers::NONE,
     });
-    map_event(&ev, hit, Mode::Play).unwrap()
+    map_event(&ev, hit, &Screen::Play).unwrap()
 }
 
 fn key(code: KeyCode) -> Event {
@@ -185,13 +185,13 @@ fn clicks_and_keys_make_moves() {
     // Keyboard: the cursor is on b4, where the last click was; right to c4, up to c5, Enter.
     assert_eq!(app.cursor(), p("b4"));
     for ev in [key(KeyCode::Char('l')), key(KeyCode::Char('k')), key(KeyCode::Enter)] {
-        let action = map_event(&ev, &hit, Mode::Play).unwrap();
+        let action = map_event(&ev, &hit, &Screen::Play).unwrap();
         apply(&mut app, action, &dir);
     }
     assert_eq!(app.game().moves().last().unwrap().to_string(), "c5");
     // Typing a move plays it.
     for c in "b4a5".chars() {
-        apply(&mut app, map_event(&key(KeyCode::Char(c)), &hit, Mode::Play).unwrap(), &dir);
+        apply(&mut app, map_event(&key(KeyCode::Char(c)), &hit, &Screen::Play).unwrap(), &dir);
     }
     assert_eq!(app.game().moves().last().unwrap().to_string(), "b4a5");
     assert_eq!(app.game().len(), 4);
@@ -226,7 +226,7 @@ fn shift(code: KeyCode) -> Event {
 
 fn keys(app: &mut App, events: &[Event]) {
     for ev in events {
-        if let Some(action) = map_event(ev, &Hitmap::default(), app.mode()) {
+        if let Some(action) = map_event(ev, &Hitmap::default(), app.screen()) {
             apply(app, action, &std::env::temp_dir());
         }
     }
@@ -288,7 +288,7 @@ fn review_looks_back_without_changing_the_game() {
             row: list.area.y + row,
             modifiers: KeyModifiers::NONE,
         });
-        map_event(&ev, &hit, Mode::Play)
+        map_event(&ev, &hit, &Screen::Play)
     };
     assert_eq!(at(number, 0), Some(Action::Browse(Browse::At(1))));
     assert_eq!(at(number + width, 1), Some(Action::Browse(Browse::At(4))));
@@ -380,7 +380,7 @@ fn quit_returns_while_a_search_runs() {
     assert!(app.thinking().is_some(), "the computer started thinking");
     std::thread::sleep(Duration::from_millis(20));
     let dir = std::env::temp_dir();
-    let quit = map_event(&key(KeyCode::Char('q')), &Hitmap::default(), Mode::Play).unwrap();
+    let quit = map_event(&key(KeyCode::Char('q')), &Hitmap::default(), &Screen::Play).unwrap();
     apply(&mut app, quit, &dir);
     assert!(app.leaving().is_some());
     // The search has no limit, so it only ends because quitting raised its stop flag; cancel
@@ -436,7 +436,7 @@ fn the_verdict_reaches_into_the_placement_with_its_layers() {
 }
 
 fn press(app: &mut App, code: KeyCode) {
-    if let Some(action) = map_event(&key(code), &Hitmap::default(), app.mode()) {
+    if let Some(action) = map_event(&key(code), &Hitmap::default(), app.screen()) {
         apply(app, action, &std::env::temp_dir());
     }
 }
@@ -596,7 +596,7 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     app.play("c3".parse().unwrap());
     press(&mut app, KeyCode::Char('q'));
     assert!(app.leaving().is_none(), "asks first");
-    assert_eq!(app.mode(), Mode::Confirm);
+    assert!(matches!(app.screen(), Screen::Ask { .. }));
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("Quit without saving?"), "{text}");
     press(&mut app, KeyCode::Char('n'));
@@ -605,12 +605,12 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
 
     // n opens the new-game form; Enter asks too; y starts again.
     press(&mut app, KeyCode::Char('n'));
-    assert_eq!(app.mode(), Mode::NewGame);
+    assert!(matches!(app.screen(), Screen::NewGame { .. }));
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode(), Mode::Confirm);
+    assert!(matches!(app.screen(), Screen::Ask { .. }));
     press(&mut app, KeyCode::Char('y'));
     assert!(app.game().is_empty());
-    assert_eq!(app.mode(), Mode::Play);
+    assert!(matches!(app.screen(), Screen::Play));
 
     // s saves, then quits; once saved, q quits at once.
     app.play("c3".parse().unwrap());
@@ -629,7 +629,7 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     let mut again = human_game();
     again.play("c3".parse().unwrap());
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-    let action = map_event(&ctrl_c, &Hitmap::default(), again.mode()).unwrap();
+    let action = map_event(&ctrl_c, &Hitmap::default(), again.screen()).unwrap();
     apply(&mut again, action, &std::env::temp_dir());
     assert!(again.leaving().is_some());
 }
@@ -841,7 +841,7 @@ fn a_key_saves_the_shown_position_as_a_picture() {
     }
     // Look back one move, then P: the picture is of the position under review.
     keys(&mut app, &[key(KeyCode::Left)]);
-    let action = map_event(&key(KeyCode::Char('P')), &Hitmap::default(), app.mode()).unwrap();
+    let action = map_event(&key(KeyCode::Char('P')), &Hitmap::default(), app.screen()).unwrap();
     apply(&mut app, action, &dir);
     assert!(app.message().starts_with("picture saved: "), "{}", app.message());
     let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|f| f.path()).collect();
@@ -861,19 +861,19 @@ fn below_the_minimum_size_no_key_plays_unseen() {
     assert!(hit.too_small);
     let dir = std::env::temp_dir();
     for code in [KeyCode::Char('c'), KeyCode::Char('3'), KeyCode::Enter, KeyCode::Char('H')] {
-        if let Some(action) = map_event(&key(code), &hit, app.mode()) {
+        if let Some(action) = map_event(&key(code), &hit, app.screen()) {
             apply(&mut app, action, &dir);
         }
     }
     assert!(app.game().is_empty(), "played unseen: {:?}", app.game().moves());
     // q still works, and so does the answer to its question.
-    let quit = map_event(&key(KeyCode::Char('q')), &hit, app.mode());
+    let quit = map_event(&key(KeyCode::Char('q')), &hit, app.screen());
     assert_eq!(quit, Some(Action::Quit));
     // At a size that shows the game, keys play again.
     let (_, hit) = draw(&app, 80, 24);
     assert!(!hit.too_small);
     for code in [KeyCode::Char('c'), KeyCode::Char('3')] {
-        if let Some(action) = map_event(&key(code), &hit, app.mode()) {
+        if let Some(action) = map_event(&key(code), &hit, app.screen()) {
             apply(&mut app, action, &dir);
         }
     }
@@ -1344,7 +1344,7 @@ fn s_save_first_says_where_the_game_went() {
     std::fs::create_dir_all(&dir).unwrap();
     press(&mut app, KeyCode::Char('n'));
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.mode(), Mode::Confirm);
+    assert!(matches!(app.screen(), Screen::Ask { .. }));
     apply(&mut app, Action::SaveAndConfirm, &dir);
     assert!(app.game().is_empty(), "the new game started");
     let saved = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
