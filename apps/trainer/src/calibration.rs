@@ -11,7 +11,7 @@ use tns_search::{
     Chances, Evaluator, Limits, Reading, Search, SearchConfig, Wdl, WdlModel, WdlSample,
 };
 
-use crate::measures::Validation;
+use crate::measures::{Held, Validation};
 
 /// The bins of a reliability diagram and of the calibration error: tenths of the chance.
 pub const BINS: usize = 10; // the bin of a chance p is p × 10, below
@@ -133,6 +133,38 @@ pub fn reliability(
 ) -> [Reliability; 2] {
     let given: Vec<(Board, Chances, Wdl)> =
         validation.held.par_iter().map(|h| (h.board, chances(h.board), h.value)).collect();
+    tally(given)
+}
+
+/// Each position's root score by a search with `evaluator` at `limits` (one thread, from no
+/// history, an 8 MiB table), its value, and the chances the search gave; a position the search
+/// could not score (none here: every held position has a move) is left out.
+///
+/// # Panics
+/// Only on a machine without the memory for an 8 MiB table.
+pub fn search_samples<E: Evaluator + Clone + Send + Sync>(
+    evaluator: &E,
+    held: &[Held],
+    limits: &Limits,
+) -> Vec<(WdlSample, Chances)> {
+    let stop = AtomicBool::new(false);
+    let config = SearchConfig::default().with_threads(1).with_tt_mb(8);
+    held.par_iter()
+        .map_init(
+            || Search::new(evaluator.clone(), config).expect("an 8 MiB one-thread search"),
+            |search, held| {
+                search.clear();
+                search.search(held.board, &[], limits.clone(), &stop, |_| {}).ok().map(|r| {
+                    (WdlSample { board: held.board, score: r.score, result: held.value }, r.chances)
+                })
+            },
+        )
+        .flatten()
+        .collect()
+}
+
+/// The reliability of the chances given to positions, in each phase.
+pub fn tally(given: impl IntoIterator<Item = (Board, Chances, Wdl)>) -> [Reliability; 2] {
     let mut phases = [Reliability::default(), Reliability::default()];
     for (board, chances, result) in given {
         phases[phase(board)].add(chances, result);
@@ -140,8 +172,8 @@ pub fn reliability(
     phases
 }
 
-/// The chances a search of each position with `evaluator` at `limits` reports (one thread,
-/// from no history, an 8 MiB table).
+/// The chances a search of each position with `evaluator` at `limits` reports
+/// ([`search_samples`]).
 ///
 /// # Panics
 /// Only on a machine without the memory for an 8 MiB table.
@@ -150,27 +182,11 @@ pub fn search_reliability<E: Evaluator + Clone + Send + Sync>(
     validation: &Validation,
     limits: &Limits,
 ) -> [Reliability; 2] {
-    let stop = AtomicBool::new(false);
-    let config = SearchConfig::default().with_threads(1).with_tt_mb(8);
-    let given: Vec<(Board, Chances, Wdl)> = validation
-        .held
-        .par_iter()
-        .map_init(
-            || Search::new(evaluator.clone(), config).expect("an 8 MiB one-thread search"),
-            |search, held| {
-                search.clear();
-                let chances = search
-                    .search(held.board, &[], limits.clone(), &stop, |_| {})
-                    .map_or(Chances::certain(Wdl::Draw), |r| r.chances);
-                (held.board, chances, held.value)
-            },
-        )
-        .collect();
-    let mut phases = [Reliability::default(), Reliability::default()];
-    for (board, chances, result) in given {
-        phases[phase(board)].add(chances, result);
-    }
-    phases
+    tally(
+        search_samples(evaluator, &validation.held, limits)
+            .into_iter()
+            .map(|(s, chances)| (s.board, chances, s.result)),
+    )
 }
 
 /// How far a search's root score moves from one depth to the next: for each position, each

@@ -52,6 +52,22 @@ struct Cli {
     /// The deepest iteration of the swing's searches.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(5..=64))]
     swing_depth: u32,
+    /// Also fits the chances of the search's root score (`Calibrated::with_root`) on the fit
+    /// set, searched at the --search-depths in turn with the evaluation as the player reads it,
+    /// and writes them here (weights/latest-search.wdl for the shipped network,
+    /// weights/heuristic-search.wdl for the heuristic); measured on the held-out set beside the
+    /// chances the search gives without them.
+    #[arg(long, value_name = "FILE")]
+    search_out: Option<PathBuf>,
+    /// The depths the root's chances are fitted at (each on its share of the fit set) and
+    /// measured at (each on a quarter of the held-out set).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "4,6,8",
+        value_parser = clap::value_parser!(u32).range(1..=64)
+    )]
+    search_depths: Vec<u32>,
     /// Also prints each bin of the evaluation's reliability: the positions, the mean chance
     /// given and the share that had the result.
     #[arg(long)]
@@ -62,10 +78,11 @@ struct Cli {
 /// already fitted), and the units of its scores.
 fn raw_evaluator(player: &PlayerSpec) -> Result<(Arc<dyn Evaluator>, Reading), String> {
     match &player.kind {
-        // The network's score is its tanh times 1,000: read back through the atanh.
+        // The network's score is its tanh times 1,000, read as it is: through the atanh it was
+        // no better calibrated (CHANGELOG.md), and the shipped model reads it so.
         PlayerKind::Neural(net) => Ok((
             Arc::new(NeuralEvaluator::new(tns_nn::Network::clone(net))),
-            Reading::logit(1000.0),
+            Reading::linear(1000.0),
         )),
         PlayerKind::Heuristic(weights) => {
             Ok((Arc::new(Heuristic::new(*weights)), Reading::linear(400.0)))
@@ -116,6 +133,47 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         let search =
             calibration::search_reliability(&calibrated, &validation, &Limits::depth(cli.depth));
         report(out, &format!("search at depth {}", cli.depth), &search);
+        if let Some(path) = &cli.search_out {
+            // The evaluation as the player reads it: searched through the chances, or read
+            // through them (the heuristic by default).
+            let played = if cli.player.calibrated {
+                Calibrated::new(Arc::clone(&raw), Arc::new(model.clone()))
+            } else {
+                Calibrated::read_through(Arc::clone(&raw), Arc::new(model.clone()))
+            };
+            let root_reading = if cli.player.calibrated {
+                Reading::linear(f64::from(tns_search::CERTAIN_WIN))
+            } else {
+                reading
+            };
+            let depths = &cli.search_depths;
+            let mut fit_samples = Vec::new();
+            for (k, &depth) in depths.iter().enumerate() {
+                let held: Vec<_> =
+                    fit_set.held.iter().skip(k).step_by(depths.len()).cloned().collect();
+                let searched = calibration::search_samples(&played, &held, &Limits::depth(depth));
+                fit_samples.extend(searched.into_iter().map(|(s, _)| s));
+            }
+            let root = calibration::fit(&fit_samples, root_reading);
+            out(&root.to_string());
+            let quarter: Vec<_> = validation.held.iter().step_by(4).cloned().collect();
+            for &depth in depths {
+                let given = calibration::search_samples(&played, &quarter, &Limits::depth(depth));
+                let own = calibration::tally(given.iter().map(|(s, c)| (s.board, *c, s.result)));
+                report(out, &format!("search at depth {depth}, its chances"), &own);
+                let fitted = calibration::tally(given.iter().map(|(s, c)| {
+                    let chances = if tns_search::is_decisive(s.score) {
+                        *c
+                    } else {
+                        root.chances(s.score, s.board)
+                    };
+                    (s.board, chances, s.result)
+                }));
+                report(out, &format!("search at depth {depth}, the root's chances"), &fitted);
+            }
+            tns_file::save(path, root.to_string().as_bytes()).map_err(|e| e.to_string())?;
+            out(&format!("wrote {}", path.display()));
+        }
     }
     if cli.swing > 0 {
         let held = &validation.held;
