@@ -11,7 +11,7 @@ impl App {
     /// A table that fails to answer (a damaged file) says so here.
     pub fn verdict(&self) -> Option<String> {
         let board = self.shown_board();
-        let verdict = match self.tablebase.as_ref()?.verdict(board) {
+        let verdict = match self.table.loaded.as_ref()?.verdict(board) {
             Ok(v) => v,
             Err(
                 tns_tablebase::TablebaseError::NoLayer(_)
@@ -36,13 +36,13 @@ impl App {
 
     /// Turns the analysis marks on or off; without a table there is nothing to mark with.
     pub fn toggle_analysis(&mut self) {
-        if self.tablebase.is_none() {
+        if self.table.loaded.is_none() {
             self.view.show_analysis = false;
             self.message = "the analysis needs the tablebase (--tablebase DIR)".into();
             return;
         }
         self.view.show_analysis = !self.view.show_analysis;
-        let holds = self.tablebase.as_ref().is_some_and(|t| t.verdicts(self.board()).is_ok());
+        let holds = self.table.loaded.as_ref().is_some_and(|t| t.verdicts(self.board()).is_ok());
         self.message = match (self.view.show_analysis, holds) {
             (false, _) => "analysis off".into(),
             (true, true) => {
@@ -65,7 +65,7 @@ impl App {
     /// says why it cannot answer).
     pub fn analysis(&self) -> Marks {
         let mut marks = Marks::default();
-        let Some(table) = self.tablebase.as_ref().filter(|_| self.view.show_analysis) else {
+        let Some(table) = self.table.loaded.as_ref().filter(|_| self.view.show_analysis) else {
             return marks;
         };
         if self.review().is_some() || self.outcome().is_some() {

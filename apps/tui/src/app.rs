@@ -23,41 +23,31 @@ use crate::theme::Theme;
 pub struct App {
     /// The game so far.
     pub(crate) game: Game,
+    /// Who plays each side (sheep, tigers), and a computer's engine.
     pub(crate) seats: [Seat; 2],
+    /// The game's own limits, for a computer player whose spec sets none.
+    pub(crate) game_limits: Limits,
+    /// The clocks, when the game is played on them (`--clock 5+3`).
+    pub(crate) clock: Option<GameClock>,
+    /// What the game keeps beside its moves.
+    pub(crate) notes: Notes,
+    /// What the screen shows, and so what the keys mean.
+    pub(crate) screen: Screen,
     /// What the player is busy with on the board: the cursor, the selection, a typed move, the
     /// hint.
     pub(crate) input: Input,
-    /// What the screen shows, and so what the keys mean.
-    pub(crate) screen: Screen,
     /// A one-line message for the status bar.
     pub(crate) message: String,
-    /// What the game keeps beside its moves.
-    pub(crate) notes: Notes,
-    /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
-    pub(crate) clipboard: Option<String>,
-    /// Whether the game is saved, and where it goes.
-    pub(crate) saving: Saving,
-    /// The clocks, when the game is played on them (`--clock 5+3`).
-    pub(crate) clock: Option<GameClock>,
     /// How the board is drawn.
     pub(crate) view: View,
     /// The work running on other threads.
     pub(crate) jobs: Jobs,
+    /// The tablebase: loaded, or where `B` builds one, and the seats that take it.
+    pub(crate) table: Table,
+    /// Whether the game is saved, and where it and the position shown go out.
+    pub(crate) saving: Saving,
     /// How the program leaves, once it is asked to.
     pub(crate) leaving: Option<Leave>,
-    /// The tablebase, when one is loaded: the perfect player's, and the source
-    /// of the status line's verdict.
-    pub(crate) tablebase: Option<Arc<Tablebase>>,
-    /// The game's own limits, for a computer player whose spec sets none.
-    pub(crate) game_limits: Limits,
-    /// The folder `B` builds the movement phase's table into (`--tablebase`, else
-    /// `TNS_TABLEBASE_DIR`, else the data folder's, all places the game looks for a table), where
-    /// there is one.
-    pub(crate) table_home: Option<PathBuf>,
-    /// The seats (sheep, tigers) that search with the table's movement phase (`table=on`) once
-    /// a table is loaded: those left to the default (not named on the command line, and kept as
-    /// they were in the new-game form).
-    pub(crate) takes_table: [bool; 2],
 }
 
 /// What the player is busy with on the board. A move or a take-back clears it.
@@ -119,7 +109,23 @@ pub(crate) struct Jobs {
     pub(crate) failed: bool,
 }
 
-/// Whether the game is saved, and where it is written.
+/// The tablebase, loaded or to be built.
+#[derive(Debug, Default)]
+pub(crate) struct Table {
+    /// The table, when one is loaded: the perfect player's, and the source of the status
+    /// line's verdict.
+    pub(crate) loaded: Option<Arc<Tablebase>>,
+    /// The folder `B` builds the movement phase's table into (`--tablebase`, else
+    /// `TNS_TABLEBASE_DIR`, else the data folder's, all places the game looks for a table), where
+    /// there is one.
+    pub(crate) home: Option<PathBuf>,
+    /// The seats (sheep, tigers) that search with the table's movement phase (`table=on`) once
+    /// a table is loaded: those left to the default (not named on the command line, and kept as
+    /// they were in the new-game form).
+    pub(crate) takes: [bool; 2],
+}
+
+/// Whether the game is saved, and where it and the position shown go out.
 #[derive(Debug, Default)]
 pub(crate) struct Saving {
     /// Whether moves were played or taken back since the game was started, loaded or saved.
@@ -131,6 +137,8 @@ pub(crate) struct Saving {
     pub(crate) autosaved: Option<(Board, Vec<Move>, Option<Outcome>)>,
     /// Where the game was last saved, for the line the program prints when it ends.
     pub(crate) saved_to: Option<PathBuf>,
+    /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
+    pub(crate) clipboard: Option<String>,
 }
 
 /// How the board is drawn: switches the player turns on and off, kept from game to game.
@@ -226,16 +234,13 @@ impl App {
             screen: Screen::Play,
             message: "Press ? for help".into(),
             notes: Notes::default(),
-            clipboard: None,
             saving: Saving::default(),
             clock: None,
             view: View::default(),
             jobs: Jobs::default(),
             leaving: None,
-            tablebase,
+            table: Table { loaded: tablebase, home: None, takes: [false; 2] },
             game_limits: limits,
-            table_home: None,
-            takes_table: [false; 2],
         }
     }
 
@@ -302,27 +307,27 @@ impl App {
 
     /// The tablebase, when one is loaded.
     pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
-        self.tablebase.as_ref()
+        self.table.loaded.as_ref()
     }
 
     /// The folder `B` builds the table into, if there is one.
     pub fn table_home(&self) -> Option<&Path> {
-        self.table_home.as_deref()
+        self.table.home.as_deref()
     }
 
     /// Where `B` builds the table.
     pub fn set_table_home(&mut self, dir: Option<PathBuf>) {
-        self.table_home = dir;
+        self.table.home = dir;
     }
 
     /// The seats (sheep, tigers) that take a table once one is loaded.
     pub fn takes_table(&self) -> [bool; 2] {
-        self.takes_table
+        self.table.takes
     }
 
     /// Which seats (sheep, tigers) take a table once one is loaded.
     pub fn set_takes_table(&mut self, takes: [bool; 2]) {
-        self.takes_table = takes;
+        self.table.takes = takes;
     }
 
     /// The clocks, when the game is played on them.
@@ -352,12 +357,12 @@ impl App {
 
     /// The text waiting to go to the terminal's clipboard.
     pub fn clipboard(&self) -> Option<&str> {
-        self.clipboard.as_deref()
+        self.saving.clipboard.as_deref()
     }
 
     /// Takes the text waiting to go to the terminal's clipboard, to send it.
     pub fn take_clipboard(&mut self) -> Option<String> {
-        self.clipboard.take()
+        self.saving.clipboard.take()
     }
 
     /// How the program leaves, once it was asked to.

@@ -51,7 +51,7 @@ impl App {
             let limits = Limits::depth(ESTIMATE_DEPTH);
             search.search(board, &[], limits, &stop, |_| {}).ok().map(|r| r.chances)
         };
-        match review(&self.game, self.tablebase.as_deref(), &mut estimate) {
+        match review(&self.game, self.table.loaded.as_deref(), &mut estimate) {
             Ok(made) => {
                 let first = made.next_mark(None);
                 let marks = made.plies.iter().filter(|p| p.mark.is_some()).count();
@@ -59,7 +59,7 @@ impl App {
                     Some(GameReview { review: made, moves: self.game.moves().to_vec() });
                 match first {
                     Some(i) => self.show_mistake(i),
-                    None if self.tablebase.is_none() => {
+                    None if self.table.loaded.is_none() => {
                         self.message = "reviewed with the strongest player's chances: only the \
                                         whole table (tns-tablebase build --placement) can call a \
                                         move a mistake"

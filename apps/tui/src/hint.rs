@@ -15,7 +15,7 @@ impl App {
         if self.outcome().is_some() || !self.human_to_move() {
             return;
         }
-        let rx = start_hint(self.board(), self.game.previous().to_vec(), self.tablebase.clone());
+        let rx = start_hint(self.board(), self.game.previous().to_vec(), self.table.loaded.clone());
         self.input.hint = Hinting::Asked(rx, self.game.len());
         self.message = "hint: thinking…".into();
     }

@@ -121,7 +121,7 @@ impl App {
     pub fn copy_position(&mut self) {
         let text = self.shown_board().to_string();
         self.message = format!("position: {text} (copied)");
-        self.clipboard = Some(text);
+        self.saving.clipboard = Some(text);
     }
 }
 

@@ -15,8 +15,8 @@ impl App {
     /// The players the form offers: a person, then the levels in the order every program
     /// lists them ([`tns_match::offers`]).
     fn offered(&self) -> Vec<String> {
-        let solved = self.tablebase.as_ref().is_some_and(|t| t.solves_whole_game());
-        let offers = tns_match::offers(self.tablebase.is_some(), solved);
+        let solved = self.table.loaded.as_ref().is_some_and(|t| t.solves_whole_game());
+        let offers = tns_match::offers(self.table.loaded.is_some(), solved);
         std::iter::once("human".to_string()).chain(offers.into_iter().map(|o| o.name)).collect()
     }
 
@@ -62,10 +62,10 @@ impl App {
     /// player would search with it.
     pub(crate) fn table_tip(&self) -> Option<&'static str> {
         let would_take = [Side::Sheep, Side::Tiger].into_iter().any(|side| {
-            self.takes_table[crate::players::seat_index(side)]
+            self.table.takes[crate::players::seat_index(side)]
                 && matches!(self.player(side), Controller::Computer(_))
         });
-        (self.tablebase.is_none() && self.table_home.is_some() && would_take)
+        (self.table.loaded.is_none() && self.table.home.is_some() && would_take)
             .then_some("B builds the endgame table (a minute)")
     }
 
@@ -123,19 +123,19 @@ impl App {
             kind(&choice.sheep),
             kind(&choice.tiger),
             limits,
-            self.tablebase.clone(),
+            self.table.loaded.clone(),
         );
         // What belongs to the program rather than the game stays.
         fresh.saving.autosave = self.saving.autosave.take();
         fresh.view = self.view;
         fresh.saving.saved_to = self.saving.saved_to.take();
-        fresh.table_home = self.table_home.take();
+        fresh.table.home = self.table.home.take();
         fresh.jobs.table_build = self.jobs.table_build.take();
         // A side left to the default and not changed in the form, or the strongest level as
         // the form offers it without a table, takes a table that comes.
         for (i, name) in [&choice.sheep, &choice.tiger].into_iter().enumerate() {
             let kept = tns_match::level_name(self.seats[i].kind.name()) == *name;
-            fresh.takes_table[i] = (self.takes_table[i] && kept) || name == "strongest";
+            fresh.table.takes[i] = (self.table.takes[i] && kept) || name == "strongest";
         }
         *self = fresh;
         if let Some(control) = control {

@@ -18,11 +18,11 @@ impl App {
     /// a minute on two cores, 14 MB), unless a table is loaded or being built. The game goes on
     /// meanwhile; when it is done the table is loaded ([`App::adopt_table`]).
     pub fn build_table(&mut self) {
-        if self.tablebase.is_some() {
+        if self.table.loaded.is_some() {
             self.message = "the table is loaded already".into();
         } else if let Some(job) = &self.jobs.table_build {
             self.message = format!("the table is being built: {}", progress_text(job));
-        } else if let Some(dir) = &self.table_home {
+        } else if let Some(dir) = &self.table.home {
             self.jobs.table_build = Some(TableBuild::start(dir, KILLS_TO_WIN));
             self.message = format!(
                 "building the endgame table in {} (about a minute; play on)",
@@ -62,13 +62,13 @@ impl App {
         self.cancel_search();
         let mut switched = 0;
         for (i, seat_now) in self.seats.iter_mut().enumerate() {
-            if self.takes_table[i] && matches!(seat_now.kind, Controller::Computer(_)) {
+            if self.table.takes[i] && matches!(seat_now.kind, Controller::Computer(_)) {
                 let kind = seat_now.kind.clone().using_table();
                 *seat_now = seat(kind, &self.game_limits, Some(&table));
                 switched += 1;
             }
         }
-        self.tablebase = Some(table);
+        self.table.loaded = Some(table);
         self.message = if switched > 0 {
             "the endgame table is built: the computer plays perfectly once every sheep is placed"
         } else {

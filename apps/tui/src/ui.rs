@@ -31,7 +31,7 @@ const ROOMY: (u16, u16) = (60, 20);
 /// The status panel's height: one line more for the tablebase's verdict when a table is loaded,
 /// or for the build's progress while one is built; two rows fewer without borders.
 fn status_height(app: &App, compact: bool) -> u16 {
-    let table_line = app.tablebase.is_some() || app.jobs.table_build.is_some();
+    let table_line = app.table.loaded.is_some() || app.jobs.table_build.is_some();
     STATUS_HEIGHT + u16::from(table_line) - if compact { 2 } else { 0 }
 }
 
