@@ -37,8 +37,12 @@ impl App {
         self.shown_ply().checked_sub(1).map(|i| self.game.moves()[i])
     }
 
-    /// Steps through the game's positions without changing the game.
+    /// Steps through the game's positions without changing the game; not while something is
+    /// open over the board.
     pub fn browse(&mut self, to: Browse) {
+        if !matches!(self.screen, Screen::Play | Screen::Review { .. }) {
+            return;
+        }
         let len = self.game.len();
         let now = self.shown_ply();
         let target = match to {
