@@ -14,6 +14,8 @@ use std::fmt;
 
 use tns_board::{Board, Side};
 
+use crate::NameError;
+
 /// How a network's layers after the first are chosen for a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Buckets {
@@ -83,13 +85,14 @@ impl fmt::Display for Buckets {
 }
 
 impl std::str::FromStr for Buckets {
-    type Err = String;
+    type Err = NameError;
 
-    fn from_str(s: &str) -> Result<Buckets, String> {
+    fn from_str(s: &str) -> Result<Buckets, NameError> {
+        const NAMES: [&str; 2] = [Buckets::One.name(), Buckets::Phase.name()];
         Buckets::ALL
             .into_iter()
             .find(|b| b.name() == s)
-            .ok_or_else(|| format!("unknown buckets {s:?}: expected one or phase"))
+            .ok_or_else(|| NameError::new("buckets", s, &NAMES))
     }
 }
 

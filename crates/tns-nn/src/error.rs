@@ -68,3 +68,72 @@ impl NetworkError {
         }
     }
 }
+
+/// A name that is none of those accepted: an unknown [`Objective`](crate::Objective),
+/// [`Inputs`](crate::Inputs) or [`Buckets`](crate::Buckets), as `FromStr` reads them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {given:?}: expected {}", Accepted(accepted))]
+pub struct NameError {
+    what: &'static str,
+    given: String,
+    accepted: &'static [&'static str],
+}
+
+impl NameError {
+    /// `given` is not one of the `accepted` names of `what` (`"objective"`, say).
+    pub(crate) fn new(
+        what: &'static str,
+        given: &str,
+        accepted: &'static [&'static str],
+    ) -> NameError {
+        NameError { what, given: given.to_string(), accepted }
+    }
+
+    /// What was being named: `objective`, `input set` or `buckets`.
+    pub fn what(&self) -> &'static str {
+        self.what
+    }
+
+    /// The text given.
+    pub fn given(&self) -> &str {
+        &self.given
+    }
+
+    /// The names accepted.
+    pub fn accepted(&self) -> &'static [&'static str] {
+        self.accepted
+    }
+}
+
+/// Names as a list for people: `a`, `a or b`, `a, b or c`.
+struct Accepted<'a>(&'a [&'a str]);
+
+impl std::fmt::Display for Accepted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, name) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(if i + 1 == self.0.len() { " or " } else { ", " })?;
+            }
+            f.write_str(name)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_error_says_what_was_given_and_what_is_accepted() {
+        let e = NameError::new("input set", "all", &["pieces", "threats", "mobility"]);
+        assert_eq!(
+            e.to_string(),
+            "unknown input set \"all\": expected pieces, threats or mobility"
+        );
+        assert_eq!((e.what(), e.given(), e.accepted().len()), ("input set", "all", 3));
+        assert!(std::error::Error::source(&e).is_none());
+        let two = NameError::new("buckets", "x", &["one", "phase"]);
+        assert_eq!(two.to_string(), "unknown buckets \"x\": expected one or phase");
+    }
+}

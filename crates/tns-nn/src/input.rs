@@ -15,6 +15,8 @@ use std::fmt;
 
 use tns_board::{Board, Side, TOTAL_SHEEP};
 
+use crate::NameError;
+
 /// The number of inputs of [`Inputs::Pieces`].
 pub const INPUTS: usize = 52;
 /// The input holding the sheep in hand (divided by 20).
@@ -90,13 +92,15 @@ impl fmt::Display for Inputs {
 }
 
 impl std::str::FromStr for Inputs {
-    type Err = String;
+    type Err = NameError;
 
-    fn from_str(s: &str) -> Result<Inputs, String> {
+    fn from_str(s: &str) -> Result<Inputs, NameError> {
+        const NAMES: [&str; 3] =
+            [Inputs::Pieces.name(), Inputs::Threats.name(), Inputs::Mobility.name()];
         Inputs::ALL
             .into_iter()
             .find(|i| i.name() == s)
-            .ok_or_else(|| format!("unknown input set {s:?}: expected pieces, threats or mobility"))
+            .ok_or_else(|| NameError::new("input set", s, &NAMES))
     }
 }
 

@@ -13,7 +13,7 @@ mod train;
 
 pub use adam::Adam;
 pub use buckets::Buckets;
-pub use error::NetworkError;
+pub use error::{NameError, NetworkError};
 pub use eval::{NeuralEvaluator, SCORE_SCALE};
 pub use file::WEIGHTS_VERSION;
 pub use input::{INPUTS, Inputs};

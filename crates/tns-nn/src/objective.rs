@@ -1,5 +1,7 @@
 //! What training minimises: the squared error or the cross-entropy of the output.
 
+use crate::NameError;
+
 /// What training minimises for each sample, the output `y = tanh(z)` against its target `t`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Objective {
@@ -59,13 +61,14 @@ impl std::fmt::Display for Objective {
 }
 
 impl std::str::FromStr for Objective {
-    type Err = String;
+    type Err = NameError;
 
-    fn from_str(s: &str) -> Result<Objective, String> {
+    fn from_str(s: &str) -> Result<Objective, NameError> {
+        const NAMES: [&str; 2] = [Objective::Squared.name(), Objective::CrossEntropy.name()];
         Objective::ALL
             .into_iter()
             .find(|o| o.name() == s)
-            .ok_or_else(|| format!("unknown objective {s:?}: expected squared or cross-entropy"))
+            .ok_or_else(|| NameError::new("objective", s, &NAMES))
     }
 }
 
@@ -78,7 +81,7 @@ mod tests {
         for objective in Objective::ALL {
             assert_eq!(objective.name().parse::<Objective>(), Ok(objective));
         }
-        let error = "xent".parse::<Objective>().unwrap_err();
+        let error = "xent".parse::<Objective>().unwrap_err().to_string();
         assert!(error.contains("\"xent\"") && error.contains("cross-entropy"), "{error}");
     }
 
