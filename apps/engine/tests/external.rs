@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use tns_match::{Budget, MatchConfig, MatchError, Termination, run_match};
+use tns_match::{Budget, EngineError, MatchConfig, MatchError, Termination, run_match};
 
 fn config(a: &str, b: &str, games: u32, defaults: Budget) -> MatchConfig {
     MatchConfig {
@@ -105,7 +105,8 @@ fn broken_programs_lose_with_the_reason_and_the_match_goes_on() {
     match result {
         Err(MatchError::Engine { player, reason }) => {
             assert_eq!(player, "cmd:/no/such/engine");
-            assert!(reason.contains("cannot start /no/such/engine"), "{reason}");
+            assert!(reason.to_string().contains("cannot start /no/such/engine"), "{reason}");
+            assert!(matches!(reason, EngineError::Start { .. }), "{reason:?}");
         }
         other => panic!("{other:?}"),
     }
@@ -165,6 +166,8 @@ fn a_refused_option_stops_the_match_before_it_starts() {
     let result = run_match(&config, &AtomicBool::new(false), |_| {});
     match result {
         Err(MatchError::Engine { reason, .. }) => {
+            assert!(matches!(reason, EngineError::RefusedOption { .. }), "{reason:?}");
+            let reason = reason.to_string();
             assert!(reason.contains("refused setoption name Hash value 999"), "{reason}");
             assert!(reason.contains("at most 64"), "{reason}");
         }
@@ -216,7 +219,7 @@ fn a_program_that_writes_without_line_ends_fails_its_handshake_in_bounded_memory
     let result = run_match(&config, &AtomicBool::new(false), |_| {});
     match result {
         Err(MatchError::Engine { reason, .. }) => {
-            assert!(reason.contains("tsiok"), "{reason}");
+            assert!(reason.to_string().contains("tsiok"), "{reason}");
         }
         other => panic!("{other:?}"),
     }

@@ -294,7 +294,7 @@ async fn play(
             .map_err(|e| ApiError::unavailable(e.to_string()))?;
         player.new_game(0);
         player.choose(&game, stop).ok_or_else(|| {
-            let why = player.failure().unwrap_or_else(|| "no move".into());
+            let why = player.failure().map_or_else(|| "no move".into(), |e| e.to_string());
             ApiError::internal(format!("the player found no move: {why}"))
         })
     })

@@ -1,6 +1,9 @@
 //! What can go wrong naming a player or playing a match.
 
 use std::sync::Arc;
+use std::time::Duration;
+
+use crate::protocol::CommandError;
 
 /// Why a player's name could not be understood. Its causes are kept (`source()`), shared so
 /// that the error can be cloned (a decoded asset's failure is kept once and handed to every
@@ -86,11 +89,12 @@ pub enum MatchError {
         /// The player's name.
         player: String,
         /// Why.
-        reason: String,
+        #[source]
+        reason: EngineError,
     },
     /// A thread for the games could not be started.
     #[error("cannot start a thread for the games: {0}")]
-    Thread(String),
+    Thread(#[source] Arc<std::io::Error>),
     /// Random play could not reach the asked opening length.
     #[error(
         "no random opening of {plies} plies: {attempts} tries all ended the game first (random \
@@ -102,4 +106,190 @@ pub enum MatchError {
         /// How many openings were drawn.
         attempts: u32,
     },
+}
+
+/// Why a player gave no move ([`Player::failure`](crate::Player::failure)) or cannot play
+/// ([`Player::prepare`](crate::Player::prepare)): most often an external program's failure
+/// (it does not start, answers late, exits, refuses an option or a position, or answers a
+/// move that does not read), or the search's. Like [`PlayerError`], its message names its
+/// cause, and the cause is kept (`source()`), shared so that the error can be cloned.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum EngineError {
+    /// An external player with an empty command.
+    #[error("no program given")]
+    NoProgram,
+    /// The program could not be started (not there, not executable).
+    #[error("cannot start {program}: {source}")]
+    Start {
+        /// The program.
+        program: String,
+        /// The system's error.
+        source: Arc<std::io::Error>,
+    },
+    /// The program's input or output could not be had as a pipe.
+    #[error("no {0} pipe")]
+    NoPipe(&'static str),
+    /// The thread reading the program's output could not be started.
+    #[error("cannot start a thread to read {program}: {source}")]
+    ReaderThread {
+        /// The program.
+        program: String,
+        /// The system's error.
+        source: Arc<std::io::Error>,
+    },
+    /// The program exited.
+    #[error("the engine exited ({0})")]
+    Exited(std::process::ExitStatus),
+    /// The program closed its output (or its input) but has not exited.
+    #[error("the engine closed its output")]
+    Closed,
+    /// The program did not answer in time.
+    #[error("no {awaited:?} within {:.2} s (late)", within.as_secs_f64())]
+    Late {
+        /// The answer awaited: `tsiok`, `readyok`, `bestmove`.
+        awaited: &'static str,
+        /// How long it was waited for.
+        within: Duration,
+    },
+    /// The handshake (`tsi`, answered by `tsiok`) failed.
+    #[error("handshake: {0}")]
+    Handshake(#[source] Box<EngineError>),
+    /// Setting an option failed (the program exited or answered late).
+    #[error("{option}: {source}")]
+    SetOption {
+        /// The `setoption` line sent.
+        option: String,
+        /// What went wrong.
+        source: Box<EngineError>,
+    },
+    /// The program refused an option (`info string error: ...` before `readyok`).
+    #[error("it refused {option}: {why}")]
+    RefusedOption {
+        /// The `setoption` line sent.
+        option: String,
+        /// The program's reason.
+        why: String,
+    },
+    /// The program refused the position it was asked to move in.
+    #[error("it refused the position: {why}")]
+    RefusedPosition {
+        /// The program's reason.
+        why: String,
+    },
+    /// `bestmove none` where the game goes on.
+    #[error("it answered bestmove none in a game that goes on")]
+    NoMoveInPlay,
+    /// A `bestmove` that does not read.
+    #[error("unreadable {}", unreadable(.0))]
+    Unreadable(#[source] CommandError),
+    /// The program's answers ended without a `bestmove`.
+    #[error("no bestmove")]
+    NoBestMove,
+    /// The search failed (its evaluator could not answer).
+    #[error("{0}")]
+    Search(#[source] Arc<tns_search::SearchError>),
+}
+
+/// What of a `bestmove` does not read: its move, or the line.
+fn unreadable(error: &CommandError) -> String {
+    match error {
+        CommandError::Move { text, why } => format!("move {text:?}: {why}"),
+        other => format!("bestmove: {other}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+    use std::io;
+
+    use super::*;
+
+    #[test]
+    fn an_engine_error_says_why_and_keeps_its_cause() {
+        let missing = || Arc::new(io::Error::new(io::ErrorKind::NotFound, "no such file"));
+        let start = EngineError::Start { program: "/no/such/engine".into(), source: missing() };
+        assert_eq!(start.to_string(), "cannot start /no/such/engine: no such file");
+        let cause = start.source().unwrap();
+        assert_eq!(cause.to_string(), "no such file");
+        assert!(cause.downcast_ref::<Arc<io::Error>>().is_some());
+        let thread = EngineError::ReaderThread { program: "e".into(), source: missing() };
+        assert_eq!(thread.to_string(), "cannot start a thread to read e: no such file");
+        assert!(thread.source().is_some());
+
+        let late = EngineError::Late { awaited: "tsiok", within: Duration::from_secs(10) };
+        assert_eq!(late.to_string(), "no \"tsiok\" within 10.00 s (late)");
+        assert!(late.source().is_none());
+        let handshake = EngineError::Handshake(Box::new(late.clone()));
+        assert_eq!(handshake.to_string(), "handshake: no \"tsiok\" within 10.00 s (late)");
+        assert_eq!(handshake.source().unwrap().to_string(), late.to_string());
+        let option = EngineError::SetOption {
+            option: "setoption name Hash value 8".into(),
+            source: Box::new(EngineError::Closed),
+        };
+        assert_eq!(option.to_string(), "setoption name Hash value 8: the engine closed its output");
+        assert!(matches!(
+            option.source().and_then(|e| e.downcast_ref::<Box<EngineError>>()).map(|e| &**e),
+            Some(EngineError::Closed)
+        ));
+
+        let refused = EngineError::RefusedOption {
+            option: "setoption name Hash value 999".into(),
+            why: "Hash must be at most 64".into(),
+        };
+        assert_eq!(
+            refused.to_string(),
+            "it refused setoption name Hash value 999: Hash must be at most 64"
+        );
+        let position = EngineError::RefusedPosition { why: "bad".into() };
+        assert_eq!(position.to_string(), "it refused the position: bad");
+        assert_eq!(
+            EngineError::NoMoveInPlay.to_string(),
+            "it answered bestmove none in a game that goes on"
+        );
+        assert_eq!(EngineError::NoProgram.to_string(), "no program given");
+        assert_eq!(EngineError::NoPipe("input").to_string(), "no input pipe");
+        assert_eq!(EngineError::NoBestMove.to_string(), "no bestmove");
+    }
+
+    #[test]
+    fn an_unreadable_move_names_it_and_keeps_the_protocol_error() {
+        let e = crate::protocol::Reply::parse("bestmove zz").unwrap_err();
+        let unreadable = EngineError::Unreadable(e.clone());
+        assert!(unreadable.to_string().starts_with("unreadable move \"zz\": "), "{unreadable}");
+        assert_eq!(unreadable.source().and_then(|s| s.downcast_ref::<CommandError>()), Some(&e));
+        let other = EngineError::Unreadable(CommandError::SetOption);
+        assert_eq!(
+            other.to_string(),
+            "unreadable bestmove: setoption takes: setoption name <name> value <value>"
+        );
+    }
+
+    #[test]
+    fn an_exit_and_a_failed_search_read_as_before() {
+        let status = std::process::Command::new("sh").args(["-c", "exit 3"]).status().unwrap();
+        let exited = EngineError::Exited(status);
+        assert!(exited.to_string().starts_with("the engine exited ("), "{exited}");
+        assert!(exited.to_string().contains('3'), "{exited}");
+        let search = tns_search::SearchError::Threads { given: 0 };
+        let text = search.to_string();
+        let failed = EngineError::Search(Arc::new(search));
+        assert_eq!(failed.to_string(), text);
+        assert_eq!(failed.source().unwrap().to_string(), text);
+    }
+
+    #[test]
+    fn a_match_error_keeps_the_engine_error_and_the_system_error() {
+        let reason = EngineError::RefusedPosition { why: "bad".into() };
+        let e = MatchError::Engine { player: "cmd:e".into(), reason };
+        assert_eq!(e.to_string(), "cmd:e cannot play: it refused the position: bad");
+        assert!(matches!(
+            e.source().and_then(|s| s.downcast_ref::<EngineError>()),
+            Some(EngineError::RefusedPosition { .. })
+        ));
+        let e = MatchError::Thread(Arc::new(io::Error::other("too many threads")));
+        assert_eq!(e.to_string(), "cannot start a thread for the games: too many threads");
+        assert_eq!(e.source().unwrap().to_string(), "too many threads");
+    }
 }

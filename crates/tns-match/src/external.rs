@@ -4,14 +4,16 @@
 
 use std::io::{BufReader, Write as _};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use tns_board::{Game, Move, Side};
 
+use crate::error::EngineError;
 use crate::player::{Budget, Player};
-use crate::protocol::{Command as Line, CommandError, Go, Reply, TimeLeft};
+use crate::protocol::{Command as Line, Go, Reply, TimeLeft};
 use crate::time_control::Clocks;
 
 /// How long a program may take to start and answer `tsi` or `isready`.
@@ -49,21 +51,18 @@ impl Drop for Process {
     }
 }
 
-/// What went wrong talking to the program.
-type Failure = String;
-
 impl Process {
-    fn start(command: &[String]) -> Result<Process, Failure> {
-        let (program, args) = command.split_first().ok_or("no program given")?;
+    fn start(command: &[String]) -> Result<Process, EngineError> {
+        let (program, args) = command.split_first().ok_or(EngineError::NoProgram)?;
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start {program}: {e}"))?;
-        let input = child.stdin.take().ok_or("no input pipe")?;
-        let output = BufReader::new(child.stdout.take().ok_or("no output pipe")?);
+            .map_err(|e| EngineError::Start { program: program.clone(), source: Arc::new(e) })?;
+        let input = child.stdin.take().ok_or(EngineError::NoPipe("input"))?;
+        let output = BufReader::new(child.stdout.take().ok_or(EngineError::NoPipe("output"))?);
         let (tx, lines) = channel();
         let mut output = output;
         std::thread::Builder::new()
@@ -89,19 +88,22 @@ impl Process {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start a thread to read {program}: {e}"))?;
+            .map_err(|e| EngineError::ReaderThread {
+                program: program.clone(),
+                source: Arc::new(e),
+            })?;
         Ok(Process { child, input, lines })
     }
 
-    fn send(&mut self, line: &Line) -> Result<(), Failure> {
+    fn send(&mut self, line: &Line) -> Result<(), EngineError> {
         writeln!(self.input, "{line}").and_then(|()| self.input.flush()).map_err(|_| self.gone())
     }
 
     /// Why the program stopped talking.
-    fn gone(&mut self) -> Failure {
+    fn gone(&mut self) -> EngineError {
         match self.child.try_wait() {
-            Ok(Some(status)) => format!("the engine exited ({status})"),
-            _ => "the engine closed its output".into(),
+            Ok(Some(status)) => EngineError::Exited(status),
+            _ => EngineError::Closed,
         }
     }
 
@@ -110,11 +112,11 @@ impl Process {
     /// awaited, for the error.
     fn until(
         &mut self,
-        what: &str,
+        what: &'static str,
         is_end: impl Fn(&Reply<'_>) -> bool,
         timeout: Duration,
         stop: &AtomicBool,
-    ) -> Result<Option<Vec<String>>, Failure> {
+    ) -> Result<Option<Vec<String>>, EngineError> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
@@ -123,7 +125,7 @@ impl Process {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(format!("no {what:?} within {:.2} s (late)", timeout.as_secs_f64()));
+                return Err(EngineError::Late { awaited: what, within: timeout });
             }
             match self.lines.recv_timeout(left.min(Duration::from_millis(20))) {
                 Ok(line) => {
@@ -162,7 +164,7 @@ pub struct ExternalPlayer {
     budget: Budget,
     margin: Duration,
     process: Option<Process>,
-    failure: Option<Failure>,
+    failure: Option<EngineError>,
 }
 
 impl ExternalPlayer {
@@ -182,46 +184,55 @@ impl ExternalPlayer {
     }
 
     /// The running program, started (with the handshake and the options) if need be.
-    fn process(&mut self) -> Result<&mut Process, Failure> {
-        if self.process.is_none() {
-            let mut process = Process::start(&self.external.command)?;
-            let never = AtomicBool::new(false);
-            process.send(&Line::Tsi)?;
-            let lines = process
-                .until("tsiok", |r| *r == Reply::TsiOk, HANDSHAKE_TIMEOUT, &never)
-                .map_err(|e| format!("handshake: {e}"))?
-                .unwrap_or_default();
-            let has = |name: &str| {
-                lines.iter().any(|l| matches!(Reply::parse(l), Ok(Reply::Option(n)) if n == name))
-            };
-            let mut options = self.external.options.clone();
-            let set = |options: &[(String, String)], name: &str| {
-                options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
-            };
-            if has("Threads") && !set(&options, "Threads") {
-                options.push(("Threads".into(), self.budget.threads.to_string()));
-            }
-            if has("Hash") && !set(&options, "Hash") {
-                options.push(("Hash".into(), self.budget.tt_mb.to_string()));
-            }
-            for (name, value) in &options {
-                let set = Line::SetOption { name: name.clone(), value: value.clone() };
-                process.send(&set)?;
-                process.send(&Line::IsReady)?;
-                let answer = process
-                    .until("readyok", |r| *r == Reply::ReadyOk, HANDSHAKE_TIMEOUT, &never)
-                    .map_err(|e| format!("{set}: {e}"))?
-                    .unwrap_or_default();
-                if let Some(error) = answer.iter().find_map(|l| match Reply::parse(l) {
-                    Ok(Reply::Error(why)) => Some(why.to_string()),
-                    _ => None,
-                }) {
-                    return Err(format!("it refused {set}: {error}"));
-                }
-            }
-            self.process = Some(process);
+    fn process(&mut self) -> Result<&mut Process, EngineError> {
+        let process = match self.process.take() {
+            Some(process) => process,
+            None => self.start()?,
+        };
+        Ok(self.process.insert(process))
+    }
+
+    /// The program started, its handshake done and its options set.
+    fn start(&self) -> Result<Process, EngineError> {
+        let mut process = Process::start(&self.external.command)?;
+        let never = AtomicBool::new(false);
+        process.send(&Line::Tsi)?;
+        let lines = process
+            .until("tsiok", |r| *r == Reply::TsiOk, HANDSHAKE_TIMEOUT, &never)
+            .map_err(|e| EngineError::Handshake(Box::new(e)))?
+            .unwrap_or_default();
+        let has = |name: &str| {
+            lines.iter().any(|l| matches!(Reply::parse(l), Ok(Reply::Option(n)) if n == name))
+        };
+        let mut options = self.external.options.clone();
+        let set = |options: &[(String, String)], name: &str| {
+            options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+        };
+        if has("Threads") && !set(&options, "Threads") {
+            options.push(("Threads".into(), self.budget.threads.to_string()));
         }
-        self.process.as_mut().ok_or_else(|| "not started".into())
+        if has("Hash") && !set(&options, "Hash") {
+            options.push(("Hash".into(), self.budget.tt_mb.to_string()));
+        }
+        for (name, value) in &options {
+            let set = Line::SetOption { name: name.clone(), value: value.clone() };
+            process.send(&set)?;
+            process.send(&Line::IsReady)?;
+            let answer = process
+                .until("readyok", |r| *r == Reply::ReadyOk, HANDSHAKE_TIMEOUT, &never)
+                .map_err(|e| EngineError::SetOption {
+                    option: set.to_string(),
+                    source: Box::new(e),
+                })?
+                .unwrap_or_default();
+            if let Some(error) = answer.iter().find_map(|l| match Reply::parse(l) {
+                Ok(Reply::Error(why)) => Some(why.to_string()),
+                _ => None,
+            }) {
+                return Err(EngineError::RefusedOption { option: set.to_string(), why: error });
+            }
+        }
+        Ok(process)
     }
 
     /// The `go` for the fixed limits, and how long to wait for the answer.
@@ -278,7 +289,7 @@ impl ExternalPlayer {
         go: Go,
         timeout: Duration,
         stop: &AtomicBool,
-    ) -> Result<Option<Move>, Failure> {
+    ) -> Result<Option<Move>, EngineError> {
         let process = self.process()?;
         process.send(&Line::Position { start: game.start(), moves: game.moves().to_vec() })?;
         process.send(&Line::Go(Box::new(go)))?;
@@ -292,22 +303,17 @@ impl ExternalPlayer {
             Ok(Reply::Error(why)) => Some(why.to_string()),
             _ => None,
         }) {
-            return Err(format!("it refused the position: {error}"));
+            return Err(EngineError::RefusedPosition { why: error });
         }
         match lines.last().map(|l| Reply::parse(l)) {
             Some(Ok(Reply::BestMove(Some(m)))) => Ok(Some(m)),
-            Some(Ok(Reply::BestMove(None))) => {
-                Err("it answered bestmove none in a game that goes on".into())
-            }
-            Some(Err(CommandError::Move { text, why })) => {
-                Err(format!("unreadable move {text:?}: {why}"))
-            }
-            Some(Err(e)) => Err(format!("unreadable bestmove: {e}")),
-            _ => Err("no bestmove".into()),
+            Some(Ok(Reply::BestMove(None))) => Err(EngineError::NoMoveInPlay),
+            Some(Err(e)) => Err(EngineError::Unreadable(e)),
+            _ => Err(EngineError::NoBestMove),
         }
     }
 
-    fn answer(&mut self, result: Result<Option<Move>, Failure>) -> Option<Move> {
+    fn answer(&mut self, result: Result<Option<Move>, EngineError>) -> Option<Move> {
         match result {
             Ok(m) => m,
             Err(e) => {
@@ -349,7 +355,7 @@ impl Player for ExternalPlayer {
         self.answer(result)
     }
 
-    fn prepare(&mut self) -> Result<(), String> {
+    fn prepare(&mut self) -> Result<(), EngineError> {
         let started = self.process().map(|_| ());
         if started.is_err() {
             self.process = None;
@@ -357,7 +363,7 @@ impl Player for ExternalPlayer {
         started
     }
 
-    fn failure(&mut self) -> Option<String> {
+    fn failure(&mut self) -> Option<EngineError> {
         self.failure.take()
     }
 }

@@ -2,6 +2,7 @@
 //! any evaluator within a budget, and random play. Players are named and built from a spec
 //! (`spec.rs`).
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -10,6 +11,7 @@ use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Game, Move};
 use tns_search::{Chances, Evaluator, Limits, Search, SearchConfig, SearchError};
 
+use crate::error::EngineError;
 use crate::time_control::Clocks;
 
 /// A player that can be asked for moves, game after game.
@@ -30,7 +32,7 @@ pub trait Player: Send {
 
     /// Why the last [`Player::choose`] gave no move, when it failed rather than had none to
     /// give (an external program that crashed or answered late); taken, so asked once.
-    fn failure(&mut self) -> Option<String> {
+    fn failure(&mut self) -> Option<EngineError> {
         None
     }
 
@@ -46,7 +48,7 @@ pub trait Player: Send {
     /// # Errors
     /// Why the player cannot play (a program that does not start, fails its handshake or
     /// refuses an option).
-    fn prepare(&mut self) -> Result<(), String> {
+    fn prepare(&mut self) -> Result<(), EngineError> {
         Ok(())
     }
 }
@@ -89,7 +91,7 @@ pub struct SearchPlayer<E> {
     search: Search<E>,
     limits: Limits,
     /// Why the last search failed (the evaluator's error), until asked.
-    failure: Option<String>,
+    failure: Option<EngineError>,
     /// The chances the last search read.
     read: Option<Chances>,
 }
@@ -118,7 +120,7 @@ impl<E: Evaluator> SearchPlayer<E> {
             }
             Err(e) => {
                 self.read = None;
-                self.failure = Some(e.to_string());
+                self.failure = Some(EngineError::Search(Arc::new(e)));
                 None
             }
         }
@@ -144,7 +146,7 @@ impl<E: Evaluator + Send> Player for SearchPlayer<E> {
         self.search_with(game, limits, stop)
     }
 
-    fn failure(&mut self) -> Option<String> {
+    fn failure(&mut self) -> Option<EngineError> {
         self.failure.take()
     }
 

@@ -243,7 +243,7 @@ pub fn play(
                 continue;
             }
             Some((m, Err(e))) => format!("illegal move {m}: {e}"),
-            None => player.failure().unwrap_or_else(|| "no move offered".into()),
+            None => player.failure().map_or_else(|| "no move offered".into(), |e| e.to_string()),
         };
         let termination = Termination::Forfeit { side, reason };
         return Some(end(game, loss, termination, (times, readings), clock_overruns));

@@ -248,7 +248,7 @@ pub fn run_match(
             if let Err(e) = spawned {
                 // The threads already started play the match on; the error is told at the end.
                 if let Ok(mut failed) = failed.lock() {
-                    failed.get_or_insert(MatchError::Thread(e.to_string()));
+                    failed.get_or_insert(MatchError::Thread(Arc::new(e)));
                 }
                 break;
             }
