@@ -194,7 +194,7 @@ pub enum EngineError {
 /// What of a `bestmove` does not read: its move, or the line.
 fn unreadable(error: &CommandError) -> String {
     match error {
-        CommandError::Move { text, why } => format!("move {text:?}: {why}"),
+        CommandError::Move { text, source } => format!("move {text:?}: {source}"),
         other => format!("bestmove: {other}"),
     }
 }

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use tns_board::{Board, MAX_MOVES, Move, MoveList};
+use tns_board::{Board, MAX_MOVES, Move, MoveList, ParseMoveError, ParsePositionError};
 use tns_search::Limits;
 
 /// One command from the controlling program.
@@ -169,14 +169,13 @@ impl Reply<'_> {
         Ok(match words.next() {
             Some("tsiok") => Reply::TsiOk,
             Some("readyok") => Reply::ReadyOk,
-            Some("bestmove") => {
-                match words.next().unwrap_or("") {
-                    "none" => Reply::BestMove(None),
-                    text => Reply::BestMove(Some(text.parse::<Move>().map_err(|e| {
-                        CommandError::Move { text: quote(text), why: e.to_string() }
-                    })?)),
-                }
-            }
+            Some("bestmove") => match words.next().unwrap_or("") {
+                "none" => Reply::BestMove(None),
+                text => Reply::BestMove(Some(
+                    text.parse::<Move>()
+                        .map_err(|e| CommandError::Move { text: quote(text), source: e })?,
+                )),
+            },
             Some("info") if line.starts_with(ERROR_WORDS) => {
                 Reply::Error(line[ERROR_WORDS.len()..].trim_start_matches(':').trim_start())
             }
@@ -235,20 +234,20 @@ pub enum CommandError {
     #[error("position takes: position startpos|fen <ranks> <s|t> <in hand> [moves <m> ...]")]
     PositionShape,
     /// The position's text does not parse.
-    #[error("bad position {text:?}: {why}")]
+    #[error("bad position {text:?}: {source}")]
     Position {
         /// The position as given.
         text: String,
         /// What is wrong with it.
-        why: String,
+        source: ParsePositionError,
     },
     /// A move's text does not parse.
-    #[error("bad move {text:?}: {why}")]
+    #[error("bad move {text:?}: {source}")]
     Move {
         /// The move as given.
         text: String,
         /// What is wrong with it.
-        why: String,
+        source: ParseMoveError,
     },
     /// `go` with an unknown word, or a number missing or out of range. The engine answers it
     /// with `bestmove none` as well, since every `go` gets one.
@@ -301,7 +300,7 @@ fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
             let text = format!("{ranks} {side} {hand}");
             let board = text
                 .parse::<Board>()
-                .map_err(|e| CommandError::Position { text: quote(&text), why: e.to_string() })?;
+                .map_err(|e| CommandError::Position { text: quote(&text), source: e })?;
             (board, rest)
         }
         _ => return Err(CommandError::PositionShape),
@@ -311,8 +310,7 @@ fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
         ["moves", moves @ ..] => moves
             .iter()
             .map(|m| {
-                m.parse::<Move>()
-                    .map_err(|e| CommandError::Move { text: quote(m), why: e.to_string() })
+                m.parse::<Move>().map_err(|e| CommandError::Move { text: quote(m), source: e })
             })
             .collect::<Result<_, _>>()?,
         _ => return Err(CommandError::PositionShape),
@@ -516,6 +514,20 @@ mod tests {
         );
         assert_eq!(Reply::parse("info string error bad").unwrap(), Reply::Error("bad"));
         assert!(matches!(Reply::parse("bestmove zz"), Err(CommandError::Move { .. })));
+    }
+
+    #[test]
+    fn a_bad_move_or_position_keeps_the_board_error() {
+        use std::error::Error as _;
+        let cause = "zz".parse::<Move>().unwrap_err();
+        let e = parse("position startpos moves c3 zz").unwrap_err();
+        assert_eq!(e, CommandError::Move { text: "zz".into(), source: cause.clone() });
+        assert_eq!(e.to_string(), format!("bad move \"zz\": {cause}"));
+        assert_eq!(e.source().and_then(|s| s.downcast_ref::<ParseMoveError>()), Some(&cause));
+        let cause = "T3T/5/5/5/T3T x 20".parse::<Board>().unwrap_err();
+        let e = parse("position fen T3T/5/5/5/T3T x 20").unwrap_err();
+        assert_eq!(e.to_string(), format!("bad position \"T3T/5/5/5/T3T x 20\": {cause}"));
+        assert_eq!(e.source().and_then(|s| s.downcast_ref::<ParsePositionError>()), Some(&cause));
     }
 
     mod round_trip {
