@@ -33,18 +33,29 @@ pub(crate) fn shipped_network_shared() -> Result<Arc<Network>, PlayerError> {
         .map_err(PlayerError::ShippedNetwork)
 }
 
-/// The chances fitted for the shipped network (`weights/latest.wdl`) and for the heuristic's
-/// default weights (`weights/heuristic.wdl`) on the solved game, by `tns-calibrate`.
-const SHIPPED_CHANCES: [&str; 2] =
-    [include_str!("../network.wdl"), include_str!("../heuristic.wdl")];
+/// The chances fitted on the solved game by `tns-calibrate`, in [`Fitted`]'s order: the shipped
+/// network's evaluation (`weights/latest.wdl`) and its search's root score
+/// (`weights/latest-search.wdl`), the heuristic's default weights' evaluation
+/// (`weights/heuristic.wdl`) and its search's root score (`weights/heuristic-search.wdl`).
+const SHIPPED_CHANCES: [&str; 4] = [
+    include_str!("../network.wdl"),
+    include_str!("../network-search.wdl"),
+    include_str!("../heuristic.wdl"),
+    include_str!("../heuristic-search.wdl"),
+];
 
 /// Which evaluator's fitted chances [`shipped_chances`] gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fitted {
-    /// The shipped network's.
+    /// The shipped network's evaluation.
     Network,
-    /// The heuristic's default weights'.
+    /// The root score of a search with the shipped network, read through its chances
+    /// ([`Calibrated::with_root`](tns_search::Calibrated::with_root)).
+    NetworkSearch,
+    /// The heuristic's default weights' evaluation.
     Heuristic,
+    /// The root score of a search with the heuristic's default weights, on their own scores.
+    HeuristicSearch,
 }
 
 /// The chances fitted for the shipped network or the heuristic, built in, parsed once.
@@ -53,7 +64,7 @@ pub enum Fitted {
 /// [`PlayerError::Chances`] if the text built in does not parse (a build from a damaged
 /// checkout).
 pub fn shipped_chances(which: Fitted) -> Result<Arc<WdlModel>, PlayerError> {
-    static MODELS: OnceLock<[Result<Arc<WdlModel>, tns_search::WdlModelError>; 2]> =
+    static MODELS: OnceLock<[Result<Arc<WdlModel>, tns_search::WdlModelError>; 4]> =
         OnceLock::new();
     let models = MODELS.get_or_init(|| SHIPPED_CHANCES.map(|text| text.parse().map(Arc::new)));
     models[which as usize].clone().map_err(PlayerError::Chances)

@@ -482,14 +482,15 @@ impl PlayerSpec {
                 // Fitted chances for the default weights: searched through them with
                 // `calibrated=on`, else read through them, so that its chances and printed
                 // expected result are fitted either way.
+                // Read through, its search's root has chances of its own.
                 Some(exact(match (*weights == Weights::DEFAULT, self.calibrated) {
                     (true, true) => {
                         Box::new(Calibrated::new(heuristic, shipped_chances(Fitted::Heuristic)?))
                     }
-                    (true, false) => Box::new(Calibrated::read_through(
-                        heuristic,
-                        shipped_chances(Fitted::Heuristic)?,
-                    )),
+                    (true, false) => Box::new(
+                        Calibrated::read_through(heuristic, shipped_chances(Fitted::Heuristic)?)
+                            .with_root(shipped_chances(Fitted::HeuristicSearch)?),
+                    ),
                     (false, _) => Box::new(heuristic),
                 })?)
             }
@@ -503,10 +504,12 @@ impl PlayerSpec {
                 let neural = NeuralEvaluator::new(Network::clone(net));
                 let shipped = shipped_network_shared()?;
                 let is_shipped = Arc::ptr_eq(net, &shipped) || **net == *shipped;
+                // Searching through its chances, its root has chances of its own.
                 Some(exact(match (is_shipped, self.calibrated) {
-                    (true, true) => {
-                        Box::new(Calibrated::new(neural, shipped_chances(Fitted::Network)?))
-                    }
+                    (true, true) => Box::new(
+                        Calibrated::new(neural, shipped_chances(Fitted::Network)?)
+                            .with_root(shipped_chances(Fitted::NetworkSearch)?),
+                    ),
                     (true, false) => Box::new(Calibrated::read_through(
                         neural,
                         shipped_chances(Fitted::Network)?,
@@ -645,15 +648,18 @@ mod tests {
             "random:calibrated=on".parse::<PlayerSpec>(),
             Err(PlayerError::Option { .. })
         ));
-        for which in [Fitted::Network, Fitted::Heuristic] {
+        for which in
+            [Fitted::Network, Fitted::NetworkSearch, Fitted::Heuristic, Fitted::HeuristicSearch]
+        {
             assert!(shipped_chances(which).is_ok());
         }
-        // Raw, the heuristic searches on its own scores and its chances are its fitted ones.
+        // Raw, the heuristic searches on its own scores and its chances are the ones fitted on
+        // its searches' root scores.
         let raw = spec("heuristic").evaluator(None).unwrap().unwrap();
         let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
         let score = raw.evaluate(board);
         assert_eq!(score, Heuristic::default().evaluate(board));
-        let fitted = shipped_chances(Fitted::Heuristic).unwrap().chances(score, board);
+        let fitted = shipped_chances(Fitted::HeuristicSearch).unwrap().chances(score, board);
         assert_eq!(raw.chances(score, board), fitted);
         assert_ne!(fitted, Heuristic::default().chances(score, board), "not the default reading");
         // Read through the chances, every evaluation is an expected result in permille.

@@ -49,18 +49,32 @@ pub struct Calibrated<E> {
     model: Arc<WdlModel>,
     /// Whether the search's scores are the expected results (else `inner`'s own).
     rescored: bool,
+    /// The chances of a search's root score, where fitted apart ([`Calibrated::with_root`]).
+    root: Option<Arc<WdlModel>>,
 }
 
 impl<E: Evaluator> Calibrated<E> {
     /// `inner`'s scores read through `model` (fitted on `inner`'s scores): the search's scores
     /// are the expected results.
     pub fn new(inner: E, model: Arc<WdlModel>) -> Calibrated<E> {
-        Calibrated { inner, model, rescored: true }
+        Calibrated { inner, model, rescored: true, root: None }
     }
 
     /// `inner` searching on its own scores, its chances read through `model`.
     pub fn read_through(inner: E, model: Arc<WdlModel>) -> Calibrated<E> {
-        Calibrated { inner, model, rescored: false }
+        Calibrated { inner, model, rescored: false, root: None }
+    }
+
+    /// The same, with the chances of a search's root score read through `root`, a model fitted
+    /// on searches' root scores (in this evaluator's units as it searches: the expected result
+    /// in hundredths of a percent for [`Calibrated::new`], `inner`'s own for
+    /// [`Calibrated::read_through`]) rather than on single evaluations. A search's score is the
+    /// best of many evaluations, so it leans further than one evaluation does, the more so the
+    /// deeper it looks; chances fitted on the search itself do not.
+    #[must_use]
+    pub fn with_root(mut self, root: Arc<WdlModel>) -> Calibrated<E> {
+        self.root = Some(root);
+        self
     }
 
     /// The evaluator inside.
@@ -100,11 +114,39 @@ impl<E: Evaluator> Evaluator for Calibrated<E> {
 
     fn chances(&self, score: i32, board: Board) -> Chances {
         Chances::of_decisive(score).unwrap_or_else(|| {
-            if self.rescored {
+            if let Some(root) = &self.root {
+                root.chances(score, board)
+            } else if self.rescored {
                 self.model.chances_at_expected(f64::from(score) / f64::from(CERTAIN_WIN), board)
             } else {
                 self.model.chances(score, board)
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wdl_model::Reading;
+    use crate::{Heuristic, win_in};
+
+    #[test]
+    fn a_root_model_gives_the_chances_and_leaves_the_scores() {
+        let model = Arc::new(WdlModel::neutral(Reading::linear(400.0)));
+        let root = Arc::new(WdlModel::neutral(Reading::linear(2_000.0)));
+        let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
+        for plain in [
+            Calibrated::new(Heuristic::default(), Arc::clone(&model)),
+            Calibrated::read_through(Heuristic::default(), Arc::clone(&model)),
+        ] {
+            let rooted = plain.clone().with_root(Arc::clone(&root));
+            assert_eq!(rooted.evaluate(board), plain.evaluate(board));
+            for score in [-3_000, -200, 0, 150, 2_500] {
+                assert_eq!(rooted.chances(score, board), root.chances(score, board), "{score}");
+            }
+            assert_ne!(rooted.chances(1_500, board), plain.chances(1_500, board));
+            assert_eq!(rooted.chances(win_in(3), board), Chances::certain(crate::Wdl::Win));
+        }
     }
 }

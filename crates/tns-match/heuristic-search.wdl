@@ -1,0 +1,1 @@
+../../weights/heuristic-search.wdl

@@ -1,0 +1,1 @@
+../../weights/latest-search.wdl
