@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::Parser;
 use tns_match::{PlayerKind, PlayerSpec};
 use tns_nn::NeuralEvaluator;
-use tns_search::{Calibrated, Evaluator, Heuristic, Limits, Reading};
+use tns_search::{Calibrated, Evaluator, Heuristic, Limits, Reading, WdlModel};
 use tns_trainer::HeldOutArgs;
 use tns_trainer::calibration::{self, PHASE_NAMES, Reliability};
 use tns_trainer::measures::Validation;
@@ -97,6 +97,55 @@ fn report(out: &mut impl FnMut(&str), what: &str, phases: &[Reliability; 2]) {
     }
 }
 
+/// Fits the chances of the search's root score (`--search-out`) and measures them beside the
+/// chances the search gives without them.
+fn root_chances(
+    cli: &Cli,
+    raw: &Arc<dyn Evaluator>,
+    model: &WdlModel,
+    reading: Reading,
+    (fit_set, validation): (&Validation, &Validation),
+    path: &std::path::Path,
+    out: &mut impl FnMut(&str),
+) -> Result<(), String> {
+    // The evaluation as the player reads it: searched through the chances, or read
+    // through them (the heuristic by default).
+    let played = if cli.player.calibrated {
+        Calibrated::new(Arc::clone(raw), Arc::new(model.clone()))
+    } else {
+        Calibrated::read_through(Arc::clone(raw), Arc::new(model.clone()))
+    };
+    let root_reading = if cli.player.calibrated {
+        Reading::linear(f64::from(tns_search::CERTAIN_WIN))
+    } else {
+        reading
+    };
+    let depths = &cli.search_depths;
+    let mut fit_samples = Vec::new();
+    for (k, &depth) in depths.iter().enumerate() {
+        let held: Vec<_> = fit_set.held.iter().skip(k).step_by(depths.len()).cloned().collect();
+        let searched = calibration::search_samples(&played, &held, &Limits::depth(depth));
+        fit_samples.extend(searched.into_iter().map(|(s, _)| s));
+    }
+    let root = calibration::fit(&fit_samples, root_reading);
+    out(&root.to_string());
+    let quarter: Vec<_> = validation.held.iter().step_by(4).cloned().collect();
+    for &depth in depths {
+        let given = calibration::search_samples(&played, &quarter, &Limits::depth(depth));
+        let own = calibration::tally(given.iter().map(|(s, c)| (s.board, *c, s.result)));
+        report(out, &format!("search at depth {depth}, its chances"), &own);
+        let fitted = calibration::tally(given.iter().map(|(s, c)| {
+            let chances =
+                if tns_search::is_decisive(s.score) { *c } else { root.chances(s.score, s.board) };
+            (s.board, chances, s.result)
+        }));
+        report(out, &format!("search at depth {depth}, the root's chances"), &fitted);
+    }
+    tns_file::save(path, root.to_string().as_bytes()).map_err(|e| e.to_string())?;
+    out(&format!("wrote {}", path.display()));
+    Ok(())
+}
+
 fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
     let (raw, reading) = raw_evaluator(&cli.player)?;
     let h = &cli.held_out;
@@ -134,45 +183,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
             calibration::search_reliability(&calibrated, &validation, &Limits::depth(cli.depth));
         report(out, &format!("search at depth {}", cli.depth), &search);
         if let Some(path) = &cli.search_out {
-            // The evaluation as the player reads it: searched through the chances, or read
-            // through them (the heuristic by default).
-            let played = if cli.player.calibrated {
-                Calibrated::new(Arc::clone(&raw), Arc::new(model.clone()))
-            } else {
-                Calibrated::read_through(Arc::clone(&raw), Arc::new(model.clone()))
-            };
-            let root_reading = if cli.player.calibrated {
-                Reading::linear(f64::from(tns_search::CERTAIN_WIN))
-            } else {
-                reading
-            };
-            let depths = &cli.search_depths;
-            let mut fit_samples = Vec::new();
-            for (k, &depth) in depths.iter().enumerate() {
-                let held: Vec<_> =
-                    fit_set.held.iter().skip(k).step_by(depths.len()).cloned().collect();
-                let searched = calibration::search_samples(&played, &held, &Limits::depth(depth));
-                fit_samples.extend(searched.into_iter().map(|(s, _)| s));
-            }
-            let root = calibration::fit(&fit_samples, root_reading);
-            out(&root.to_string());
-            let quarter: Vec<_> = validation.held.iter().step_by(4).cloned().collect();
-            for &depth in depths {
-                let given = calibration::search_samples(&played, &quarter, &Limits::depth(depth));
-                let own = calibration::tally(given.iter().map(|(s, c)| (s.board, *c, s.result)));
-                report(out, &format!("search at depth {depth}, its chances"), &own);
-                let fitted = calibration::tally(given.iter().map(|(s, c)| {
-                    let chances = if tns_search::is_decisive(s.score) {
-                        *c
-                    } else {
-                        root.chances(s.score, s.board)
-                    };
-                    (s.board, chances, s.result)
-                }));
-                report(out, &format!("search at depth {depth}, the root's chances"), &fitted);
-            }
-            tns_file::save(path, root.to_string().as_bytes()).map_err(|e| e.to_string())?;
-            out(&format!("wrote {}", path.display()));
+            root_chances(cli, &raw, &model, reading, (&fit_set, &validation), path, out)?;
         }
     }
     if cli.swing > 0 {
