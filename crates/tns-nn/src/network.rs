@@ -68,12 +68,27 @@ pub(crate) fn parameter_count(sizes: &[usize], buckets: Buckets) -> usize {
     first + buckets.count() * layers_count(&sizes[1.min(sizes.len())..])
 }
 
+/// The most layers of weights a network has: 8 hidden layers and the output.
+const MAX_LAYERS: usize = 9;
+
+/// The buffers of one sample's forward and backward passes, kept from sample to sample so that
+/// training allocates nothing per sample once they have grown to the network's widths.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Pass {
+    /// Every layer's output after its activation: the input first, the tanh output last.
+    acts: Vec<Vec<f32>>,
+    /// The gradient with respect to the current layer's outputs.
+    delta: Vec<f32>,
+    /// The gradient with respect to its inputs, which becomes the next `delta`.
+    back: Vec<f32>,
+}
+
 /// Checks layer sizes: an input set's count first, 1 last, every size 1 to `MAX_WIDTH`, at most
 /// 8 hidden layers. Returns the input set.
 pub(crate) fn check_sizes(sizes: &[usize]) -> Result<Inputs, NetworkError> {
     let inputs = sizes.first().and_then(|&n| Inputs::from_count(n));
     let ok = sizes.len() >= 2
-        && sizes.len() <= 10
+        && sizes.len() <= MAX_LAYERS + 1
         && inputs.is_some()
         && sizes.last() == Some(&1)
         && sizes.iter().all(|&s| (1..=MAX_WIDTH).contains(&s));
@@ -261,58 +276,59 @@ impl Network {
     }
 
     /// The forward pass on dense inputs through `bucket`'s layers, keeping every layer's output
-    /// (after its activation) for the backward pass: `acts[0]` is the input, the last is the
-    /// tanh output.
-    pub(crate) fn forward_keep(
-        &self,
-        x: &[f32; MAX_INPUTS],
-        bucket: usize,
-        acts: &mut Vec<Vec<f32>>,
-    ) {
-        acts.clear();
-        acts.push(x[..self.inputs.count()].to_vec());
+    /// (after its activation) in `pass` for the backward pass.
+    pub(crate) fn forward_keep(&self, x: &[f32; MAX_INPUTS], bucket: usize, pass: &mut Pass) {
+        let acts = &mut pass.acts;
+        acts.resize_with(self.sizes.len(), Vec::new);
+        acts[0].clear();
+        acts[0].extend_from_slice(&x[..self.inputs.count()]);
         let last = self.sizes.len() - 2;
         for (l, (inputs, outputs, weights, biases)) in offsets(&self.sizes, bucket).enumerate() {
-            let mut out = self.params[biases..biases + outputs].to_vec();
-            let input = &acts[l];
+            let (below, above) = acts.split_at_mut(l + 1);
+            let (input, out) = (&below[l], &mut above[0]);
+            out.clear();
+            out.extend_from_slice(&self.params[biases..biases + outputs]);
             for (i, &xi) in input.iter().enumerate().take(inputs) {
                 if xi != 0.0 {
-                    axpy(
-                        &mut out,
-                        xi,
-                        &self.params[weights + i * outputs..weights + (i + 1) * outputs],
-                    );
+                    axpy(out, xi, &self.params[weights + i * outputs..weights + (i + 1) * outputs]);
                 }
             }
-            for v in &mut out {
+            for v in out.iter_mut() {
                 *v = if l == last { v.tanh() } else { v.max(0.0) };
             }
-            acts.push(out);
         }
     }
 
     /// Adds the gradient of `objective(y, target) * scale` with respect to every parameter to
-    /// `grad`, where `y` is the output `forward_keep` left in `acts` through `bucket`'s layers.
+    /// `grad`, where `y` is the output `forward_keep` left in `pass` through `bucket`'s layers.
     /// Returns `(y - target)²`.
     pub(crate) fn backward(
         &self,
-        acts: &[Vec<f32>],
+        pass: &mut Pass,
         bucket: usize,
         target: f32,
         objective: Objective,
         scale: f32,
         grad: &mut [f32],
     ) -> f32 {
+        let Pass { acts, delta, back } = pass;
         let y = acts[acts.len() - 1][0];
         let error = y - target;
-        let mut delta = vec![objective.delta(y, target) * scale];
-        let layers: Vec<_> = offsets(&self.sizes, bucket).collect();
-        for (l, &(inputs, outputs, weights, biases)) in layers.iter().enumerate().rev() {
+        delta.clear();
+        delta.push(objective.delta(y, target) * scale);
+        let mut layers = [(0, 0, 0, 0); MAX_LAYERS];
+        let mut count = 0;
+        for layer in offsets(&self.sizes, bucket) {
+            layers[count] = layer;
+            count += 1;
+        }
+        for (l, &(inputs, outputs, weights, biases)) in layers[..count].iter().enumerate().rev() {
             let input = &acts[l];
             for (j, &d) in delta.iter().enumerate() {
                 grad[biases + j] += d;
             }
-            let mut back = vec![0.0; inputs];
+            back.clear();
+            back.resize(inputs, 0.0);
             for i in 0..inputs {
                 let row = weights + i * outputs;
                 if input[i] != 0.0 {
@@ -322,7 +338,7 @@ impl Network {
                 }
                 if l > 0 {
                     let w = &self.params[row..row + outputs];
-                    back[i] = w.iter().zip(&delta).map(|(w, d)| w * d).sum();
+                    back[i] = w.iter().zip(delta.iter()).map(|(w, d)| w * d).sum();
                 }
             }
             if l > 0 {
@@ -333,7 +349,7 @@ impl Network {
                     }
                 }
             }
-            delta = back;
+            std::mem::swap(delta, back);
         }
         error * error
     }

@@ -4,6 +4,7 @@ use rayon::prelude::*;
 use tns_board::Board;
 
 use crate::input::Features;
+use crate::network::Pass;
 use crate::{Adam, Network, Objective};
 
 /// A training example: a position and the result expected for its side to move, in [-1, 1].
@@ -54,13 +55,13 @@ pub fn gradient(net: &Network, batch: &[Sample], objective: Objective) -> (Vec<f
         .par_chunks(piece)
         .map(|chunk| {
             let mut grad = vec![0.0; n];
-            let mut acts = Vec::new();
+            let mut pass = Pass::default();
             let mut loss = 0.0;
             for s in chunk {
                 let bucket = net.buckets().of(s.board);
                 let x = Features::of(s.board, net.inputs()).dense();
-                net.forward_keep(&x, bucket, &mut acts);
-                loss += net.backward(&acts, bucket, s.target, objective, scale, &mut grad);
+                net.forward_keep(&x, bucket, &mut pass);
+                loss += net.backward(&mut pass, bucket, s.target, objective, scale, &mut grad);
             }
             (grad, loss)
         })
