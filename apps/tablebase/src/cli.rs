@@ -190,8 +190,8 @@ pub fn load(cli: &Cli) -> Result<Tablebase, String> {
             )
         } else if matches!(e, TablebaseError::OldFormat { .. }) {
             format!(
-                "{e}: build the table again with `tns-tablebase build --dir {dir}` (and \
-                 `--placement` for the whole game)",
+                "{e} with `tns-tablebase build --dir {dir}` (and `--placement` for the whole \
+                 game)",
                 dir = cli.dir.display()
             )
         } else {

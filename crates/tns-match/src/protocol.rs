@@ -180,7 +180,9 @@ impl Reply<'_> {
                 Reply::Error(line[ERROR_WORDS.len()..].trim_start_matches(':').trim_start())
             }
             Some("option") if words.next() == Some("name") => {
-                let rest = line.trim_start()["option name".len()..].trim_start();
+                // After the first `name` (`option` holds none), never at a byte offset: the
+                // words may be parted by any whitespace.
+                let rest = line.split_once("name").map_or("", |(_, rest)| rest).trim_start();
                 Reply::Option(rest.split(" type ").next().unwrap_or(rest).trim_end())
             }
             _ => Reply::Other(line),
@@ -513,6 +515,12 @@ mod tests {
             Reply::Option("Tablebase")
         );
         assert_eq!(Reply::parse("info string error bad").unwrap(), Reply::Error("bad"));
+        // Words parted by other whitespace than one space, multi-byte ones too.
+        assert_eq!(
+            Reply::parse("option \u{3000}\u{3000}name Hash").unwrap(),
+            Reply::Option("Hash")
+        );
+        assert_eq!(Reply::parse("  option\tname  Hash type spin").unwrap(), Reply::Option("Hash"));
         assert!(matches!(Reply::parse("bestmove zz"), Err(CommandError::Move { .. })));
     }
 

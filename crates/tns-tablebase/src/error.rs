@@ -50,7 +50,7 @@ pub enum TablebaseError {
         fault: BlockFault,
     },
     /// The file is in an earlier format than this version reads (the build makes it again).
-    #[error("{}: a table file of format version {version}, which this version does not read (it reads version {expected})", path.display())]
+    #[error("{}: a table file of format version {version}, which this version does not read (it reads version {expected}): build the table again", path.display())]
     OldFormat {
         /// The file.
         path: PathBuf,

@@ -182,7 +182,8 @@ impl Tablebase {
             on_event(PlacementEvent::Finished { placed, time: start.elapsed(), path, bytes });
             upper = Some(layer);
         }
-        self.open_placement(dir, false)
+        // Layers of an earlier format below `from_placed` stay closed; loading names them.
+        self.open_placement(dir, true)
     }
 
     /// The fewest sheep placed from which the placement layers are all there (19 down to it),

@@ -182,9 +182,9 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         let search =
             calibration::search_reliability(&calibrated, &validation, &Limits::depth(cli.depth));
         report(out, &format!("search at depth {}", cli.depth), &search);
-        if let Some(path) = &cli.search_out {
-            root_chances(cli, &raw, &model, reading, (&fit_set, &validation), path, out)?;
-        }
+    }
+    if let Some(path) = &cli.search_out {
+        root_chances(cli, &raw, &model, reading, (&fit_set, &validation), path, out)?;
     }
     if cli.swing > 0 {
         let held = &validation.held;

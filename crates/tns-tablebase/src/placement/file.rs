@@ -56,7 +56,7 @@ fn expected_slots(indexer: &Indexer, kills: u8, placed: u8) -> Vec<usize> {
     dead_counts(kills, placed).map(|dead| indexer.slice_len(empties(placed, dead))).collect()
 }
 
-/// Bytes of the layer's own header (before the block table, or the values in version 1).
+/// Bytes of the layer's own header, before the block table.
 fn own_len(slices: usize) -> usize {
     FIXED_HEADER + 8 * slices
 }
