@@ -40,6 +40,10 @@ struct Options {
     multipv: usize,
     /// The search's time management by the best move's stability (on unless measuring it).
     stability: bool,
+    /// Principal variation search (off unless measuring it: docs/search.md says why).
+    pvs: bool,
+    /// Killer moves (off unless measuring it).
+    killers: bool,
     /// Whether `info` lines carry the chances of a win, a draw and a loss (`ShowWDL`, as
     /// UCI's `UCI_ShowWDL`).
     show_wdl: bool,
@@ -177,6 +181,8 @@ impl Session {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             stability: true,
+            pvs: false,
+            killers: false,
             show_wdl: false,
             // The strongest player without the table; the heuristic were its bytes damaged.
             evaluator: PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()),
@@ -266,6 +272,8 @@ impl Session {
         ));
         self.say(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MOVES}"));
         self.say("option name TimeStability type check default true");
+        self.say("option name PVS type check default false");
+        self.say("option name Killers type check default false");
         self.say("option name ShowWDL type check default false");
         self.say("option name Evaluator type string default network");
         self.say("option name Tablebase type string default <empty>");
@@ -297,6 +305,8 @@ impl Session {
         let budget = spec.budget(defaults);
         let mut config = budget.config();
         config.parts.stability = self.options.stability;
+        config.parts.pvs = self.options.pvs;
+        config.parts.killers = self.options.killers;
         let mut search = Search::new(evaluator, config).map_err(|e| e.to_string())?;
         search.set_multipv(self.options.multipv);
         Ok(Box::new(search))
@@ -348,12 +358,17 @@ impl Session {
                     quote(value)
                 )),
             },
-            "timestability" => match value {
+            "timestability" | "pvs" | "killers" => match value {
                 "true" | "false" => {
-                    self.options.stability = value == "true";
+                    let on = value == "true";
+                    match name.to_ascii_lowercase().as_str() {
+                        "pvs" => self.options.pvs = on,
+                        "killers" => self.options.killers = on,
+                        _ => self.options.stability = on,
+                    }
                     self.rebuild()
                 }
-                _ => Err(format!("TimeStability is true or false, not {:?}", quote(value))),
+                _ => Err(format!("{name} is true or false, not {:?}", quote(value))),
             },
             "showwdl" | "uci_showwdl" => match value {
                 "true" | "false" => {
@@ -374,7 +389,7 @@ impl Session {
                 self.set_tablebase(dir)
             }
             _ => Err(format!(
-                "unknown option {:?} (Threads, Hash, MultiPV, TimeStability, ShowWDL, Evaluator, Tablebase)",
+                "unknown option {:?} (Threads, Hash, MultiPV, TimeStability, PVS, Killers, ShowWDL, Evaluator, Tablebase)",
                 quote(name)
             )),
         };

@@ -110,6 +110,33 @@ fn the_handshake_lists_the_options() {
     engine.quit();
 }
 
+/// PVS and killers change how many nodes a search takes, never the value it finds: the
+/// options are there to measure them (docs/search.md).
+#[test]
+fn the_search_parts_keep_the_value() {
+    let score = |info: &str| {
+        let words: Vec<&str> = info.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "score").unwrap();
+        format!("{} {}", words[at + 1], words[at + 2])
+    };
+    let mut engine = Engine::start();
+    engine.send("setoption name Evaluator value heuristic");
+    engine.send("position startpos moves c3 a5b4 c2");
+    let (plain, _) = engine.bestmove("go depth 5");
+    for option in ["PVS", "Killers"] {
+        engine.send(&format!("setoption name {option} value true"));
+        assert!(engine.sync().is_empty(), "{option} is taken");
+        engine.send("newgame");
+        engine.send("position startpos moves c3 a5b4 c2");
+        let (with, _) = engine.bestmove("go depth 5");
+        assert_eq!(score(with.last().unwrap()), score(plain.last().unwrap()), "{option}");
+    }
+    engine.send("setoption name PVS value maybe");
+    let errors = engine.sync();
+    assert!(errors.len() == 1 && errors[0].contains("true or false"), "{errors:?}");
+    engine.quit();
+}
+
 #[test]
 fn every_command_answers() {
     let mut engine = Engine::start();
