@@ -7,20 +7,17 @@ use tns_tablebase::{BuildEvent, PlacementEvent, SliceProgress, TablePart, Tableb
 
 use crate::cli::{Cli, gigabytes, megabytes, secs};
 
-pub fn build(cli: &Cli) -> Result<Tablebase, String> {
+pub fn build(cli: &Cli) -> anyhow::Result<Tablebase> {
     let start = Instant::now();
     // The bar counts slots (both sides of each slice), so a slice weighs what it holds; a
     // slice already built counts at once.
-    let slots: Vec<(u8, usize)> = Tablebase::slice_slots(cli.kills).map_err(|e| e.to_string())?;
+    let slots: Vec<(u8, usize)> = Tablebase::slice_slots(cli.kills)?;
     let weight =
         |dead: u8| slots.iter().find(|&&(d, _)| d == dead).map_or(0, |&(_, s)| 2 * s as u64);
     let bar = ProgressBar::new(slots.iter().map(|&(d, _)| weight(d)).sum());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {percent:>3}% [{elapsed_precise}<{eta_precise}] {msg}",
-        )
-        .map_err(|e| e.to_string())?,
-    );
+    bar.set_style(ProgressStyle::with_template(
+        "{bar:30} {percent:>3}% [{elapsed_precise}<{eta_precise}] {msg}",
+    )?);
     bar.enable_steady_tick(Duration::from_millis(200));
     let table = Tablebase::build(cli.kills, Some(&cli.dir), |event| match event {
         BuildEvent::Loaded { dead } => {
@@ -46,8 +43,7 @@ pub fn build(cli: &Cli) -> Result<Tablebase, String> {
             bar.inc(weight(dead));
             bar.suspend(|| say!("slice {dead} dead: built in {:.1} s", secs(time)));
         }
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     bar.finish_and_clear();
     let size = bytes_of(cli, |part| matches!(part, TablePart::Slice { .. }))?;
     say!(
@@ -60,48 +56,43 @@ pub fn build(cli: &Cli) -> Result<Tablebase, String> {
     Ok(table)
 }
 
-pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(), String> {
+pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> anyhow::Result<()> {
     let start = Instant::now();
     let bar = ProgressBar::new(1);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "layer {msg} {wide_bar} {percent:>3}% [{elapsed_precise}, about {eta} to go]",
-        )
-        .map_err(|e| e.to_string())?,
-    );
+    bar.set_style(ProgressStyle::with_template(
+        "layer {msg} {wide_bar} {percent:>3}% [{elapsed_precise}, about {eta} to go]",
+    )?);
     let sizes = std::sync::Mutex::new(Vec::new());
-    table
-        .build_placement(&cli.dir, from, &|event| match event {
-            PlacementEvent::Found { placed } => {
-                bar.suspend(|| say!("layer {placed} placed: already built, every block checked"));
+    table.build_placement(&cli.dir, from, &|event| match event {
+        PlacementEvent::Found { placed } => {
+            bar.suspend(|| say!("layer {placed} placed: already built, every block checked"));
+        }
+        PlacementEvent::Outdated { placed } => {
+            bar.suspend(|| say!("layer {placed} placed: an earlier format; building it again"));
+        }
+        PlacementEvent::Damaged { placed, error } => {
+            bar.suspend(|| say!("layer {placed} placed: damaged ({error}); building it again"));
+        }
+        PlacementEvent::Started { placed, work } => {
+            bar.reset();
+            bar.set_length(work);
+            bar.set_message(format!("{placed:>2} placed"));
+        }
+        PlacementEvent::Progress { done, .. } => bar.set_position(done),
+        PlacementEvent::Finished { placed, time, path, bytes } => {
+            bar.suspend(|| {
+                say!(
+                    "layer {placed} placed: built in {:.1} s, {} ({:.1} MB)",
+                    secs(time),
+                    path.display(),
+                    megabytes(bytes)
+                );
+            });
+            if let Ok(mut sizes) = sizes.lock() {
+                sizes.push(bytes);
             }
-            PlacementEvent::Outdated { placed } => {
-                bar.suspend(|| say!("layer {placed} placed: an earlier format; building it again"));
-            }
-            PlacementEvent::Damaged { placed, error } => {
-                bar.suspend(|| say!("layer {placed} placed: damaged ({error}); building it again"));
-            }
-            PlacementEvent::Started { placed, work } => {
-                bar.reset();
-                bar.set_length(work);
-                bar.set_message(format!("{placed:>2} placed"));
-            }
-            PlacementEvent::Progress { done, .. } => bar.set_position(done),
-            PlacementEvent::Finished { placed, time, path, bytes } => {
-                bar.suspend(|| {
-                    say!(
-                        "layer {placed} placed: built in {:.1} s, {} ({:.1} MB)",
-                        secs(time),
-                        path.display(),
-                        megabytes(bytes)
-                    );
-                });
-                if let Ok(mut sizes) = sizes.lock() {
-                    sizes.push(bytes);
-                }
-            }
-        })
-        .map_err(|e| e.to_string())?;
+        }
+    })?;
     bar.finish_and_clear();
     let total = bytes_of(cli, |part| matches!(part, TablePart::Layer { .. }))?;
     say!(
@@ -114,7 +105,7 @@ pub fn build_placement(cli: &Cli, table: &mut Tablebase, from: u8) -> Result<(),
 }
 
 /// The bytes of the table's files in the options' directory whose part is `wanted`.
-fn bytes_of(cli: &Cli, wanted: impl Fn(TablePart) -> bool) -> Result<u64, String> {
-    let files = Tablebase::files(cli.kills, &cli.dir).map_err(|e| e.to_string())?;
+fn bytes_of(cli: &Cli, wanted: impl Fn(TablePart) -> bool) -> anyhow::Result<u64> {
+    let files = Tablebase::files(cli.kills, &cli.dir)?;
     Ok(files.iter().filter(|f| wanted(f.part)).map(|f| f.bytes).sum())
 }

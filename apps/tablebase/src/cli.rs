@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::bail;
 use clap::{Parser, Subcommand};
 use tns_board::Side;
 use tns_tablebase::{Tablebase, TablebaseError, Wdl};
@@ -131,36 +132,36 @@ pub enum Command {
 }
 
 /// A count of at least one: `--count 0` would ask for nothing.
-pub fn at_least_one(text: &str) -> Result<usize, String> {
+pub fn at_least_one(text: &str) -> anyhow::Result<usize> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("expected a whole number from 1, not {text:?}")),
+        _ => bail!("expected a whole number from 1, not {text:?}"),
     }
 }
 
-pub fn parse_side(text: &str) -> Result<Side, String> {
+pub fn parse_side(text: &str) -> anyhow::Result<Side> {
     match text {
         "sheep" | "s" => Ok(Side::Sheep),
         "tigers" | "tiger" | "t" => Ok(Side::Tiger),
-        _ => Err(format!("expected sheep or tigers, not {text:?}")),
+        _ => bail!("expected sheep or tigers, not {text:?}"),
     }
 }
 
-pub fn parse_wdl(text: &str) -> Result<Wdl, String> {
+pub fn parse_wdl(text: &str) -> anyhow::Result<Wdl> {
     match text {
         "win" => Ok(Wdl::Win),
         "draw" => Ok(Wdl::Draw),
         "loss" => Ok(Wdl::Loss),
-        _ => Err(format!("expected win, draw or loss, not {text:?}")),
+        _ => bail!("expected win, draw or loss, not {text:?}"),
     }
 }
 
-pub fn parse_layers(text: &str) -> Result<(u8, u8), String> {
+pub fn parse_layers(text: &str) -> anyhow::Result<(u8, u8)> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     let parse = |s: &str| s.trim().parse::<u8>().ok().filter(|&n| n <= 19);
     match (parse(a), parse(b)) {
         (Some(a), Some(b)) if a <= b => Ok((a, b)),
-        _ => Err(format!("expected layers A-B with 0 <= A <= B <= 19, not {text:?}")),
+        _ => bail!("expected layers A-B with 0 <= A <= B <= 19, not {text:?}"),
     }
 }
 
@@ -180,22 +181,24 @@ pub fn gigabytes(bytes: u64) -> f64 {
 }
 
 /// The table in `--dir`; where there is none, the error says how to build one or name another.
-pub fn load(cli: &Cli) -> Result<Tablebase, String> {
+/// The advice is the library's error's context, and quotes it (the sentence reads on from
+/// the error's words), so `main` prints the error once, with the advice after it.
+pub fn load(cli: &Cli) -> anyhow::Result<Tablebase> {
     Tablebase::load(cli.kills, &cli.dir).map_err(|e| {
-        if e.is_missing() {
+        let dir = cli.dir.display();
+        let advice = if e.is_missing() {
             format!(
                 "{e}: no table in {dir} (build one with `tns-tablebase build --dir {dir}`, about a \
-                 minute, or name another with --dir)",
-                dir = cli.dir.display()
+                 minute, or name another with --dir)"
             )
         } else if matches!(e, TablebaseError::OldFormat { .. }) {
             format!(
                 "{e} with `tns-tablebase build --dir {dir}` (and `--placement` for the whole \
-                 game)",
-                dir = cli.dir.display()
+                 game)"
             )
         } else {
-            e.to_string()
-        }
+            return e.into();
+        };
+        anyhow::Error::new(e).context(advice)
     })
 }

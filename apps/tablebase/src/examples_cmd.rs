@@ -12,10 +12,9 @@ pub fn examples(
     side: Side,
     result: Wdl,
     count: usize,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     let table = load(cli)?;
-    let found =
-        table.placement_examples(placed, dead, side, result, count).map_err(|e| e.to_string())?;
+    let found = table.placement_examples(placed, dead, side, result, count)?;
     if found.is_empty() {
         say!("none");
     }

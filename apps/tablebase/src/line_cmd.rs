@@ -1,40 +1,39 @@
 //! `line`: a perfect line from a position, as the perfect player plays it.
 
+use anyhow::{Context as _, bail};
 use tns_board::Board;
 
 use crate::cli::{Cli, load};
 use crate::probe_cmd::describe;
 
-pub fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), String> {
+pub fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> anyhow::Result<()> {
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
     use tns_match::{Budget, PlayerSpec};
     use tns_search::Limits;
 
-    let board: Board = position.parse().map_err(|e| format!("bad position {position:?}: {e}"))?;
+    let board: Board = position.parse().with_context(|| format!("bad position {position:?}"))?;
     if cli.kills != tns_board::KILLS_TO_WIN {
-        return Err("the perfect player plays the real game: leave out --kills".into());
+        bail!("the perfect player plays the real game: leave out --kills");
     }
     let table = Arc::new(load(cli)?);
     let defaults = Budget { time: None, depth: None, threads: 1, tt_mb: 16 };
     let mut search = PlayerSpec::perfect()
-        .searcher(defaults, Some(&table))
-        .map_err(|e| e.to_string())?
-        .ok_or("the perfect player searches")?;
+        .searcher(defaults, Some(&table))?
+        .context("the perfect player searches")?;
     let mut game = tns_board::Game::from_position(board);
     say!("{:>4} {:<28} {:>6} {:>5}  {:<6} verdict", "ply", "position", "moves", "keep", "move");
     while game.outcome().is_none() && game.len() < plies {
         let board = game.board();
         let side = board.side_to_move();
-        let verdicts = table.verdicts(board).map_err(|e| format!("{board}: {e}"))?;
-        let best = verdicts.first().map(|v| v.1).ok_or("no legal move")?;
+        let verdicts = table.verdicts(board).with_context(|| board.to_string())?;
+        let best = verdicts.first().map(|v| v.1).context("no legal move")?;
         let keep = verdicts.iter().filter(|v| v.1.wdl == best.wdl).count();
         let stop = AtomicBool::new(false);
         let m = search
-            .search(board, game.previous(), Limits::depth(depth), &stop, |_| {})
-            .map_err(|e| e.to_string())?
+            .search(board, game.previous(), Limits::depth(depth), &stop, |_| {})?
             .best_move
-            .ok_or("no legal move")?;
+            .context("no legal move")?;
         say!(
             "{:>4} {:<28} {:>6} {:>5}  {:<6} {}",
             game.len() + 1,
@@ -44,7 +43,7 @@ pub fn line(cli: &Cli, position: &str, depth: u32, plies: usize) -> Result<(), S
             m.to_string(),
             describe(best, side)
         );
-        game.play(m).map_err(|e| e.to_string())?;
+        game.play(m)?;
     }
     if let Some(outcome) = game.outcome() {
         say!("{outcome}");

@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use clap::Parser as _;
 
 /// Prints a line to standard output; when the reader has gone (`| head`), ends quietly.
@@ -38,20 +39,36 @@ fn main() -> ExitCode {
     if let Some(n) = cli.threads {
         pool = pool.num_threads(n as usize);
     }
-    let result = match pool.build() {
-        Ok(pool) => pool.install(|| run(&cli)),
-        Err(e) => Err(format!("cannot start threads: {e}")),
-    };
+    let result =
+        pool.build().context("cannot start threads").and_then(|pool| pool.install(|| run(&cli)));
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("tns-tablebase: {message}");
+        Err(e) => {
+            eprintln!("tns-tablebase: {}", one_line(&e));
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(cli: &Cli) -> Result<(), String> {
+/// An error and its causes on one line, as `{e:#}` writes them ("context: cause: ..."), but
+/// without a cause whose words the line already holds: the libraries' messages name their
+/// causes as well as keeping them (`source()`), and a context may quote the error it
+/// explains (`cli::load`'s advice), so `{e:#}` would say those twice.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if line.is_empty() {
+            line = text;
+        } else if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+    }
+    line
+}
+
+fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
         Command::Build { placement, from_placed } => {
             let mut table = build_cmd::build(cli)?;

@@ -1,5 +1,6 @@
 //! `probe`: a position's verdict and each move's.
 
+use anyhow::{Context as _, bail};
 use tns_board::{Board, Side, TOTAL_SHEEP};
 use tns_tablebase::{Tablebase, Verdict};
 
@@ -9,19 +10,18 @@ pub fn describe(verdict: Verdict, side: Side) -> String {
     verdict.describe(side)
 }
 
-pub fn probe(cli: &Cli, position: &str) -> Result<(), String> {
-    let board: Board = position.parse().map_err(|e| format!("bad position {position:?}: {e}"))?;
+pub fn probe(cli: &Cli, position: &str) -> anyhow::Result<()> {
+    let board: Board = position.parse().with_context(|| format!("bad position {position:?}"))?;
     if board.dead() >= cli.kills {
-        return Err(format!("the game is over: {} sheep are dead", board.dead()));
+        bail!("the game is over: {} sheep are dead", board.dead());
     }
     let table = load(cli)?;
     let side = board.side_to_move();
     let verdict = match table.verdict(board) {
         Ok(verdict) => verdict,
-        Err(tns_tablebase::TablebaseError::NoLayer(_)) => {
-            return Err(not_built(&table, board));
-        }
-        Err(e) => return Err(e.to_string()),
+        // Said better for the command line: how far the layers are built, and what to run.
+        Err(tns_tablebase::TablebaseError::NoLayer(_)) => bail!(not_built(&table, board)),
+        Err(e) => return Err(e.into()),
     };
     match verdict.value {
         Some(value) => {
@@ -31,7 +31,7 @@ pub fn probe(cli: &Cli, position: &str) -> Result<(), String> {
             say!("{board}: {} ({} for the side to move)", describe(verdict, side), verdict.wdl);
         }
     }
-    let verdicts = table.verdicts(board).map_err(|e| e.to_string())?;
+    let verdicts = table.verdicts(board)?;
     for (m, v) in verdicts {
         // After the move the other side is to move: say it from the mover's side.
         say!("  {:6} {}", m.to_string(), describe(v, side));

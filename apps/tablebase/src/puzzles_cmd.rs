@@ -4,6 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use anyhow::Context as _;
 use rayon::prelude::*;
 use tns_puzzles::{CheckError, Event, Settings, check as check_puzzle, generate, parse};
 use tns_tablebase::TablebaseError;
@@ -13,7 +14,7 @@ use crate::cli::{Cli, load, megabytes, secs};
 /// The largest set file read.
 const MAX_SET_BYTES: u64 = 64 * 1024 * 1024;
 
-pub fn make(cli: &Cli, out: &Path, count: usize, games: usize, seed: u64) -> Result<(), String> {
+pub fn make(cli: &Cli, out: &Path, count: usize, games: usize, seed: u64) -> anyhow::Result<()> {
     let table = Arc::new(load(cli)?);
     match table.placement_from() {
         Some(0) => {}
@@ -31,12 +32,12 @@ pub fn make(cli: &Cli, out: &Path, count: usize, games: usize, seed: u64) -> Res
         Event::Rated { done, total } => eprint!("\rcandidates rated {done}/{total}   "),
         _ => {}
     };
-    let made = generate(&table, settings, &on_event).map_err(|e| chain(&e))?;
+    let made = generate(&table, settings, &on_event)?;
     eprintln!();
     // The generator's own check: every answer is exactly what the table says keeps the value.
     made.puzzles
         .par_iter()
-        .try_for_each(|p| check_puzzle(p, &table).map_err(|e| format!("{p}: {}", chain(&e))))?;
+        .try_for_each(|p| check_puzzle(p, &table).with_context(|| p.to_string()))?;
     let mut header = vec![
         format!(
             "Tigers and Sheep puzzles, made by `tns-tablebase puzzles --count {count} --games {games} \
@@ -53,7 +54,7 @@ pub fn make(cli: &Cli, out: &Path, count: usize, games: usize, seed: u64) -> Res
     }
     let text = tns_puzzles::write(&header, &made.puzzles);
     tns_file::save(out, text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        .with_context(|| format!("cannot write {}", out.display()))?;
     say!(
         "{} games, {} positions, {} candidates: {} puzzles written to {} ({:.2} MB) in {:.0} s",
         made.games,
@@ -70,22 +71,23 @@ pub fn make(cli: &Cli, out: &Path, count: usize, games: usize, seed: u64) -> Res
     Ok(())
 }
 
-pub fn check(cli: &Cli, file: &Path) -> Result<(), String> {
+pub fn check(cli: &Cli, file: &Path) -> anyhow::Result<()> {
     let text = tns_file::read_text(file, MAX_SET_BYTES)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let puzzles = parse(&text).map_err(|e| format!("{}: {}", file.display(), chain(&e)))?;
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let puzzles = parse(&text).with_context(|| file.display().to_string())?;
     let table = load(cli)?;
-    let results: Vec<Result<bool, String>> = puzzles
+    // Every result kept in order, so the error told is the first puzzle's that fails.
+    let results: Vec<anyhow::Result<bool>> = puzzles
         .par_iter()
         .map(|p| match check_puzzle(p, &table) {
             Ok(()) => Ok(true),
             Err(CheckError::Table(TablebaseError::NoLayer(_))) => Ok(false),
-            Err(e) => Err(format!("{p}: {}", chain(&e))),
+            Err(e) => Err(anyhow::Error::new(e).context(p.to_string())),
         })
         .collect();
     let mut checked = 0;
-    for result in &results {
-        if result.clone()? {
+    for result in results {
+        if result? {
             checked += 1;
         }
     }
@@ -96,16 +98,4 @@ pub fn check(cli: &Cli, file: &Path) -> Result<(), String> {
         puzzles.len() - checked
     );
     Ok(())
-}
-
-/// An error with its causes, for a person.
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(e) = cause {
-        text.push_str(": ");
-        text.push_str(&e.to_string());
-        cause = e.source();
-    }
-    text
 }

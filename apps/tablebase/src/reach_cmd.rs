@@ -4,7 +4,7 @@ use tns_board::Board;
 
 use crate::cli::{Cli, load};
 
-pub fn reach(cli: &Cli, plies: u32) -> Result<(), String> {
+pub fn reach(cli: &Cli, plies: u32) -> anyhow::Result<()> {
     let table = load(cli)?;
     say!(
         "{:>4} {:>10} {:>10} {:>10} {:>10} {:>16} {:>14}",
@@ -16,18 +16,17 @@ pub fn reach(cli: &Cli, plies: u32) -> Result<(), String> {
         "moves from draws",
         "of them losing"
     );
-    table
-        .reach(Board::START, plies, |p| {
-            say!(
-                "{:>4} {:>10} {:>10} {:>10} {:>10} {:>16} {:>14}",
-                p.ply,
-                p.positions,
-                p.wins,
-                p.draws,
-                p.losses,
-                p.moves_from_draws,
-                p.losing_moves_from_draws
-            );
-        })
-        .map_err(|e| e.to_string())
+    table.reach(Board::START, plies, |p| {
+        say!(
+            "{:>4} {:>10} {:>10} {:>10} {:>10} {:>16} {:>14}",
+            p.ply,
+            p.positions,
+            p.wins,
+            p.draws,
+            p.losses,
+            p.moves_from_draws,
+            p.losing_moves_from_draws
+        );
+    })?;
+    Ok(())
 }

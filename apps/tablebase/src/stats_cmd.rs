@@ -5,7 +5,7 @@ use tns_tablebase::LayerStats;
 
 use crate::cli::{Cli, load};
 
-pub fn stats(cli: &Cli) -> Result<(), String> {
+pub fn stats(cli: &Cli) -> anyhow::Result<()> {
     let table = load(cli)?;
     say!(
         "{:>4} {:>6} {:>12} {:>12} {:>12} {:>12} {:>8}",

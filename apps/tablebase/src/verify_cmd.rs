@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use anyhow::{Context as _, bail};
 use tns_tablebase::Tablebase;
 
 use crate::cli::{Cli, gigabytes, load, megabytes, secs};
@@ -11,25 +12,23 @@ pub fn verify(
     placement_only: bool,
     sample: Option<usize>,
     layers: Option<(u8, u8)>,
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     let table = load(cli)?;
     if !placement_only {
         let start = Instant::now();
-        table.verify().map_err(|e| format!("verification failed: {e}"))?;
+        table.verify().context("verification failed")?;
         say!(
             "movement phase verified: every value agrees with its moves ({:.1} s)",
             secs(start.elapsed())
         );
     }
     match table.placement_from() {
-        None if placement_only => Err("no placement layer is built (build --placement)".into()),
+        None if placement_only => bail!("no placement layer is built (build --placement)"),
         None => Ok(()),
         Some(from) if sample.is_some() => {
             let start = Instant::now();
             let n = sample.unwrap_or(0);
-            let checked = table
-                .verify_placement_sample(n, 1)
-                .map_err(|e| format!("verification failed: {e}"))?;
+            let checked = table.verify_placement_sample(n, 1).context("verification failed")?;
             say!(
                 "placement phase sampled from {from} placed: {checked} positions agree with \
                  their moves ({:.1} s)",
@@ -44,7 +43,7 @@ pub fn verify(
                 .verify_placement_layers(from..=to, |placed| {
                     say!("layer {placed} placed verified ({:.1} s)", secs(start.elapsed()));
                 })
-                .map_err(|e| format!("verification failed: {e}"))?;
+                .context("verification failed")?;
             say!(
                 "placement layers {from} to {to} placed verified: every value agrees with its \
                  moves ({:.1} s)",
@@ -55,14 +54,13 @@ pub fn verify(
     }
 }
 
-pub fn checksums(cli: &Cli) -> Result<(), String> {
+pub fn checksums(cli: &Cli) -> anyhow::Result<()> {
     let start = Instant::now();
     let files = Tablebase::check_files(cli.kills, &cli.dir, |f| {
         say!("{}: every block checked ({:.1} MB)", f.path.display(), megabytes(f.bytes));
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     if files.is_empty() {
-        return Err(format!("no table files in {} (tns-tablebase build)", cli.dir.display()));
+        bail!("no table files in {} (tns-tablebase build)", cli.dir.display());
     }
     let bytes: u64 = files.iter().map(|f| f.bytes).sum();
     say!(
