@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use anyhow::{Context as _, bail};
 use tns_tablebase::Tablebase;
 
 use crate::held_out_seed;
@@ -54,12 +55,12 @@ impl HeldOutArgs {
     ///
     /// # Errors
     /// A bad `--epsilon`, or a table that does not load (missing, damaged, another variant).
-    pub fn load(&self) -> Result<(Teacher, Validation), String> {
+    pub fn load(&self) -> anyhow::Result<(Teacher, Validation)> {
         if !(0.0..=1.0).contains(&self.epsilon) {
-            return Err("--epsilon must lie between 0 and 1".into());
+            bail!("--epsilon must lie between 0 and 1");
         }
         let table = Tablebase::load(tns_board::KILLS_TO_WIN, &self.teacher)
-            .map_err(|e| format!("the table in {}: {e}", self.teacher.display()))?;
+            .with_context(|| format!("the table in {}", self.teacher.display()))?;
         let teacher = Teacher::new(Arc::new(table));
         let validation = Validation::build(
             &teacher,

@@ -16,6 +16,8 @@ pub mod state;
 pub mod teacher;
 pub mod tune;
 
+use anyhow::Context as _;
+
 /// Runs `job` on a thread pool of `threads` threads (all cores when `None`), as each of the
 /// trainer's programs does its work.
 ///
@@ -23,16 +25,31 @@ pub mod tune;
 /// The job's own error, or that the threads could not be started.
 pub fn in_pool<T: Send>(
     threads: Option<u32>,
-    job: impl FnOnce() -> Result<T, String> + Send,
-) -> Result<T, String> {
+    job: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> anyhow::Result<T> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {
         pool = pool.num_threads(n as usize);
     }
-    match pool.build() {
-        Ok(pool) => pool.install(job),
-        Err(e) => Err(format!("cannot start threads: {e}")),
+    pool.build().context("cannot start threads")?.install(job)
+}
+
+/// An error on one line, as the programs print it: `context: cause: its cause`, each cause
+/// once. Many of the errors underneath name their cause in their own message as well as in
+/// `source()` (each program here prints an error on one line), and `{:#}` would print such a
+/// cause twice.
+pub fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if line.is_empty() {
+            line = text;
+        } else if !line.ends_with(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
     }
+    line
 }
 
 pub use held_out_args::HeldOutArgs;
@@ -40,3 +57,22 @@ pub use run::{
     complete_generation, generation_path, held_out_seed, newest_generation, train, validation_set,
 };
 pub use settings::Settings;
+
+#[cfg(test)]
+mod tests {
+    use anyhow::Context as _;
+
+    use super::one_line;
+
+    #[test]
+    fn a_cause_its_error_already_names_is_printed_once() {
+        let missing = tns_nn::Network::load(std::path::Path::new("/nonexistent/gen-001.bin"))
+            .context("starting the run")
+            .unwrap_err();
+        let line = one_line(&missing);
+        assert_eq!(line.matches("no such file").count(), 1, "{line}");
+        assert!(line.starts_with("starting the run: /nonexistent/gen-001.bin: "), "{line}");
+        let plain = anyhow::anyhow!("a cause").context("a context");
+        assert_eq!(one_line(&plain), "a context: a cause");
+    }
+}

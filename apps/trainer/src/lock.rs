@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use anyhow::bail;
+
 /// The lock on a run folder, released when dropped.
 #[derive(Debug)]
 pub struct RunLock {
@@ -15,17 +17,17 @@ impl RunLock {
     ///
     /// # Errors
     /// A message naming the trainer that holds the folder, or the I/O error.
-    pub fn take(dir: &Path) -> Result<RunLock, String> {
+    pub fn take(dir: &Path) -> anyhow::Result<RunLock> {
         match tns_file::Lock::take(&dir.join("run.lock")) {
             Ok(lock) => Ok(RunLock { _lock: lock }),
             Err(tns_file::LockError::Held { pid, .. }) => {
                 let who = pid.map_or_else(|| "another trainer".into(), |p| format!("process {p}"));
-                Err(format!(
+                bail!(
                     "{} is in use by another trainer ({who}): wait for it, or stop it",
                     dir.display()
-                ))
+                )
             }
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e.into()),
         }
     }
 }
@@ -40,7 +42,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let lock = RunLock::take(&dir).unwrap();
-        let e = RunLock::take(&dir).unwrap_err();
+        let e = RunLock::take(&dir).unwrap_err().to_string();
         let me = std::process::id();
         assert!(e.contains(&format!("in use by another trainer (process {me})")), "{e}");
         drop(lock);

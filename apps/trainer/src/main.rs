@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use anyhow::{anyhow, bail};
 use clap::Parser;
 use tns_tablebase::Tablebase;
 use tns_trainer::{Settings, train};
@@ -140,10 +141,10 @@ struct Cli {
 }
 
 /// A count of games or positions: 0 to a million (more would not fit in memory).
-fn games_count(text: &str) -> Result<usize, String> {
-    let n: usize = text.parse().map_err(|_| format!("{text:?} is not a whole number"))?;
+fn games_count(text: &str) -> anyhow::Result<usize> {
+    let n: usize = text.parse().map_err(|_| anyhow!("{text:?} is not a whole number"))?;
     if n > 1_000_000 {
-        return Err(format!("{n} is more than 1000000"));
+        bail!("{n} is more than 1000000");
     }
     Ok(n)
 }
@@ -261,7 +262,7 @@ fn main() -> ExitCode {
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-train: {e}");
+            eprintln!("tns-train: {}", tns_trainer::one_line(&e));
             ExitCode::FAILURE
         }
     }

@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use anyhow::{Context as _, anyhow, bail};
+
 /// One generation's line of the log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
@@ -84,24 +86,23 @@ impl Row {
 /// # Errors
 /// A message naming the file and the first line that is not a row (a log the run did not
 /// write, or one damaged): the run stops rather than drop the rows it cannot read.
-pub fn read(path: &Path) -> Result<Vec<Row>, String> {
+pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
     // Only a regular file is read (a FIFO would wait for a writer); a log is a few hundred
     // bytes a generation.
     let text = match tns_file::read_text(path, 256 << 20) {
-        Ok(text) => text,
         Err(tns_file::FileError::Missing) => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        read => read.with_context(|| path.display().to_string())?,
     };
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, header)) if header == HEADER || header == OLD_HEADER => {}
-        _ => return Err(format!("{}: line 1 is not the log's header", path.display())),
+        _ => bail!("{}: line 1 is not the log's header", path.display()),
     }
     lines
         .filter(|(_, line)| !line.is_empty())
         .map(|(i, line)| {
             Row::parse(line).ok_or_else(|| {
-                format!(
+                anyhow!(
                     "{}: line {} is not a row of the log ({line:?}); mend or remove the file",
                     path.display(),
                     i + 1
@@ -353,10 +354,10 @@ mod tests {
     fn a_garbled_log_is_an_error_that_names_the_line() {
         let good = Row::parse("1,4,90,0.250000,,,,,,3.0").unwrap().csv();
         let path = temp_file("garbled", &format!("{HEADER}\n{good}\n1,4,9x,0.25\n"));
-        let e = read(&path).unwrap_err();
+        let e = read(&path).unwrap_err().to_string();
         assert!(e.contains("line 3 is not a row"), "{e}");
         std::fs::write(&path, "what is this\n").unwrap();
-        assert!(read(&path).unwrap_err().contains("line 1 is not the log's header"));
+        assert!(read(&path).unwrap_err().to_string().contains("line 1 is not the log's header"));
         std::fs::remove_file(path).unwrap();
     }
 }

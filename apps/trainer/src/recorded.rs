@@ -2,6 +2,8 @@
 //! settings it was started with: a resume with others is refused, unless told to go on with
 //! the new ones (`--new-settings`).
 
+use anyhow::{Context as _, bail};
+
 use crate::settings::Settings;
 
 /// The file in the run folder.
@@ -55,23 +57,22 @@ pub fn text(s: &Settings) -> String {
 ///
 /// # Errors
 /// The settings that differ, or a file that cannot be read or written.
-pub fn check_or_record(s: &Settings, first: u32, log: &mut impl FnMut(&str)) -> Result<(), String> {
+pub fn check_or_record(s: &Settings, first: u32, log: &mut impl FnMut(&str)) -> anyhow::Result<()> {
     let path = s.out.join(FILE);
     let now = text(s);
     let write = |text: &str| {
         tns_file::write_atomically(&path, text.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))
+            .with_context(|| path.display().to_string())
     };
     if first == 0 {
         return write(&now);
     }
     let recorded = match tns_file::read_text(&path, 1 << 16) {
-        Ok(text) => text,
         Err(tns_file::FileError::Missing) => {
             log(&format!("note: {} records no settings: recording these", s.out.display()));
             return write(&now);
         }
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        read => read.with_context(|| path.display().to_string())?,
     };
     let differ = differences(&recorded, &now);
     if differ.is_empty() {
@@ -81,12 +82,12 @@ pub fn check_or_record(s: &Settings, first: u32, log: &mut impl FnMut(&str)) -> 
         log(&format!("note: going on with new settings (--new-settings): {}", differ.join("; ")));
         return write(&now);
     }
-    Err(format!(
+    bail!(
         "{} was started with other settings: {}. Run it with the same, or add --new-settings to \
          go on with these (the run then differs from an unbroken one), or train into a new folder",
         s.out.display(),
         differ.join("; ")
-    ))
+    )
 }
 
 /// Each setting whose value differs between two records: `--seed 5 in the run, 9 now`.

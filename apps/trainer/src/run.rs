@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use anyhow::{Context as _, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng as _;
 use rand::rngs::StdRng;
@@ -47,14 +48,14 @@ pub fn newest_generation(out: &Path) -> Option<u32> {
 ///
 /// # Errors
 /// A state file that will not load.
-pub fn complete_generation(out: &Path) -> Result<Option<u32>, String> {
+pub fn complete_generation(out: &Path) -> anyhow::Result<Option<u32>> {
     RunState::load_generation(&out.join("state.bin"))
 }
 
 /// Removes what a killed run left half done: temporary files of interrupted saves, and the
 /// weights of generations after the last complete one. Says what it removed.
-fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> Result<(), String> {
-    let entries = std::fs::read_dir(out).map_err(|e| format!("{}: {e}", out.display()))?;
+fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> anyhow::Result<()> {
+    let entries = std::fs::read_dir(out).with_context(|| out.display().to_string())?;
     let mut removed = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -65,7 +66,7 @@ fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> Result<(),
             .is_some_and(|n| n > complete);
         if name.contains(".tmp") || unfinished {
             std::fs::remove_file(entry.path())
-                .map_err(|e| format!("{}: {e}", entry.path().display()))?;
+                .with_context(|| entry.path().display().to_string())?;
             removed.push(name);
         }
     }
@@ -105,7 +106,7 @@ fn match_score(
     net: &Network,
     opponent: PlayerSpec,
     seed: u64,
-) -> Result<f64, String> {
+) -> anyhow::Result<f64> {
     let config = MatchConfig {
         games: s.match_games.div_ceil(2) * 2,
         seed,
@@ -114,8 +115,7 @@ fn match_score(
         defaults: Budget { time: None, depth: Some(s.match_depth), threads: 1, tt_mb: 4 },
         ..MatchConfig::new(neural_spec("network".into(), net.clone()), opponent)
     };
-    let standings =
-        run_match(&config, &AtomicBool::new(false), |_| {}).map_err(|e| e.to_string())?;
+    let standings = run_match(&config, &AtomicBool::new(false), |_| {})?;
     Ok(standings.a_total().score().unwrap_or(0.5))
 }
 
@@ -137,29 +137,28 @@ pub fn learning_rate_at(s: &Settings, generation: u32) -> f32 {
 /// checks (or, for a new run, records) the settings, and names the complete generation
 /// `latest.bin` again (a run stopped between its state and that name left it on the one
 /// before). The network to go on from, and its generation.
-fn take_up(s: &Settings, log: &mut impl FnMut(&str)) -> Result<(Network, u32), String> {
+fn take_up(s: &Settings, log: &mut impl FnMut(&str)) -> anyhow::Result<(Network, u32)> {
     let complete = complete_generation(&s.out)?;
     clean_up(&s.out, complete.unwrap_or(0), log)?;
     crate::recorded::check_or_record(s, complete.unwrap_or(0), log)?;
     let (net, first) = starting_point(s, complete)?;
     if complete.is_some() && s.from.is_none() {
-        net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
+        net.save(&s.out.join("latest.bin"))?;
     }
     Ok((net, first))
 }
 
 /// Where a run starts: the network, and the number of its generation (0 for a new run).
-fn starting_point(s: &Settings, complete: Option<u32>) -> Result<(Network, u32), String> {
+fn starting_point(s: &Settings, complete: Option<u32>) -> anyhow::Result<(Network, u32)> {
     if let Some(from) = &s.from {
-        let net = Network::load(from).map_err(|e| e.to_string())?;
+        let net = Network::load(from)?;
         return Ok((net, complete.unwrap_or(0)));
     }
     if let Some(n) = complete {
-        let net = Network::load(&generation_path(&s.out, n)).map_err(|e| e.to_string())?;
+        let net = Network::load(&generation_path(&s.out, n))?;
         return Ok((net, n));
     }
-    let net =
-        Network::with_buckets(s.inputs, s.buckets, &s.hidden, s.seed).map_err(|e| e.to_string())?;
+    let net = Network::with_buckets(s.inputs, s.buckets, &s.hidden, s.seed)?;
     Ok((net, 0))
 }
 
@@ -177,8 +176,8 @@ pub fn train(
     s: &Settings,
     stop: &AtomicBool,
     mut log: impl FnMut(&str),
-) -> Result<Network, String> {
-    std::fs::create_dir_all(&s.out).map_err(|e| format!("{}: {e}", s.out.display()))?;
+) -> anyhow::Result<Network> {
+    std::fs::create_dir_all(&s.out).with_context(|| s.out.display().to_string())?;
     let _lock = RunLock::take(&s.out)?;
     let (mut net, first) = take_up(s, &mut log)?;
     if first >= s.generations {
@@ -229,7 +228,7 @@ pub fn train(
         let mut data: Vec<Sample> = window.iter().flatten().copied().collect();
         adam.learning_rate = learning_rate_at(s, generation);
         let loss = fit(s, &mut net, &mut adam, &mut data, &mut rng, generation, saved)?;
-        net.save(&generation_path(&s.out, generation)).map_err(|e| e.to_string())?;
+        net.save(&generation_path(&s.out, generation))?;
         let figures = distil.as_ref().map(|(t, v)| measures::figures(&net, t, v));
         table_ok()?;
 
@@ -260,7 +259,7 @@ pub fn train(
             .save(&state_path)?;
         saved = generation;
         // Then the name the complete generation is known by.
-        net.save(&s.out.join("latest.bin")).map_err(|e| e.to_string())?;
+        net.save(&s.out.join("latest.bin"))?;
     }
     if saved == s.generations
         && let Some((_, v)) = &distil
@@ -302,7 +301,7 @@ fn resume(
     first: u32,
     state_path: &Path,
     log: &mut impl FnMut(&str),
-) -> Result<(Adam, Vec<Vec<Sample>>), String> {
+) -> anyhow::Result<(Adam, Vec<Vec<Sample>>)> {
     let resumed = if s.from.is_none() && first > 0 {
         RunState::load(state_path, s.learning_rate)?
             .filter(|st| st.generation == first && st.adam.state().0.len() == net.params().len())
@@ -313,12 +312,12 @@ fn resume(
     if let Some(state) = &resumed
         && state.weights != weights_id(net)
     {
-        return Err(format!(
+        bail!(
             "{} is not this run's: the weights it was saved with are not those of generation \
              {first} here (copied from another run?): train into a new folder, or remove it to \
              start this run again",
             state_path.display()
-        ));
+        );
     }
     if first > 0 {
         let how = if resumed.is_some() {
@@ -390,13 +389,12 @@ fn matches(
     net: &Network,
     generation: u32,
     last_tested: Option<u32>,
-) -> Result<(Option<f64>, Option<f64>), String> {
+) -> anyhow::Result<(Option<f64>, Option<f64>)> {
     let match_seed = mix_seed(s.seed, u64::from(generation), 7);
     let vs_heuristic = match_score(s, net, PlayerSpec::heuristic(), match_seed)?;
     let vs_previous = match last_tested {
         Some(previous) => {
-            let old =
-                Network::load(&generation_path(&s.out, previous)).map_err(|e| e.to_string())?;
+            let old = Network::load(&generation_path(&s.out, previous))?;
             let name = format!("gen-{previous:03}");
             Some(match_score(s, net, neural_spec(name, old), match_seed)?)
         }
@@ -418,18 +416,18 @@ fn fit(
     rng: &mut StdRng,
     generation: u32,
     saved: u32,
-) -> Result<f32, String> {
+) -> anyhow::Result<f32> {
     let epochs_bar = bar(u64::from(s.epochs), &format!("epochs, generation {generation}"), s.bars);
     let mut loss = 0.0;
     for epoch in 1..=s.epochs {
         data.shuffle(rng);
         loss = train_epoch(net, adam, data, s.batch, s.objective);
         if !loss.is_finite() || net.params().iter().any(|p| !p.is_finite()) {
-            return Err(format!(
+            bail!(
                 "training diverged in generation {generation}, epoch {epoch} (loss {loss}): \
                  nothing of this generation is saved; generation {saved} is the last good one \
                  (try a smaller --learning-rate, or other starting weights)"
-            ));
+            );
         }
         epochs_bar.set_message(format!("loss {loss:.4}"));
         epochs_bar.inc(1);
@@ -465,13 +463,13 @@ pub fn validation_set(s: &Settings, teacher: &Teacher) -> Validation {
 }
 
 /// Writes `progress.csv` and `progress.svg` whole.
-fn write_log(out: &Path, rows: &[Row]) -> Result<(), String> {
+fn write_log(out: &Path, rows: &[Row]) -> anyhow::Result<()> {
     for (name, text) in
         [("progress.csv", progress::csv(rows)), ("progress.svg", progress::svg(rows))]
     {
         let path = out.join(name);
         tns_file::write_atomically(&path, text.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .with_context(|| path.display().to_string())?;
     }
     Ok(())
 }

@@ -17,6 +17,7 @@
 
 use std::path::Path;
 
+use anyhow::{Context as _, bail};
 use tns_board::Board;
 use tns_file::Format;
 use tns_nn::{Adam, Sample};
@@ -65,33 +66,33 @@ impl RunState {
     ///
     /// # Errors
     /// What is wrong with the bytes: not a state file, another version, damaged or cut short.
-    pub fn from_bytes(bytes: &[u8], learning_rate: f32) -> Result<RunState, String> {
+    pub fn from_bytes(bytes: &[u8], learning_rate: f32) -> anyhow::Result<RunState> {
         // The state's length follows from its contents, so the frame is checked against the
         // file's own length, and the reader then finds any bytes missing or left over.
-        let body = FORMAT.check(bytes, bytes.len() as u64).map_err(|e| e.to_string())?;
+        let body = FORMAT.check(bytes, bytes.len() as u64)?;
         let mut r = Reader(tns_file::LeReader::new(body));
         let generation = r.u32()?;
         let weights = r.u64()?;
         let steps = r.i32()?;
-        let n = usize::try_from(r.u64()?).map_err(|_| "too many parameters")?;
+        let n = usize::try_from(r.u64()?).ok().context("too many parameters")?;
         let mut floats =
-            |count: usize| -> Result<Vec<f32>, String> { (0..count).map(|_| r.f32()).collect() };
+            |count: usize| -> anyhow::Result<Vec<f32>> { (0..count).map(|_| r.f32()).collect() };
         let m = floats(n)?;
         let v = floats(n)?;
-        let adam = Adam::resume(learning_rate, m, v, steps).map_err(|e| e.to_string())?;
+        let adam = Adam::resume(learning_rate, m, v, steps)?;
         let generations = r.u32()?;
         let mut window = Vec::new();
         for _ in 0..generations {
-            let count = usize::try_from(r.u64()?).map_err(|_| "too many samples")?;
+            let count = usize::try_from(r.u64()?).ok().context("too many samples")?;
             let mut samples = Vec::with_capacity(count.min(bytes.len() / 12));
             for _ in 0..count {
-                let board = Board::from_key(r.u64()?).map_err(|e| e.to_string())?;
+                let board = Board::from_key(r.u64()?)?;
                 samples.push(Sample { board, target: r.f32()? });
             }
             window.push(samples);
         }
         if r.0.position() != body.len() {
-            return Err("bytes left over".into());
+            bail!("bytes left over");
         }
         Ok(RunState { generation, weights, adam, window })
     }
@@ -100,24 +101,24 @@ impl RunState {
     ///
     /// # Errors
     /// The I/O error, with the file's name.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
         tns_file::write_atomically(path, &self.to_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))
+            .with_context(|| path.display().to_string())
     }
 
     /// Loads a state file; `None` when there is none.
     ///
     /// # Errors
     /// A message naming the file and what is wrong with it.
-    pub fn load(path: &Path, learning_rate: f32) -> Result<Option<RunState>, String> {
+    pub fn load(path: &Path, learning_rate: f32) -> anyhow::Result<Option<RunState>> {
         // Only a regular file is read: a FIFO in its place would wait for a writer.
-        match tns_file::read(path) {
-            Ok(bytes) => RunState::from_bytes(&bytes, learning_rate)
-                .map(Some)
-                .map_err(|e| format!("{}: {e}", path.display())),
-            Err(tns_file::FileError::Missing) => Ok(None),
-            Err(e) => Err(format!("{}: {e}", path.display())),
-        }
+        let bytes = match tns_file::read(path) {
+            Err(tns_file::FileError::Missing) => return Ok(None),
+            read => read.with_context(|| path.display().to_string())?,
+        };
+        RunState::from_bytes(&bytes, learning_rate)
+            .map(Some)
+            .with_context(|| path.display().to_string())
     }
 }
 
@@ -126,7 +127,7 @@ impl RunState {
     ///
     /// # Errors
     /// As [`RunState::load`]: the whole file is checked.
-    pub fn load_generation(path: &Path) -> Result<Option<u32>, String> {
+    pub fn load_generation(path: &Path) -> anyhow::Result<Option<u32>> {
         Ok(RunState::load(path, 1e-3)?.map(|state| state.generation))
     }
 }
@@ -135,17 +136,17 @@ impl RunState {
 struct Reader<'a>(tns_file::LeReader<'a>);
 
 impl Reader<'_> {
-    fn u32(&mut self) -> Result<u32, String> {
-        self.0.u32().ok_or_else(|| "cut short".to_string())
+    fn u32(&mut self) -> anyhow::Result<u32> {
+        self.0.u32().context("cut short")
     }
-    fn u64(&mut self) -> Result<u64, String> {
-        self.0.u64().ok_or_else(|| "cut short".to_string())
+    fn u64(&mut self) -> anyhow::Result<u64> {
+        self.0.u64().context("cut short")
     }
-    fn i32(&mut self) -> Result<i32, String> {
-        self.0.i32().ok_or_else(|| "cut short".to_string())
+    fn i32(&mut self) -> anyhow::Result<i32> {
+        self.0.i32().context("cut short")
     }
-    fn f32(&mut self) -> Result<f32, String> {
-        self.0.f32().ok_or_else(|| "cut short".to_string())
+    fn f32(&mut self) -> anyhow::Result<f32> {
+        self.0.f32().context("cut short")
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use anyhow::Context as _;
 use tns_board::{Board, Move, MoveList};
 use tns_tablebase::{Tablebase, TablebaseError, Wdl};
 
@@ -12,7 +13,8 @@ use tns_tablebase::{Tablebase, TablebaseError, Wdl};
 #[derive(Clone, Debug)]
 pub struct Teacher {
     table: Arc<Tablebase>,
-    fault: Arc<Mutex<Option<String>>>,
+    // Shared as an `Arc`, so that every check hands on the same error, cause and all.
+    fault: Arc<Mutex<Option<Arc<TablebaseError>>>>,
 }
 
 /// The training target of a value for the side to move: 1 a win, 0 a draw, -1 a loss (the
@@ -59,9 +61,9 @@ impl Teacher {
     ///
     /// # Errors
     /// That error, naming the file.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> anyhow::Result<()> {
         match self.fault.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
-            Some(e) => Err(format!("the tablebase failed: {e}")),
+            Some(e) => Err(Arc::clone(e)).context("the tablebase failed"),
             None => Ok(()),
         }
     }
@@ -84,7 +86,7 @@ impl Teacher {
             Ok(wdl) => Some(wdl),
             Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => None,
             Err(e) => {
-                self.keep_fault(&e);
+                self.keep_fault(e);
                 None
             }
         }
@@ -96,13 +98,16 @@ impl Teacher {
     pub fn keep_traps(&self, board: Board, moves: &mut MoveList) {
         match self.table.keep_traps(board, moves) {
             Ok(()) | Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => {}
-            Err(e) => self.keep_fault(&e),
+            Err(e) => self.keep_fault(e),
         }
     }
 
     /// Keeps the table's first error for [`Teacher::check`].
-    fn keep_fault(&self, e: &TablebaseError) {
-        self.fault.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e.to_string());
+    fn keep_fault(&self, e: TablebaseError) {
+        self.fault
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert_with(|| Arc::new(e));
     }
 
     /// The value of playing `m` in `board`, for the side that plays it: a win when it makes the

@@ -105,7 +105,7 @@ fn weights_that_overflow_stop_the_run_and_nothing_non_finite_is_saved() {
     huge.save(&from).unwrap();
     let mut s = settings(out.clone(), 2);
     s.from = Some(from);
-    let e = train(&s, &AtomicBool::new(false), |_| {}).unwrap_err();
+    let e = format!("{:#}", train(&s, &AtomicBool::new(false), |_| {}).unwrap_err());
     assert!(e.contains("training diverged in generation 1"), "{e}");
     assert!(!generation_path(&out, 1).exists());
     assert!(!out.join("latest.bin").exists());
@@ -151,7 +151,10 @@ fn a_second_trainer_in_the_same_folder_refuses() {
     std::fs::create_dir_all(&out).unwrap();
     // The folder held (by a lock taken here, as another trainer would hold it).
     let held = tns_file::Lock::take(&out.join("run.lock")).unwrap();
-    let e = train(&settings(out.clone(), 1), &AtomicBool::new(false), |_| {}).unwrap_err();
+    let e = format!(
+        "{:#}",
+        train(&settings(out.clone(), 1), &AtomicBool::new(false), |_| {}).unwrap_err()
+    );
     assert!(e.contains("in use by another trainer (process "), "{e}");
     assert!(!generation_path(&out, 1).exists());
     drop(held);
@@ -177,7 +180,9 @@ fn two_trainers_started_at_once_never_both_run() {
                         let mut settings = settings(out, 1);
                         settings.seed = seed;
                         start.wait();
-                        train(&settings, &AtomicBool::new(false), |_| {}).map(|_| ())
+                        train(&settings, &AtomicBool::new(false), |_| {})
+                            .map(|_| ())
+                            .map_err(|e| format!("{e:#}"))
                     })
                 })
                 .into_iter()
@@ -203,7 +208,10 @@ fn a_garbled_log_stops_the_run_instead_of_losing_its_rows() {
     let csv = out.join("progress.csv");
     let text = std::fs::read_to_string(&csv).unwrap();
     std::fs::write(&csv, format!("{text}1,2,garbage\n")).unwrap();
-    let e = train(&settings(out.clone(), 2), &AtomicBool::new(false), |_| {}).unwrap_err();
+    let e = format!(
+        "{:#}",
+        train(&settings(out.clone(), 2), &AtomicBool::new(false), |_| {}).unwrap_err()
+    );
     assert!(e.contains("progress.csv: line 3 is not a row"), "{e}");
     assert!(std::fs::read_to_string(&csv).unwrap().ends_with("1,2,garbage\n"));
     std::fs::remove_dir_all(&out).unwrap();
@@ -249,6 +257,7 @@ fn a_fifo_in_place_of_a_run_file_is_refused_not_waited_on() {
         assert!(Command::new("mkfifo").arg(&path).status().unwrap().success());
         let e = one_thread(|| train(&settings(out.clone(), 2), &AtomicBool::new(false), |_| {}))
             .unwrap_err();
+        let e = format!("{e:#}");
         assert!(e.contains("not a") && e.contains(name), "{name}: {e}");
         std::fs::remove_dir_all(&out).unwrap();
     }
@@ -265,6 +274,7 @@ fn a_state_copied_from_another_run_is_refused() {
     std::fs::copy(theirs.join("state.bin"), ours.join("state.bin")).unwrap();
     let e = one_thread(|| train(&settings(ours.clone(), 2), &AtomicBool::new(false), |_| {}))
         .unwrap_err();
+    let e = format!("{e:#}");
     assert!(e.contains("state.bin is not this run's"), "{e}");
     for dir in [ours, theirs] {
         std::fs::remove_dir_all(dir).unwrap();

@@ -87,14 +87,14 @@ fn writes_loadable_files_and_resumes() {
     ] {
         let mut other = settings(out.clone(), 4);
         change(&mut other);
-        let e = train(&other, &go, |l| lines.push(l.to_owned())).unwrap_err();
+        let e = format!("{:#}", train(&other, &go, |l| lines.push(l.to_owned())).unwrap_err());
         assert!(e.contains("was started with other settings: --"), "{e}");
         assert!(e.contains("--new-settings"), "{e}");
         assert_eq!(newest_generation(&out), Some(3));
     }
     let mut other = settings(out.clone(), 4);
     other.seed = 9;
-    let e = train(&other, &go, |_| {}).unwrap_err();
+    let e = format!("{:#}", train(&other, &go, |_| {}).unwrap_err());
     assert!(e.contains("--seed 3 in the run, 9 now"), "{e}");
     // Told to go on with the new ones, it does, and says so; the hidden sizes it cannot change.
     other.hidden = vec![16];
@@ -131,7 +131,7 @@ fn a_bad_starting_file_is_an_error() {
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(&bad, b"TNS-NN\r\n\x01\x00").unwrap();
     s.from = Some(bad);
-    let err = train(&s, &AtomicBool::new(false), |_| {}).unwrap_err();
+    let err = format!("{:#}", train(&s, &AtomicBool::new(false), |_| {}).unwrap_err());
     assert!(err.contains("broken.bin"), "{err}");
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+use anyhow::bail;
 use clap::Parser;
 use tns_match::{PlayerKind, PlayerSpec};
 use tns_nn::NeuralEvaluator;
@@ -76,7 +77,7 @@ struct Cli {
 
 /// The player's own evaluator, with nothing in front of it (no endgame, no table, no chances
 /// already fitted), and the units of its scores.
-fn raw_evaluator(player: &PlayerSpec) -> Result<(Arc<dyn Evaluator>, Reading), String> {
+fn raw_evaluator(player: &PlayerSpec) -> anyhow::Result<(Arc<dyn Evaluator>, Reading)> {
     match &player.kind {
         // The network's score is its tanh times 1,000, read as it is: through the atanh it was
         // no better calibrated (CHANGELOG.md), and the shipped model reads it so.
@@ -87,7 +88,7 @@ fn raw_evaluator(player: &PlayerSpec) -> Result<(Arc<dyn Evaluator>, Reading), S
         PlayerKind::Heuristic(weights) => {
             Ok((Arc::new(Heuristic::new(*weights)), Reading::linear(400.0)))
         }
-        _ => Err(format!("{}: not a network or the heuristic", player.name)),
+        _ => bail!("{}: not a network or the heuristic", player.name),
     }
 }
 
@@ -107,7 +108,7 @@ fn root_chances(
     (fit_set, validation): (&Validation, &Validation),
     path: &std::path::Path,
     out: &mut impl FnMut(&str),
-) -> Result<(), String> {
+) -> anyhow::Result<()> {
     // The evaluation as the player reads it: searched through the chances, or read
     // through them (the heuristic by default).
     let played = if cli.player.calibrated {
@@ -141,12 +142,12 @@ fn root_chances(
         }));
         report(out, &format!("search at depth {depth}, the root's chances"), &fitted);
     }
-    tns_file::save(path, root.to_string().as_bytes()).map_err(|e| e.to_string())?;
+    tns_file::save(path, root.to_string().as_bytes())?;
     out(&format!("wrote {}", path.display()));
     Ok(())
 }
 
-fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
+fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> anyhow::Result<()> {
     let (raw, reading) = raw_evaluator(&cli.player)?;
     let h = &cli.held_out;
     let start = Instant::now();
@@ -211,13 +212,12 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
         ));
     }
     if let Some(path) = &cli.out {
-        tns_file::save(path, model.to_string().as_bytes()).map_err(|e| e.to_string())?;
+        tns_file::save(path, model.to_string().as_bytes())?;
         out(&format!("wrote {}", path.display()));
     }
     if let Some(path) = &cli.svg {
         let title = format!("{}: chances of its evaluation on the held-out set", cli.player.name);
-        tns_file::save(path, calibration::diagram(&title, &evaluation).as_bytes())
-            .map_err(|e| e.to_string())?;
+        tns_file::save(path, calibration::diagram(&title, &evaluation).as_bytes())?;
         out(&format!("wrote {}", path.display()));
     }
     out(&format!("{:.1} s in all", start.elapsed().as_secs_f64()));
@@ -231,7 +231,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-calibrate: {e}");
+            eprintln!("tns-calibrate: {}", tns_trainer::one_line(&e));
             ExitCode::FAILURE
         }
     }

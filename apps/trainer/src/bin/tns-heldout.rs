@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::{Context as _, bail};
 use clap::Parser;
 use tns_match::{PlayerKind, PlayerSpec};
 use tns_search::Evaluator;
@@ -68,7 +69,7 @@ fn miss_line(c: &Choice<'_>) -> String {
 fn evaluator(
     player: &PlayerSpec,
     table: Option<&Arc<Tablebase>>,
-) -> Result<Box<dyn Evaluator>, String> {
+) -> anyhow::Result<Box<dyn Evaluator>> {
     const MEASURABLE: &str =
         "not a searching player without the table (a weights file, network or heuristic)";
     if player.time.is_some()
@@ -76,21 +77,21 @@ fn evaluator(
         || player.threads.is_some()
         || player.tt_mb.is_some()
     {
-        return Err(format!(
+        bail!(
             "{}: sets its own limits, but every player is measured at the same depth and time \
              a move (--depth, --time), one thread, from an empty table: name it without time, \
              depth, threads or tt",
             player.name
-        ));
+        );
     }
     match player.evaluator(table) {
         Ok(Some(e)) => Ok(e),
-        Ok(None) => Err(format!("{}: {MEASURABLE}", player.name)),
-        Err(e) => Err(format!("{}: {MEASURABLE}: {e}", player.name)),
+        Ok(None) => bail!("{}: {MEASURABLE}", player.name),
+        Err(e) => Err(e).with_context(|| format!("{}: {MEASURABLE}", player.name)),
     }
 }
 
-fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> Result<(), String> {
+fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> anyhow::Result<()> {
     // Every player is checked before the held-out set is built: a bad one fails at once (one
     // with `table=on`, which needs the table, is checked without it here).
     for player in &cli.players {
@@ -147,7 +148,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-heldout: {e}");
+            eprintln!("tns-heldout: {}", tns_trainer::one_line(&e));
             ExitCode::FAILURE
         }
     }

@@ -24,7 +24,7 @@ struct Cli {
     held_out: HeldOutArgs,
 }
 
-fn run(cli: &Cli) -> Result<(), String> {
+fn run(cli: &Cli) -> anyhow::Result<()> {
     let h = &cli.held_out;
     let (teacher, validation) = h.load()?;
     let points = tune::points(
@@ -63,7 +63,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-tune: {e}");
+            eprintln!("tns-tune: {}", tns_trainer::one_line(&e));
             ExitCode::FAILURE
         }
     }
