@@ -8,9 +8,12 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use anyhow::{Context as _, anyhow, bail};
 use tns_board::{Game, KILLS_TO_WIN, MAX_MOVES, Move, Side};
 use tns_match::{Budget, PlayerError, PlayerSpec, limit};
-use tns_search::{Clock, Evaluator, Limits, MAX_THREADS, MAX_TT_MB, Report, Search, plies_to_end};
+use tns_search::{
+    Clock, Evaluator, Limits, MAX_THREADS, MAX_TT_MB, Parts, Report, Search, plies_to_end,
+};
 use tns_tablebase::Tablebase;
 
 use tns_match::protocol::{
@@ -38,12 +41,9 @@ struct Options {
     threads: usize,
     hash_mb: usize,
     multipv: usize,
-    /// The search's time management by the best move's stability (on unless measuring it).
-    stability: bool,
-    /// Principal variation search (off unless measuring it: docs/search.md says why).
-    pvs: bool,
-    /// Killer moves (off unless measuring it).
-    killers: bool,
+    /// The search's parts that `TimeStability`, `PVS` and `Killers` switch (docs/search.md says
+    /// why the defaults are what they are).
+    parts: Parts,
     /// Whether `info` lines carry the chances of a win, a draw and a loss (`ShowWDL`, as
     /// UCI's `UCI_ShowWDL`).
     show_wdl: bool,
@@ -134,7 +134,7 @@ pub fn info_line(r: &Report, show_wdl: bool) -> String {
 ///
 /// # Errors
 /// What is missing: a clock for the other side only.
-fn go_limits(go: &Go, side: Side) -> Result<Limits, String> {
+fn go_limits(go: &Go, side: Side) -> anyhow::Result<Limits> {
     let TimeLeft { stime, ttime, sinc, tinc, movestogo } = go.time_left;
     let (own, increment, word) = match side {
         Side::Sheep => (stime, sinc, "stime"),
@@ -156,7 +156,7 @@ fn go_limits(go: &Go, side: Side) -> Result<Limits, String> {
             };
         }
         None if stime.is_some() || ttime.is_some() => {
-            return Err(format!("the {} are to move but {word} is missing", side.plural()));
+            bail!("the {} are to move but {word} is missing", side.plural());
         }
         None => {}
     }
@@ -180,9 +180,7 @@ impl Session {
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
-            stability: true,
-            pvs: false,
-            killers: false,
+            parts: Parts::DEFAULT,
             show_wdl: false,
             // The strongest player without the table; the heuristic were its bytes damaged.
             evaluator: PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic()),
@@ -202,6 +200,11 @@ impl Session {
 
     fn error(&self, what: &str) {
         self.say(&format!("{ERROR_PREFIX}{}", quote_to(what, MAX_ERROR)));
+    }
+
+    /// An error line for `error` and its causes.
+    fn fail(&self, error: &anyhow::Error) {
+        self.error(&tns_file::one_line(error.as_ref()));
     }
 
     /// Answers a line longer than `limit` bytes, which the reader skipped: one error line, as
@@ -281,21 +284,21 @@ impl Session {
     }
 
     /// A searcher for the current options and `table`.
-    fn searcher(&self, table: Option<&Arc<Tablebase>>) -> Result<Box<Engine>, String> {
+    fn searcher(&self, table: Option<&Arc<Tablebase>>) -> anyhow::Result<Box<Engine>> {
         let spec = &if table.is_some() && !self.options.evaluator_set {
             self.options.evaluator.clone().using_table()
         } else {
             self.options.evaluator.clone()
         };
-        let evaluator = spec
-            .evaluator(table)
-            .map_err(|e| match e {
-                PlayerError::NoTablebase => {
-                    format!("{e} (set the Tablebase option to its folder first)")
-                }
-                other => other.to_string(),
-            })?
-            .ok_or_else(|| format!("{} does not search: choose an evaluator", spec.name))?;
+        let evaluator = match spec.evaluator(table) {
+            Err(e @ PlayerError::NoTablebase) => {
+                bail!("{e} (set the Tablebase option to its folder first)")
+            }
+            other => other?,
+        };
+        let Some(evaluator) = evaluator else {
+            bail!("{} does not search: choose an evaluator", spec.name);
+        };
         let defaults = Budget {
             time: None,
             depth: None,
@@ -304,27 +307,25 @@ impl Session {
         };
         let budget = spec.budget(defaults);
         let mut config = budget.config();
-        config.parts.stability = self.options.stability;
-        config.parts.pvs = self.options.pvs;
-        config.parts.killers = self.options.killers;
-        let mut search = Search::new(evaluator, config).map_err(|e| e.to_string())?;
+        config.parts = self.options.parts;
+        let mut search = Search::new(evaluator, config)?;
         search.set_multipv(self.options.multipv);
         Ok(Box::new(search))
     }
 
     /// Builds the searcher for the current options; on error nothing changes.
-    fn rebuild(&mut self) -> Result<(), String> {
+    fn rebuild(&mut self) -> anyhow::Result<()> {
         self.engine = Some(self.searcher(self.table.as_ref())?);
         Ok(())
     }
 
     /// Loads the table in `dir` (none for an empty value) and builds the searcher with it; on
     /// error nothing changes.
-    fn set_tablebase(&mut self, dir: Option<PathBuf>) -> Result<(), String> {
+    fn set_tablebase(&mut self, dir: Option<PathBuf>) -> anyhow::Result<()> {
         let table = match &dir {
             Some(dir) => Some(Arc::new(
                 Tablebase::load(KILLS_TO_WIN, dir)
-                    .map_err(|e| format!("no tablebase in {}: {e}", dir.display()))?,
+                    .with_context(|| format!("no tablebase in {}", dir.display()))?,
             )),
             None => None,
         };
@@ -337,11 +338,11 @@ impl Session {
     fn set_option(&mut self, name: &str, value: &str) {
         let before = self.options.clone();
         let result = match name.to_ascii_lowercase().as_str() {
-            "threads" => limit::threads(value).map_err(|e| e.to_string()).and_then(|n| {
+            "threads" => limit::threads(value).map_err(anyhow::Error::from).and_then(|n| {
                 self.options.threads = n;
                 self.rebuild()
             }),
-            "hash" => limit::hash_mb(value).map_err(|e| e.to_string()).and_then(|n| {
+            "hash" => limit::hash_mb(value).map_err(anyhow::Error::from).and_then(|n| {
                 self.options.hash_mb = n;
                 self.rebuild()
             }),
@@ -353,7 +354,7 @@ impl Session {
                     }
                     Ok(())
                 }
-                _ => Err(format!(
+                _ => Err(anyhow!(
                     "MultiPV must be a whole number from 1 to {MAX_MOVES}, not {:?}",
                     quote(value)
                 )),
@@ -362,23 +363,23 @@ impl Session {
                 "true" | "false" => {
                     let on = value == "true";
                     match name.to_ascii_lowercase().as_str() {
-                        "pvs" => self.options.pvs = on,
-                        "killers" => self.options.killers = on,
-                        _ => self.options.stability = on,
+                        "pvs" => self.options.parts.pvs = on,
+                        "killers" => self.options.parts.killers = on,
+                        _ => self.options.parts.stability = on,
                     }
                     self.rebuild()
                 }
-                _ => Err(format!("{name} is true or false, not {:?}", quote(value))),
+                _ => Err(anyhow!("{name} is true or false, not {:?}", quote(value))),
             },
             "showwdl" | "uci_showwdl" => match value {
                 "true" | "false" => {
                     self.options.show_wdl = value == "true";
                     Ok(())
                 }
-                _ => Err(format!("ShowWDL is true or false, not {:?}", quote(value))),
+                _ => Err(anyhow!("ShowWDL is true or false, not {:?}", quote(value))),
             },
             "evaluator" => {
-                value.parse::<PlayerSpec>().map_err(|e| e.to_string()).and_then(|spec| {
+                value.parse::<PlayerSpec>().map_err(anyhow::Error::from).and_then(|spec| {
                     self.options.evaluator = spec;
                     self.options.evaluator_set = true;
                     self.rebuild()
@@ -388,14 +389,14 @@ impl Session {
                 let dir = (!value.is_empty()).then(|| PathBuf::from(value));
                 self.set_tablebase(dir)
             }
-            _ => Err(format!(
+            _ => Err(anyhow!(
                 "unknown option {:?} (Threads, Hash, MultiPV, TimeStability, PVS, Killers, ShowWDL, Evaluator, Tablebase)",
                 quote(name)
             )),
         };
         if let Err(e) = result {
             self.options = before;
-            self.error(&e);
+            self.fail(&e);
         }
     }
 
@@ -407,7 +408,7 @@ impl Session {
         let limits = match go_limits(go, self.game.board().side_to_move()) {
             Ok(limits) => limits,
             Err(e) => {
-                self.error(&e);
+                self.fail(&e);
                 self.say(&Reply::BestMove(None).to_string());
                 return;
             }
@@ -461,7 +462,7 @@ impl Session {
                 self.error(&format!("cannot start the search's thread: {e}"));
                 self.say(&Reply::BestMove(None).to_string());
                 if let Err(e) = self.rebuild() {
-                    self.error(&e);
+                    self.fail(&e);
                 }
             }
         }
@@ -505,7 +506,7 @@ impl Session {
                     self.say(&Reply::BestMove(None).to_string());
                 }
                 if let Err(e) = self.rebuild() {
-                    self.error(&e);
+                    self.fail(&e);
                 }
             }
         }
