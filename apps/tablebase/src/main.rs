@@ -44,28 +44,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-tablebase: {}", one_line(&e));
+            eprintln!("tns-tablebase: {}", tns_file::one_line(e.as_ref()));
             ExitCode::FAILURE
         }
     }
-}
-
-/// An error and its causes on one line, as `{e:#}` writes them ("context: cause: ..."), but
-/// without a cause whose words the line already holds: the libraries' messages name their
-/// causes as well as keeping them (`source()`), and a context may quote the error it
-/// explains (`cli::load`'s advice), so `{e:#}` would say those twice.
-fn one_line(error: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in error.chain() {
-        let text = cause.to_string();
-        if line.is_empty() {
-            line = text;
-        } else if !line.contains(&text) {
-            line.push_str(": ");
-            line.push_str(&text);
-        }
-    }
-    line
 }
 
 fn run(cli: &Cli) -> anyhow::Result<()> {
