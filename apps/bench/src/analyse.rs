@@ -6,6 +6,7 @@ use std::time::Duration;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use anyhow::{Context as _, bail};
 use tns_board::{Board, Game, KILLS_TO_WIN, Move};
 use tns_match::{Budget, PlayerSpec};
 use tns_search::{describe, shown_score};
@@ -44,24 +45,24 @@ pub struct Args {
 }
 
 /// The table in `dir`, if one is built there; a table that is there but damaged is an error.
-fn load_table(dir: &std::path::Path) -> Result<Option<Arc<Tablebase>>, String> {
+fn load_table(dir: &std::path::Path) -> anyhow::Result<Option<Arc<Tablebase>>> {
     if !dir.exists() {
         return Ok(None);
     }
     match Tablebase::load(KILLS_TO_WIN, dir) {
         Ok(t) => Ok(Some(Arc::new(t))),
         Err(e) if e.is_missing() => Ok(None),
-        Err(e) => Err(format!("--tablebase: {e}")),
+        Err(e) => Err(e).context("--tablebase"),
     }
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let start: Board =
-        args.position.parse().map_err(|e| format!("bad position {:?}: {e}", args.position))?;
+        args.position.parse().with_context(|| format!("bad position {:?}", args.position))?;
     let mut game = Game::from_position(start);
     for (i, text) in args.history.split_whitespace().enumerate() {
-        let m: Move = text.parse().map_err(|e| format!("bad history move {}: {e}", i + 1))?;
-        game.play(m).map_err(|e| format!("history move {} ({m}) cannot be played: {e}", i + 1))?;
+        let m: Move = text.parse().with_context(|| format!("bad history move {}", i + 1))?;
+        game.play(m).with_context(|| format!("history move {} ({m}) cannot be played", i + 1))?;
     }
     let time = match (args.depth, args.time) {
         (None, None) => Some(Duration::from_secs(1)),
@@ -69,26 +70,26 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let board = game.board();
     if let Some(outcome) = game.outcome() {
-        return Err(format!("the game is over: {outcome}"));
+        bail!("the game is over: {outcome}");
     }
     let table = load_table(&args.tablebase)?;
     let side = board.side_to_move();
     if let Some(table) = &table {
         match table.verdicts(board) {
             Ok(moves) => {
-                let verdict = table.verdict(board).map_err(|e| e.to_string())?.describe(side);
+                let verdict = table.verdict(board)?.describe(side);
                 say!("table {verdict}");
                 let list: Vec<String> =
                     moves.iter().map(|(m, v)| format!("{m} ({})", v.describe(side))).collect();
                 say!("table moves {}", list.join(", "));
             }
             Err(e @ TablebaseError::NoLayer(_)) => say!("table does not hold this position: {e}"),
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         }
     }
     let spec = match &args.player {
         Some(spec) => spec.clone(),
-        None => PlayerSpec::strongest_at(board, table.as_ref()).map_err(|e| e.to_string())?,
+        None => PlayerSpec::strongest_at(board, table.as_ref())?,
     };
     let defaults = Budget {
         time: time.map(|t| t.as_secs_f64()),
@@ -98,26 +99,24 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let mut search = spec
         .searcher(defaults, table.as_ref())
-        .map_err(|e| format!("--player {spec}: {e}"))?
-        .ok_or_else(|| format!("--player {spec} does not search: choose one that does"))?;
+        .with_context(|| format!("--player {spec}"))?
+        .with_context(|| format!("--player {spec} does not search: choose one that does"))?;
     let limits = spec.budget(defaults).limits();
     say!("player {spec}");
-    let result = search
-        .search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
-            let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
-            say!(
-                "depth {} score {}{} ({}) nodes {} nps {} time {:.3} pv {}",
-                r.depth,
-                describe(shown_score(r.score, r.chances), side),
-                if r.lower_bound { " lowerbound" } else { "" },
-                r.chances.describe(side),
-                r.nodes,
-                r.nps,
-                r.time.as_secs_f64(),
-                pv.join(" ")
-            );
-        })
-        .map_err(|e| e.to_string())?;
+    let result = search.search(board, game.previous(), limits, &AtomicBool::new(false), |r| {
+        let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+        say!(
+            "depth {} score {}{} ({}) nodes {} nps {} time {:.3} pv {}",
+            r.depth,
+            describe(shown_score(r.score, r.chances), side),
+            if r.lower_bound { " lowerbound" } else { "" },
+            r.chances.describe(side),
+            r.nodes,
+            r.nps,
+            r.time.as_secs_f64(),
+            pv.join(" ")
+        );
+    })?;
     #[cfg(feature = "search-stats")]
     {
         let s = result.stats;
@@ -130,7 +129,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             s.first_move_cutoff_rate()
         );
     }
-    let best = result.best_move.ok_or("no legal move")?;
+    let best = result.best_move.context("no legal move")?;
     say!(
         "bestmove {best} score {} ({})",
         describe(shown_score(result.score, result.chances), side),

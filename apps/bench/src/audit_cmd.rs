@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use anyhow::{Context as _, bail};
 use tns_board::{GameRecord, KILLS_TO_WIN};
 use tns_tablebase::Tablebase;
 
@@ -14,14 +15,13 @@ pub struct Args {
     tablebase: PathBuf,
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let text = tns_file::read_text(&args.records, crate::RECORDS_LIMIT)
-        .map_err(|e| format!("{}: {e}", args.records.display()))?;
+        .with_context(|| args.records.display().to_string())?;
     let records =
-        GameRecord::parse_all(&text).map_err(|e| format!("{}: {e}", args.records.display()))?;
-    check_records(&records).map_err(|e| format!("{}: {e}", args.records.display()))?;
-    let table =
-        Tablebase::load(KILLS_TO_WIN, &args.tablebase).map_err(|e| format!("--tablebase: {e}"))?;
+        GameRecord::parse_all(&text).with_context(|| args.records.display().to_string())?;
+    check_records(&records).with_context(|| args.records.display().to_string())?;
+    let table = Tablebase::load(KILLS_TO_WIN, &args.tablebase).context("--tablebase")?;
     match table.placement_from() {
         Some(0) => {}
         Some(from) => say!(
@@ -33,7 +33,7 @@ pub fn run(args: &Args) -> Result<(), String> {
              movement phase is judged\n"
         ),
     }
-    let audit = tns_bench::audit(&records, &table).map_err(|e| e.to_string())?;
+    let audit = tns_bench::audit(&records, &table)?;
     say!("{} games from {}\n", audit.games, args.records.display());
     say!("{}", audit.to_string().trim_end());
     Ok(())
@@ -42,19 +42,17 @@ pub fn run(args: &Args) -> Result<(), String> {
 /// What must hold of the records before their moves are judged: there is at least one; each
 /// replays by the rules; its `Opening` tag, if any, counts some of its moves; its
 /// `Termination` tag, if it names an ending by the rules, is the ending its moves reach.
-fn check_records(records: &[GameRecord]) -> Result<(), String> {
+fn check_records(records: &[GameRecord]) -> anyhow::Result<()> {
     if records.is_empty() {
-        return Err("no game record in it".into());
+        bail!("no game record in it");
     }
     for (i, record) in records.iter().enumerate() {
         let game = i + 1;
-        let played = record.replay().map_err(|e| format!("game {game}: {e}"))?;
+        let played = record.replay().with_context(|| format!("game {game}"))?;
         if let Some(tag) = record.tag("Opening") {
             let moves = record.moves.len();
             if !tag.parse::<usize>().is_ok_and(|n| n <= moves) {
-                return Err(format!(
-                    "game {game}: its Opening tag {tag:?} is not a number of its {moves} moves"
-                ));
+                bail!("game {game}: its Opening tag {tag:?} is not a number of its {moves} moves");
             }
         }
         let by_rules = tns_board::EndReason::ALL
@@ -71,9 +69,7 @@ fn check_records(records: &[GameRecord]) -> Result<(), String> {
         if let Some(&reason) = by_rules
             && played.outcome().map(|o| o.reason) != Some(reason)
         {
-            return Err(format!(
-                "game {game}: its Termination tag says {reason}, which its moves do not reach"
-            ));
+            bail!("game {game}: its Termination tag says {reason}, which its moves do not reach");
         }
     }
     Ok(())

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use anyhow::{Context as _, bail};
 use tns_board::{Board, GameRecord, Move};
 use tns_svg::{Picture, animated, position, strip};
 
@@ -33,36 +34,35 @@ pub struct Args {
     output: PathBuf,
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let svg = if let Some(text) = &args.position {
-        let board: Board = text.parse().map_err(|e| format!("position {text:?}: {e}"))?;
+        let board: Board = text.parse().with_context(|| format!("position {text:?}"))?;
         for &m in &args.moves {
-            board.check_move(m).map_err(|e| format!("--moves {m}: {e}"))?;
+            board.check_move(m).with_context(|| format!("--moves {m}"))?;
         }
         position(
             board,
             &Picture { last_move: args.last, arrows: args.moves.clone(), ..Picture::default() },
         )
     } else {
-        let path = args.record.as_ref().ok_or("name a position or a --record file")?;
+        let path = args.record.as_ref().context("name a position or a --record file")?;
         let text = tns_file::read_text(path, crate::RECORDS_LIMIT)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let records =
-            GameRecord::parse_all(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let record = records.get(args.game as usize - 1).ok_or_else(|| {
+            .with_context(|| path.display().to_string())?;
+        let records = GameRecord::parse_all(&text).with_context(|| path.display().to_string())?;
+        let record = records.get(args.game as usize - 1).with_context(|| {
             format!("{} holds {} games, not {}", path.display(), records.len(), args.game)
         })?;
-        let game = record.replay().map_err(|e| format!("{}: {e}", path.display()))?;
+        let game = record.replay().with_context(|| path.display().to_string())?;
         match args.animate {
             Some(s) if !(s.is_finite() && s > 0.0) => {
-                return Err(format!("--animate needs a positive number of seconds, not {s}"));
+                bail!("--animate needs a positive number of seconds, not {s}");
             }
             Some(seconds) => animated(&game, seconds),
             None => strip(&game, args.columns),
         }
     };
     tns_file::write_atomically(&args.output, svg.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
     say!("wrote {} ({} bytes)", args.output.display(), svg.len());
     Ok(())
 }

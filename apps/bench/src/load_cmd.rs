@@ -7,6 +7,7 @@ use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use anyhow::{Context as _, bail};
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::Game;
@@ -35,12 +36,12 @@ pub struct Args {
 
 /// The server's address, refused unless it is on this machine: a load test sends traffic only
 /// to loopback.
-fn loopback(addr: &str) -> Result<SocketAddr, String> {
+fn loopback(addr: &str) -> anyhow::Result<SocketAddr> {
     let found = addr
         .to_socket_addrs()
-        .map_err(|e| format!("--addr {addr}: {e}"))?
+        .with_context(|| format!("--addr {addr}"))?
         .find(|a| a.ip().is_loopback())
-        .ok_or_else(|| format!("--addr {addr}: not a loopback address (127.0.0.1, ::1)"))?;
+        .with_context(|| format!("--addr {addr}: not a loopback address (127.0.0.1, ::1)"))?;
     Ok(found)
 }
 
@@ -170,7 +171,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let addr = loopback(&args.addr)?;
     let paths = paths(args.positions, args.seed);
     let next = AtomicUsize::new(0);
@@ -218,7 +219,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     );
     if errors > 0 {
         let first = seen.iter().find_map(|s| s.first_error.clone()).unwrap_or_default();
-        return Err(format!("{errors} requests failed; the first: {first}"));
+        bail!("{errors} requests failed; the first: {first}");
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use anyhow::Context as _;
 use rayon::prelude::*;
 use tns_board::{Board, perft, perft_divide};
 
@@ -23,13 +24,13 @@ pub struct Args {
     threads: u32,
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let board: Board =
-        args.position.parse().map_err(|e| format!("bad position {:?}: {e}", args.position))?;
+        args.position.parse().with_context(|| format!("bad position {:?}", args.position))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads as usize)
         .build()
-        .map_err(|e| format!("cannot start {} threads: {e}", args.threads))?;
+        .with_context(|| format!("cannot start {} threads", args.threads))?;
     for depth in 1..=args.depth {
         let start = Instant::now();
         let parts: Vec<_> = if args.threads == 1 {

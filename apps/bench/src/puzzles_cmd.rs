@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use anyhow::Context as _;
 use rayon::prelude::*;
 use tns_board::Game;
 use tns_match::{Budget, PlayerSpec};
@@ -17,8 +18,8 @@ pub struct Args {
     every: u32,
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
-    let set = tns_puzzles::shipped().map_err(|e| e.to_string())?;
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let set = tns_puzzles::shipped()?;
     let chosen: Vec<&tns_puzzles::Puzzle> = set.iter().step_by(args.every as usize).collect();
     let ratings: Vec<u16> = chosen.iter().map(|p| p.rating).collect();
     match args.every {
@@ -26,16 +27,17 @@ pub fn run(args: &Args) -> Result<(), String> {
         n => say!("{} puzzles of the shipped set (one in {n})", chosen.len()),
     }
     for name in &args.players {
-        let spec: PlayerSpec = name.parse().map_err(|e| format!("{name}: {e}"))?;
+        let spec: PlayerSpec = name.parse().with_context(|| name.clone())?;
         // One thread a player, the puzzles shared over the cores: a player with a time limit
         // then thinks the time it was given.
         let defaults = Budget { time: None, depth: None, threads: 1, tt_mb: 16 };
-        spec.build(defaults, None).map_err(|e| format!("{name}: {e}"))?;
+        spec.build(defaults, None).with_context(|| name.clone())?;
         let solved = AtomicUsize::new(0);
         chosen.par_iter().try_for_each_init(
             || spec.build(defaults, None),
-            |player, puzzle| -> Result<(), String> {
-                let player = player.as_mut().map_err(|e| format!("{name}: {e}"))?;
+            |player, puzzle| -> anyhow::Result<()> {
+                let player =
+                    player.as_mut().map_err(|e| e.clone()).with_context(|| name.clone())?;
                 player.new_game(0);
                 let game = Game::from_position(puzzle.position);
                 if player

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+use anyhow::Context as _;
 use tns_board::{GameRecord, KILLS_TO_WIN};
 use tns_match::{Budget, PlayerSpec};
 use tns_search::Limits;
@@ -24,15 +25,15 @@ pub struct Args {
     depth: u32,
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let text = tns_file::read_text(&args.record, crate::RECORDS_LIMIT)
-        .map_err(|e| format!("{}: {e}", args.record.display()))?;
+        .with_context(|| args.record.display().to_string())?;
     let records =
-        GameRecord::parse_all(&text).map_err(|e| format!("{}: {e}", args.record.display()))?;
+        GameRecord::parse_all(&text).with_context(|| args.record.display().to_string())?;
     let record = records
         .first()
-        .ok_or_else(|| format!("{}: no game record in it", args.record.display()))?;
-    let game = record.replay().map_err(|e| format!("{}: {e}", args.record.display()))?;
+        .with_context(|| format!("{}: no game record in it", args.record.display()))?;
+    let game = record.replay().with_context(|| args.record.display().to_string())?;
     let table = match Tablebase::load(KILLS_TO_WIN, &args.tablebase) {
         Ok(table) => Some(table),
         Err(e) if e.is_missing() => {
@@ -43,18 +44,17 @@ pub fn run(args: &Args) -> Result<(), String> {
             );
             None
         }
-        Err(e) => return Err(format!("--tablebase: {e}")),
+        Err(e) => return Err(e).context("--tablebase"),
     };
-    let spec: PlayerSpec = args.player.parse().map_err(|e| format!("--player: {e}"))?;
+    let spec: PlayerSpec = args.player.parse().context("--player")?;
     let defaults = Budget { time: None, depth: Some(args.depth), threads: 1, tt_mb: 16 };
-    let mut searcher = spec.searcher(defaults, None).map_err(|e| format!("--player: {e}"))?;
+    let mut searcher = spec.searcher(defaults, None).context("--player")?;
     let stop = AtomicBool::new(false);
     let mut estimate = |board| {
         let search = searcher.as_mut()?;
         search.search(board, &[], Limits::depth(args.depth), &stop, |_| {}).ok().map(|r| r.chances)
     };
-    let review =
-        tns_puzzles::review(&game, table.as_ref(), &mut estimate).map_err(|e| e.to_string())?;
+    let review = tns_puzzles::review(&game, table.as_ref(), &mut estimate)?;
     say!("{}", review.to_string().trim_end());
     let chart: String = review.sparkline(usize::MAX).into_iter().map(|(_, bar)| bar).collect();
     say!(

@@ -3,6 +3,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use anyhow::{Context as _, bail};
 use tns_bench::BENCH_POSITIONS;
 use tns_match::{PlayerKind, PlayerSpec};
 use tns_search::{Evaluator, Limits, Parts, Search, SearchConfig, describe};
@@ -45,7 +46,7 @@ pub struct Args {
     with: Vec<Part>,
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut parts = Parts::DEFAULT;
     let switches =
         args.with.iter().map(|p| (p, true)).chain(args.without.iter().map(|p| (p, false)));
@@ -61,32 +62,30 @@ pub fn run(args: &Args) -> Result<(), String> {
     let config =
         SearchConfig::default().with_threads(args.threads).with_tt_mb(args.tt_mb).with_parts(parts);
     if args.evaluator.table {
-        return Err(format!(
+        bail!(
             "{}: the bench suite measures the evaluator alone, without the table (drop table=on)",
             args.evaluator
-        ));
+        );
     }
     // The evaluator the player searches with, as it plays: the endgame built in where it has
     // it (`network` and weights files unless `endgame=off`), read through its fitted chances
     // where it is calibrated (`network` unless `calibrated=off`).
     match &args.evaluator.kind {
-        PlayerKind::Perfect { .. } => {
-            Err("perfect is the heuristic with the tablebase: bench the search with heuristic, \
-                 and the table with `cargo bench --bench tablebase`"
-                .into())
-        }
-        _ => match args.evaluator.evaluator(None).map_err(|e| e.to_string())? {
+        PlayerKind::Perfect { .. } => bail!(
+            "perfect is the heuristic with the tablebase: bench the search with heuristic, and \
+             the table with `cargo bench --bench tablebase`"
+        ),
+        _ => match args.evaluator.evaluator(None)? {
             Some(evaluator) => bench(evaluator, config, args.depth),
-            None => Err(format!(
-                "{} has no evaluator here: use heuristic or a weights file",
-                args.evaluator
-            )),
+            None => {
+                bail!("{} has no evaluator here: use heuristic or a weights file", args.evaluator)
+            }
         },
     }
 }
 
-fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result<(), String> {
-    let mut search = Search::new(evaluator, config).map_err(|e| e.to_string())?;
+fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> anyhow::Result<()> {
+    let mut search = Search::new(evaluator, config)?;
     let stop = AtomicBool::new(false);
     say!(
         "{:15} {:>8} {:>12} {:>5} {:>12} {:>9} {:>10}",
@@ -105,10 +104,8 @@ fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> Result
         let board = p.board();
         // Each position starts from an empty table, so the figures do not depend on the order.
         search.clear();
-        let r = search
-            .search(board, &[], Limits::depth(depth), &stop, |_| {})
-            .map_err(|e| e.to_string())?;
-        let best = r.best_move.ok_or_else(|| format!("{}: no legal move", p.name))?;
+        let r = search.search(board, &[], Limits::depth(depth), &stop, |_| {})?;
+        let best = r.best_move.with_context(|| format!("{}: no legal move", p.name))?;
         say!(
             "{:15} {:>8} {:>12} {:>5} {:>12} {:>8.3}s {:>10}",
             p.name,

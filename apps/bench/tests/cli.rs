@@ -77,6 +77,15 @@ fn sprt_stops_a_lopsided_match() {
     assert!(games < 100, "{text}");
 }
 
+/// A non-regression test's bounds are below zero: `--sprt -10 0` is two numbers, not an option.
+#[test]
+fn sprt_takes_negative_bounds() {
+    let out = quick_match(&["--games", "1000", "--sprt", "-10", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("H1 accepted"), "{text}");
+}
+
 #[test]
 fn bad_arguments_fail_with_a_message() {
     for (args, expected) in [
