@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 use tns_tablebase::Tablebase;
 
-use crate::held_out_seed;
+use crate::held_out::held_out_seed;
 use crate::measures::Validation;
 use crate::teacher::Teacher;
 

@@ -2,14 +2,22 @@
 //! the solved game (the teacher, where its positions come from, the exact measures), the
 //! generation loop and its log, and Texel tuning of the heuristic.
 
+mod bars;
 pub mod calibration;
+mod held_out;
 mod held_out_args;
+mod layout;
 mod lock;
+mod matches;
 pub mod measures;
 pub mod progress;
 pub mod recorded;
+mod resume;
 pub mod run;
+mod run_log;
+mod samples;
 pub mod sampling;
+mod schedule;
 pub mod selfplay;
 mod settings;
 pub mod state;
@@ -52,10 +60,10 @@ pub fn one_line(error: &anyhow::Error) -> String {
     line
 }
 
+pub use held_out::{held_out_seed, validation_set};
 pub use held_out_args::HeldOutArgs;
-pub use run::{
-    complete_generation, generation_path, held_out_seed, newest_generation, train, validation_set,
-};
+pub use layout::{complete_generation, generation_path, newest_generation};
+pub use run::train;
 pub use settings::Settings;
 
 #[cfg(test)]
