@@ -91,57 +91,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("tns-bench: {}", one_line(&error));
+            eprintln!("tns-bench: {}", tns_file::one_line(error.as_ref()));
             ExitCode::FAILURE
         }
-    }
-}
-
-/// The error and its causes on one line, "context: cause", as `{:#}` writes them, but each
-/// said once: the libraries' errors name their cause in their own message as well as keeping
-/// it as `source()`, and `{:#}` would write such a cause twice.
-fn one_line(error: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for text in error.chain().map(ToString::to_string) {
-        if line.is_empty() {
-            line = text;
-        } else if line != text && !line.ends_with(&format!(": {text}")) {
-            line = format!("{line}: {text}");
-        }
-    }
-    line
-}
-
-#[cfg(test)]
-mod tests {
-    use std::error::Error;
-    use std::fmt;
-
-    use super::one_line;
-
-    /// An error that names its cause in its message and keeps it as `source()`, as the
-    /// libraries' errors do.
-    #[derive(Debug)]
-    struct Named(std::io::Error);
-
-    impl fmt::Display for Named {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "cannot start it: {}", self.0)
-        }
-    }
-
-    impl Error for Named {
-        fn source(&self) -> Option<&(dyn Error + 'static)> {
-            Some(&self.0)
-        }
-    }
-
-    #[test]
-    fn one_line_says_each_cause_once() {
-        let named = anyhow::Error::new(Named(std::io::Error::other("gone"))).context("player");
-        assert_eq!(one_line(&named), "player: cannot start it: gone");
-        let plain = anyhow::Error::new(std::io::Error::other("gone")).context("--records");
-        assert_eq!(one_line(&plain), "--records: gone");
-        assert_eq!(one_line(&anyhow::anyhow!("alone")), "alone");
     }
 }
