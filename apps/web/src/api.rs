@@ -47,7 +47,7 @@ pub struct AppState {
     extra: Vec<PlayerSpec>,
     /// The puzzles served (the shipped set), or why the set did not parse: the puzzle route
     /// says so, the rest of the server works on.
-    pub(crate) puzzles: Result<Vec<tns_puzzles::Puzzle>, String>,
+    pub(crate) puzzles: Result<Vec<tns_puzzles::Puzzle>, tns_puzzles::SetError>,
 }
 
 impl AppState {
@@ -62,7 +62,7 @@ impl AppState {
             extra: Vec::new(),
             // The shipped set parses (its crate's tests read it); were it ever damaged, the
             // puzzle route would answer with the reason rather than the server not start.
-            puzzles: tns_puzzles::shipped().map_err(|e| format!("the puzzle set: {e}")),
+            puzzles: tns_puzzles::shipped(),
         }
     }
 
@@ -70,15 +70,13 @@ impl AppState {
     ///
     /// # Errors
     /// A spec that does not parse or load, or an external program (never offered).
-    pub fn offer(&mut self, spec: &str) -> Result<(), String> {
-        let parsed: PlayerSpec = spec.parse().map_err(|e: tns_match::PlayerError| e.to_string())?;
+    pub fn offer(&mut self, spec: &str) -> anyhow::Result<()> {
+        let parsed: PlayerSpec = spec.parse()?;
         if !parsed.searches() && parsed.kind != tns_match::PlayerKind::Random {
-            return Err("only built-in players and weights files can be offered".into());
+            anyhow::bail!("only built-in players and weights files can be offered");
         }
         if parsed.needs_tablebase() && self.analyst.table.is_none() {
-            return Err(format!(
-                "{spec} needs the tablebase, and this server has none (--tablebase)"
-            ));
+            anyhow::bail!("{spec} needs the tablebase, and this server has none (--tablebase)");
         }
         self.extra.push(parsed);
         Ok(())

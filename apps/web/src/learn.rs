@@ -70,7 +70,10 @@ pub async fn puzzle(
 ) -> Result<Response, ApiError> {
     let query = Query::parse(raw.as_deref().unwrap_or(""))?;
     query.only(&["rating", "deviation", "volatility", "after", "solved", "seed"])?;
-    let set: &[Puzzle] = state.puzzles.as_deref().map_err(|e| ApiError::internal(e.clone()))?;
+    let set: &[Puzzle] = state
+        .puzzles
+        .as_deref()
+        .map_err(|e| ApiError::internal(format!("the puzzle set: {}", tns_file::one_line(e))))?;
     let mut solver = Rating {
         rating: number(&query, "rating", 100.0..=4000.0)?.unwrap_or(START.rating),
         deviation: number(&query, "deviation", 1.0..=350.0)?.unwrap_or(START.deviation),

@@ -7,8 +7,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use clap::Parser;
 use tns_board::KILLS_TO_WIN;
+use tns_match::limit;
 use tns_tablebase::Tablebase;
 use tns_web::{Analyst, AppState, ConnectionLimits, RequestLimits, SearchBudget, router};
 
@@ -22,7 +24,7 @@ struct Cli {
     #[arg(long)]
     tablebase: Option<PathBuf>,
     /// The longest a player thinks for a `move` request, in seconds.
-    #[arg(long, default_value_t = 1.0, value_parser = seconds)]
+    #[arg(long, default_value_t = 1.0, value_parser = move_time)]
     max_move_time: f64,
     /// Another player to offer, besides the built-in levels: a player spec, e.g. a weights
     /// file (`weights/run/latest.bin`) or `heuristic:depth=6`. Repeat for more. Clients name
@@ -34,10 +36,16 @@ struct Cli {
     searches: u16,
 }
 
-fn seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(t) if t.is_finite() && t > 0.0 && t <= 60.0 => Ok(t),
-        _ => Err(format!("expected seconds above 0 and at most 60, not {text:?}")),
+/// The longest `--max-move-time`: a client's request waits no longer than this for its move.
+const MOST_MOVE_SECONDS: f64 = 60.0;
+
+/// Seconds as every program reads them ([`limit::seconds`]), and at most [`MOST_MOVE_SECONDS`].
+fn move_time(text: &str) -> anyhow::Result<f64> {
+    match limit::seconds(text) {
+        Ok(seconds) if seconds <= MOST_MOVE_SECONDS => Ok(seconds),
+        _ => anyhow::bail!(
+            "a number of seconds above 0 and at most {MOST_MOVE_SECONDS}, not {text:?}"
+        ),
     }
 }
 
@@ -45,19 +53,19 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("tns-web: {message}");
+        Err(e) => {
+            eprintln!("tns-web: {}", tns_file::one_line(e.as_ref()));
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(cli: &Cli) -> Result<(), String> {
+fn run(cli: &Cli) -> anyhow::Result<()> {
     let table = match &cli.tablebase {
         None => None,
         Some(dir) => Some(Arc::new(
             Tablebase::load(KILLS_TO_WIN, dir)
-                .map_err(|e| format!("--tablebase {}: {e}", dir.display()))?,
+                .with_context(|| format!("--tablebase {}", dir.display()))?,
         )),
     };
     let analyst = Analyst {
@@ -74,18 +82,18 @@ fn run(cli: &Cli) -> Result<(), String> {
     };
     let mut state = AppState::new(analyst, limits);
     for spec in &cli.offer {
-        state.offer(spec).map_err(|e| format!("--offer {spec}: {e}"))?;
+        state.offer(spec).with_context(|| format!("--offer {spec}"))?;
     }
     let state = Arc::new(state);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server's threads: {e}"))?;
+        .context("cannot start the server's threads")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(cli.listen)
             .await
-            .map_err(|e| format!("cannot listen on {}: {e}", cli.listen))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+            .with_context(|| format!("cannot listen on {}", cli.listen))?;
+        let addr = listener.local_addr()?;
         let source = match &cli.tablebase {
             Some(dir) => format!("the tablebase in {}", dir.display()),
             None => "the engine's search (no --tablebase)".into(),
@@ -93,7 +101,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         println!("tns-web: http://{addr}/ (verdicts from {source}; Ctrl+C stops)");
         tns_web::serve(listener, router(state), ConnectionLimits::default(), shutdown())
             .await
-            .map_err(|e| format!("the server failed: {e}"))
+            .context("the server failed")
     })?;
     println!("tns-web: stopped");
     Ok(())
