@@ -42,45 +42,8 @@ pub fn in_pool<T: Send>(
     pool.build().context("cannot start threads")?.install(job)
 }
 
-/// An error on one line, as the programs print it: `context: cause: its cause`, each cause
-/// once. Many of the errors underneath name their cause in their own message as well as in
-/// `source()` (each program here prints an error on one line), and `{:#}` would print such a
-/// cause twice.
-pub fn one_line(error: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in error.chain() {
-        let text = cause.to_string();
-        if line.is_empty() {
-            line = text;
-        } else if !line.ends_with(&text) {
-            line.push_str(": ");
-            line.push_str(&text);
-        }
-    }
-    line
-}
-
 pub use held_out::{held_out_seed, validation_set};
 pub use held_out_args::HeldOutArgs;
 pub use layout::{complete_generation, generation_path, newest_generation};
 pub use run::train;
 pub use settings::Settings;
-
-#[cfg(test)]
-mod tests {
-    use anyhow::Context as _;
-
-    use super::one_line;
-
-    #[test]
-    fn a_cause_its_error_already_names_is_printed_once() {
-        let missing = tns_nn::Network::load(std::path::Path::new("/nonexistent/gen-001.bin"))
-            .context("starting the run")
-            .unwrap_err();
-        let line = one_line(&missing);
-        assert_eq!(line.matches("no such file").count(), 1, "{line}");
-        assert!(line.starts_with("starting the run: /nonexistent/gen-001.bin: "), "{line}");
-        let plain = anyhow::anyhow!("a cause").context("a context");
-        assert_eq!(one_line(&plain), "a context: a cause");
-    }
-}

@@ -262,7 +262,7 @@ fn main() -> ExitCode {
     match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-train: {}", tns_trainer::one_line(&e));
+            eprintln!("tns-train: {}", tns_file::one_line(e.as_ref()));
             ExitCode::FAILURE
         }
     }

@@ -231,7 +231,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-calibrate: {}", tns_trainer::one_line(&e));
+            eprintln!("tns-calibrate: {}", tns_file::one_line(e.as_ref()));
             ExitCode::FAILURE
         }
     }

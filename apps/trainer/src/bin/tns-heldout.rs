@@ -148,7 +148,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-heldout: {}", tns_trainer::one_line(&e));
+            eprintln!("tns-heldout: {}", tns_file::one_line(e.as_ref()));
             ExitCode::FAILURE
         }
     }

@@ -63,7 +63,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tns-tune: {}", tns_trainer::one_line(&e));
+            eprintln!("tns-tune: {}", tns_file::one_line(e.as_ref()));
             ExitCode::FAILURE
         }
     }
