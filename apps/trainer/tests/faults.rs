@@ -172,7 +172,7 @@ fn two_trainers_started_at_once_never_both_run() {
     for round in 0..3 {
         let out = temp(&format!("race-{round}"));
         let start = std::sync::Barrier::new(2);
-        let results: Vec<Result<(), String>> = std::thread::scope(|s| {
+        let results: Vec<anyhow::Result<()>> = std::thread::scope(|s| {
             let runs: Vec<_> = [5, 9]
                 .map(|seed| {
                     let (out, start) = (out.clone(), &start);
@@ -180,9 +180,7 @@ fn two_trainers_started_at_once_never_both_run() {
                         let mut settings = settings(out, 1);
                         settings.seed = seed;
                         start.wait();
-                        train(&settings, &AtomicBool::new(false), |_| {})
-                            .map(|_| ())
-                            .map_err(|e| format!("{e:#}"))
+                        train(&settings, &AtomicBool::new(false), |_| {}).map(|_| ())
                     })
                 })
                 .into_iter()
@@ -194,6 +192,7 @@ fn two_trainers_started_at_once_never_both_run() {
         let ran = results.iter().filter(|r| r.is_ok()).count();
         assert_eq!(ran, 1, "{results:?}");
         for e in results.iter().filter_map(|r| r.as_ref().err()) {
+            let e = format!("{e:#}");
             assert!(e.contains("in use by another trainer") || e.contains("--seed"), "{e}");
         }
         assert_eq!(complete_generation(&out).unwrap(), Some(1));
