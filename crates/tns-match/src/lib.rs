@@ -9,7 +9,10 @@ mod referee;
 mod seed;
 mod shipped;
 mod spec;
+mod spec_build;
+mod spec_grammar;
 mod stats;
+mod strongest;
 mod time_control;
 mod tournament;
 
