@@ -58,13 +58,13 @@ fn probe(c: &mut Criterion) {
     };
     let boards = positions(table.kills());
     for &b in &boards {
-        let value = table.probe(b).expect("the table holds every such position");
+        let value = table.value(b).expect("the table holds every such position");
         if let Some((_, best)) = table.best_move(b) {
             assert_eq!(best, value, "{b}");
         }
     }
     c.bench_function(name, |bench| {
-        bench.iter(|| black_box(&boards).iter().filter_map(|&b| table.probe(b)).count());
+        bench.iter(|| black_box(&boards).iter().filter_map(|&b| table.value(b)).count());
     });
 }
 
@@ -111,15 +111,13 @@ fn placement(c: &mut Criterion) {
     for side in [Side::Sheep, Side::Tiger] {
         let boards = placement_positions(from, side);
         for &b in &boards {
-            let value = table.probe_wdl(b).expect("the layers hold every such position");
+            let value = table.wdl(b).expect("the layers hold every such position");
             let best = table.verdicts(b).expect("and its children").first().map(|v| v.1.wdl);
             assert_eq!(best.unwrap_or(tns_tablebase::Wdl::Loss), value, "{b}");
         }
         let name = format!("placement probe/{} to move/256 positions", side.plural());
         c.bench_function(&name, |bench| {
-            bench.iter(|| {
-                black_box(&boards).iter().filter_map(|&b| table.probe_wdl(b).ok()).count()
-            });
+            bench.iter(|| black_box(&boards).iter().filter_map(|&b| table.wdl(b).ok()).count());
         });
         let name = format!("placement move from the table/{} to move/256 positions", side.plural());
         c.bench_function(&name, |bench| {

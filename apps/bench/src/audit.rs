@@ -105,10 +105,10 @@ pub fn audit(records: &[GameRecord], table: &Tablebase) -> Result<Audit, Tableba
             let after = if child.dead() >= table.kills() {
                 Some(Wdl::Win)
             } else {
-                held(table.probe_wdl(child))?.map(Wdl::before)
+                held(table.wdl(child))?.map(Wdl::before)
             };
             let stats = out.players.entry(names[seat].clone()).or_default();
-            match (held(table.probe_wdl(board))?, after) {
+            match (held(table.wdl(board))?, after) {
                 (Some(before), Some(after)) => {
                     let error = after < before;
                     let placement = board.in_hand() > 0;

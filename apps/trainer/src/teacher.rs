@@ -82,7 +82,7 @@ impl Teacher {
     /// placement layer not built, or the game already won by kills) or fails to answer (kept
     /// for [`Teacher::check`]).
     pub fn value(&self, board: Board) -> Option<Wdl> {
-        match self.table.probe_wdl(board) {
+        match self.table.wdl(board) {
             Ok(wdl) => Some(wdl),
             Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => None,
             Err(e) => {

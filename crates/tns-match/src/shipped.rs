@@ -98,12 +98,12 @@ pub fn shipped_endgame() -> Result<Arc<Tablebase>, PlayerError> {
 /// `evaluator` with the endgame built in ([`shipped_endgame`]) in front of it, as the players
 /// with `endgame=on` search: every move open at the root, and the table's wins and losses
 /// exact wherever the search reaches a position it holds; below its draws the search goes on
-/// with `evaluator` ([`WithTablebase::decisive_only`]).
+/// with `evaluator` ([`WithTablebase::endgame_on`]).
 ///
 /// # Errors
 /// [`PlayerError::Endgame`] when the endgame built in does not decode.
 pub fn with_endgame<E: Evaluator>(evaluator: E) -> Result<WithTablebase<E>, PlayerError> {
     let evaluator = WithTablebase::new(evaluator, shipped_endgame()?)
         .map_err(|e| PlayerError::Endgame(Arc::new(e)))?;
-    Ok(evaluator.movement_only().decisive_only())
+    Ok(evaluator.endgame_on())
 }

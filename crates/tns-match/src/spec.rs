@@ -68,7 +68,7 @@ pub struct PlayerSpec {
     pub tt_mb: Option<usize>,
     /// Whether the search takes the tablebase's exact values wherever it reaches a position
     /// with no sheep in hand (`table=on`, for `heuristic`, `network` and weights files; see
-    /// [`WithTablebase::movement_only`]). The perfect player always does.
+    /// [`WithTablebase::table_on`]). The perfect player always does.
     pub table: bool,
     /// Whether the search takes the exact wins and losses of the endgame built into the program
     /// (the movement phase after at most one kill, [`shipped_endgame`](crate::shipped_endgame), [`with_endgame`](crate::with_endgame)) where

@@ -73,7 +73,7 @@ impl PlayerSpec {
             let table = tablebase.ok_or(PlayerError::NoTablebase)?;
             let evaluator = WithTablebase::new(evaluator, Arc::clone(table))
                 .map_err(|e| PlayerError::WrongTablebase(Arc::new(e)))?;
-            Ok(Box::new(evaluator.movement_only()))
+            Ok(Box::new(evaluator.table_on()))
         };
         Ok(match &self.kind {
             PlayerKind::Heuristic(weights) => {
@@ -211,7 +211,7 @@ mod tests {
         // Positions of the movement phase with no sheep dead: the endgame holds them all.
         for text in ["SSSSS/SSTSS/SS1SS/STSTS/SSTSS s 0", "SSSSS/SSTSS/SS1SS/STSTS/SSTSS t 0"] {
             let board: Board = text.parse().unwrap();
-            let value = endgame.probe(board).unwrap();
+            let value = endgame.value(board).unwrap();
             for score in [-500, 0, 700] {
                 let chances = evaluator.chances(score, board);
                 assert_eq!(chances, tns_search::Chances::certain(value.wdl()), "{text}");
@@ -296,7 +296,7 @@ mod tests {
         let table = Arc::new(Tablebase::load(KILLS_TO_WIN, std::path::Path::new(&dir)).unwrap());
         // The sheep to move, none in hand: the table holds it, the network alone does not know.
         let board: Board = "SSSSS/S1TTS/STS2/S1S1S/TSSSS s 0".parse().unwrap();
-        let value = table.probe(board).expect("the movement phase holds it");
+        let value = table.value(board).expect("the movement phase holds it");
         let spec: PlayerSpec = "network:table=on".parse().unwrap();
         let evaluator = spec.evaluator(Some(&table)).unwrap().unwrap();
         assert_eq!(evaluator.exact(board), Some(tns_tablebase::score_of(value)));
@@ -325,9 +325,9 @@ mod tests {
         let one_dead: Board = "T1SST/SSSSS/SS1SS/SSSSS/TSSST s 0".parse().unwrap();
         let two_dead: Board = "T1SST/SSSSS/SS1SS/SSSS1/TSSST s 0".parse().unwrap();
         assert_eq!((one_dead.dead(), two_dead.dead()), (1, 2));
-        let value = endgame.probe(one_dead).expect("the endgame holds one kill");
-        assert_eq!(endgame.probe(two_dead), None);
-        assert_eq!(endgame.probe(Board::START), None);
+        let value = endgame.value(one_dead).expect("the endgame holds one kill");
+        assert_eq!(endgame.value(two_dead), None);
+        assert_eq!(endgame.value(Board::START), None);
         let exact = |text: &str, board: Board| {
             let spec: PlayerSpec = text.parse().unwrap();
             spec.evaluator(None).unwrap().unwrap().exact(board)
@@ -360,7 +360,7 @@ mod tests {
         let endgame = shipped_endgame().unwrap();
         let decisive = with_endgame(Heuristic::default()).unwrap();
         let plain =
-            WithTablebase::new(Heuristic::default(), Arc::clone(&endgame)).unwrap().movement_only();
+            WithTablebase::new(Heuristic::default(), Arc::clone(&endgame)).unwrap().table_on();
         // A position of the endgame and every position three plies on.
         let mut boards: Vec<Board> = vec!["T1SST/SSSSS/SS1SS/SSSSS/TSSST s 0".parse().unwrap()];
         for _ in 0..3 {
@@ -372,7 +372,7 @@ mod tests {
         }
         let (mut draws, mut decided) = (Vec::new(), Vec::new());
         for board in boards {
-            let Some(value) = endgame.probe(board) else { continue };
+            let Some(value) = endgame.value(board) else { continue };
             let score = Some(tns_tablebase::score_of(value));
             assert_eq!(plain.exact(board), score, "{board}");
             if value == tns_tablebase::Value::Draw {

@@ -40,7 +40,7 @@ impl PlayerSpec {
         let Some(table) = tablebase.filter(|t| t.kills() == KILLS_TO_WIN) else {
             return Ok(PlayerSpec::strongest());
         };
-        match table.probe_wdl(board) {
+        match table.wdl(board) {
             Ok(_) => Ok(PlayerSpec::perfect()),
             Err(TablebaseError::NoLayer(_) | TablebaseError::GameOver(_)) => {
                 Ok(PlayerSpec::strongest().using_table())

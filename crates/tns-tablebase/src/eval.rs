@@ -29,10 +29,10 @@ pub struct WithTablebase<E> {
     table: Arc<Tablebase>,
     traps: bool,
     /// Whether the root keeps only the moves that keep the value (the perfect player); off,
-    /// the table only gives the search its exact values ([`WithTablebase::movement_only`]).
+    /// the table only gives the search its exact values ([`WithTablebase::table_on`]).
     narrow_root: bool,
     /// Whether the table's draws are exact scores (0) too; off, the search takes only its wins
-    /// and losses and searches on below a drawn position ([`WithTablebase::decisive_only`]).
+    /// and losses and searches on below a drawn position ([`WithTablebase::endgame_on`]).
     exact_draws: bool,
 }
 
@@ -60,13 +60,12 @@ impl<E> WithTablebase<E> {
         self
     }
 
-    /// The same evaluator using only the table's movement phase: the search takes the exact
-    /// value of every position it reaches with no sheep in hand, and `inner`'s everywhere
-    /// else, and the root keeps every legal move (the placement layers, if any, are not read,
-    /// and no trap is set). Not perfect play, but a player that sees exactly how the movement
-    /// phase ends wherever its search reaches it: the shipped network so helped lets a draw
-    /// slip against perfect play in a seventh as many games at a depth of 4 plies
-    /// (docs/solution.md). The movement phase alone builds in about a minute
+    /// The evaluator of a player with `table=on`: it uses only the table's movement phase. The
+    /// search takes the exact value of every position it reaches with no sheep in hand, and
+    /// `inner`'s everywhere else, and the root keeps every legal move (the placement layers, if
+    /// any, are not read, and no trap is set). Not perfect play, but a player that sees exactly
+    /// how the movement phase ends wherever its search reaches it (docs/results.md measures
+    /// what that is worth). The movement phase alone builds in about a minute
     /// (`tns-tablebase build`).
     ///
     /// ```
@@ -77,30 +76,30 @@ impl<E> WithTablebase<E> {
     ///
     /// # let Some(dir) = std::env::var_os("TNS_TABLEBASE_DIR") else { return Ok(()) };
     /// let table = Arc::new(Tablebase::load(5, std::path::Path::new(&dir))?);
-    /// let evaluator = WithTablebase::new(Heuristic::default(), table)?.movement_only();
+    /// let evaluator = WithTablebase::new(Heuristic::default(), table)?.table_on();
     /// // Every move stays open at the root, even where a placement layer is built.
     /// assert!(evaluator.root_moves(Board::START)?.is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
-    pub fn movement_only(mut self) -> WithTablebase<E> {
+    pub fn table_on(mut self) -> WithTablebase<E> {
         self.narrow_root = false;
         self.traps = false;
         self
     }
 
-    /// The same evaluator taking only the table's wins and losses as exact scores: below a
-    /// position the table holds as drawn, the search goes on with `inner` as if the table
-    /// were not there. For a table of the movement's first slices only (the endgame built into
-    /// the programs): a draw scored 0 makes every drawing move alike, so a tiger there no
+    /// The evaluator of a player with `endgame=on`: as [`table_on`](WithTablebase::table_on),
+    /// but taking only the table's wins and losses as exact scores: below a position the table
+    /// holds as drawn, the search goes on with `inner` as if the table were not there. For a
+    /// table of the movement's first slices only (the endgame built into the programs): a draw
+    /// scored 0 makes every drawing move alike, so a tiger there no
     /// longer plays for a kill and a sheep no longer minds giving one up, into a slice the
     /// table does not hold, where `inner` must hold the draw alone. Searched on, the drawn
     /// positions are ranked by `inner` as they would be without the table, and a move into a
     /// lost position is still seen exactly (docs/solution.md measures both).
     #[must_use]
-    pub fn decisive_only(mut self) -> WithTablebase<E> {
-        self.exact_draws = false;
-        self
+    pub fn endgame_on(self) -> WithTablebase<E> {
+        WithTablebase { exact_draws: false, ..self.table_on() }
     }
 
     /// The table.
@@ -136,7 +135,7 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
 
     #[inline]
     fn exact(&self, board: Board) -> Option<i32> {
-        match self.table.probe(board)? {
+        match self.table.value(board)? {
             Value::Draw if !self.exact_draws => None,
             value => Some(score_of(value)),
         }
@@ -146,12 +145,12 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
     /// phase it has, and, for the perfect player (whose root the placement layers narrow), every
     /// position of a placement layer that is built. Elsewhere `inner`'s chances.
     fn chances(&self, score: i32, board: Board) -> Chances {
-        if let Some(value) = self.table.probe(board) {
+        if let Some(value) = self.table.value(board) {
             return Chances::certain(value.wdl());
         }
         if self.narrow_root
             && board.in_hand() > 0
-            && let Ok(wdl) = self.table.probe_wdl(board)
+            && let Ok(wdl) = self.table.wdl(board)
         {
             return Chances::certain(wdl);
         }
@@ -164,7 +163,7 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
     /// exact scores already steer the search.) Setting traps, a drawn position's moves are
     /// narrowed further, in both phases, to those that leave the fewest safe replies.
     ///
-    /// [`WithTablebase::movement_only`] leaves the root whole. A layer that is not built leaves
+    /// [`WithTablebase::table_on`] leaves the root whole. A layer that is not built leaves
     /// the search all the moves; a layer that cannot be read (damaged, unreadable) is an
     /// error, so the player never plays on imperfectly unawares.
     fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {

@@ -89,7 +89,7 @@ pub struct SliceStats {
 /// let table = Tablebase::build(1, None, |_| {})?;
 /// // The tigers to move can jump a sheep: one ply to win.
 /// let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/TSSST t 0".parse()?;
-/// assert_eq!(table.probe(board), Some(Value::Win(1)));
+/// assert_eq!(table.value(board), Some(Value::Win(1)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -214,7 +214,7 @@ impl Tablebase {
     /// A table of the movement phase's first slices only, from the bytes of their files (as
     /// [`Tablebase::build`] writes them into a folder): `slices[d]` is the slice of `d` dead
     /// sheep, from 0 up, and fewer than `kills` may be given. The positions with as many dead
-    /// as slices are given, or more, are not held ([`Tablebase::probe`] answers `None`), nor is
+    /// as slices are given, or more, are not held ([`Tablebase::value`] answers `None`), nor is
     /// any placement. Every block is checked, on the calling thread (no thread is started). A
     /// program can build such a table into itself: the first two slices of the real game are
     /// 272 KB and hold every movement position where the tigers have killed at most once.
@@ -261,10 +261,14 @@ impl Tablebase {
         self.kills
     }
 
-    /// The value of `board` for its side to move, or `None` when the table does not hold it
-    /// (sheep still in hand, or the game already won by kills).
+    /// The exact value of `board` for its side to move, from the movement phase, or `None` when
+    /// the movement phase does not hold it (sheep still in hand, or the game already won by
+    /// kills). The movement phase is in memory and checked when loaded, so this lookup cannot
+    /// fail: it is the one the search makes at every node. For any position of the game, with
+    /// the placement layers read from disk, ask [`verdict`](Tablebase::verdict) or
+    /// [`wdl`](Tablebase::wdl), which return the table's errors.
     #[inline]
-    pub fn probe(&self, board: Board) -> Option<Value> {
+    pub fn value(&self, board: Board) -> Option<Value> {
         self.slices.get(usize::from(board.dead()))?.get(&self.indexer, board)
     }
 
@@ -274,13 +278,13 @@ impl Tablebase {
         if child.dead() >= self.kills {
             return Some(Value::Win(1));
         }
-        Some(self.probe(child)?.before())
+        Some(self.value(child)?.before())
     }
 
     /// Every legal move of `board` with its value for the side that plays it, best first;
     /// `None` when the table does not hold the position.
     pub fn moves(&self, board: Board) -> Option<Vec<(Move, Value)>> {
-        self.probe(board)?;
+        self.value(board)?;
         let mut out = board
             .legal_moves()
             .iter()

@@ -99,7 +99,7 @@ impl Tablebase {
                     continue;
                 };
                 found += 1;
-                let stored = self.probe_wdl(board)?;
+                let stored = self.wdl(board)?;
                 let expected = board
                     .legal_moves()
                     .iter()
@@ -108,7 +108,7 @@ impl Tablebase {
                         if child.dead() >= self.kills {
                             Ok(Wdl::Win)
                         } else {
-                            self.probe_wdl(child).map(Wdl::before)
+                            self.wdl(child).map(Wdl::before)
                         }
                     })
                     .try_fold(Wdl::Loss, |best, v| v.map(|v| best.max(v)))?;

@@ -125,7 +125,7 @@ impl Tablebase {
     /// assert_eq!(table.placement_from(), Some(18));
     /// // One sheep in hand and the tigers can jump: the tigers win the one-kill game.
     /// let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1".parse()?;
-    /// assert_eq!(table.probe_wdl(board)?, Wdl::Win);
+    /// assert_eq!(table.wdl(board)?, Wdl::Win);
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -187,7 +187,7 @@ impl Tablebase {
     }
 
     /// The fewest sheep placed from which the placement layers are all there (19 down to it),
-    /// so that [`probe_wdl`](Tablebase::probe_wdl) answers for every position with at least
+    /// so that [`wdl`](Tablebase::wdl) answers for every position with at least
     /// that many placed; `None` when no layer is.
     pub fn placement_from(&self) -> Option<u8> {
         let mut from = None;
@@ -209,7 +209,7 @@ impl Tablebase {
     /// The value of a tigers-to-move position (or any with no sheep in hand).
     fn tiger_wdl(&self, board: Board) -> Result<Wdl, TablebaseError> {
         if board.in_hand() == 0 {
-            return self.probe(board).map(Value::wdl).ok_or_else(|| game_over(board));
+            return self.value(board).map(Value::wdl).ok_or_else(|| game_over(board));
         }
         let placed = TOTAL_SHEEP - board.in_hand();
         let layer = self
@@ -230,7 +230,7 @@ impl Tablebase {
     /// [`TablebaseError::NoLayer`] when the layer that holds the position is not built, and
     /// [`TablebaseError::Block`] or [`TablebaseError::File`] when a layer file is damaged or
     /// cannot be read: never a value read from damaged bytes.
-    pub fn probe_wdl(&self, board: Board) -> Result<Wdl, TablebaseError> {
+    pub fn wdl(&self, board: Board) -> Result<Wdl, TablebaseError> {
         if board.dead() >= self.kills {
             return Err(game_over(board));
         }
@@ -252,12 +252,12 @@ impl Tablebase {
     /// movement table holds it, else win, draw or loss from the placement layers.
     ///
     /// # Errors
-    /// As [`probe_wdl`](Tablebase::probe_wdl).
+    /// As [`wdl`](Tablebase::wdl).
     pub fn verdict(&self, board: Board) -> Result<Verdict, TablebaseError> {
         if board.in_hand() == 0 {
-            return self.probe(board).map(Verdict::from).ok_or_else(|| game_over(board));
+            return self.value(board).map(Verdict::from).ok_or_else(|| game_over(board));
         }
-        self.probe_wdl(board).map(Verdict::from)
+        self.wdl(board).map(Verdict::from)
     }
 
     /// The verdict of playing `m` in `board`, for the side that plays it.
@@ -272,7 +272,7 @@ impl Tablebase {
     /// Every legal move of `board` with its verdict for the side that plays it, best first.
     ///
     /// # Errors
-    /// As [`probe_wdl`](Tablebase::probe_wdl), for the position or any of its children.
+    /// As [`wdl`](Tablebase::wdl), for the position or any of its children.
     pub fn verdicts(&self, board: Board) -> Result<Vec<(Move, Verdict)>, TablebaseError> {
         if board.dead() >= self.kills {
             return Err(game_over(board));
@@ -356,7 +356,7 @@ impl Tablebase {
             else {
                 continue;
             };
-            if self.probe_wdl(board)? == wdl {
+            if self.wdl(board)? == wdl {
                 out.push(board);
                 if out.len() >= count {
                     break;

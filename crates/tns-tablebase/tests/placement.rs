@@ -33,7 +33,7 @@ fn minimax(table: &Tablebase, board: Board) -> Wdl {
         return Wdl::Loss;
     }
     if board.in_hand() == 0 {
-        return table.probe(board).expect("the movement table holds it").wdl();
+        return table.value(board).expect("the movement table holds it").wdl();
     }
     board
         .legal_moves()
@@ -77,7 +77,7 @@ fn check_against_minimax(table: &Tablebase, from: u8, samples: u64) -> usize {
     let mut checked = 0;
     for seed in 0..samples {
         let Some(board) = random_position(seed, from, table.kills()) else { continue };
-        assert_eq!(table.probe_wdl(board).unwrap(), minimax(table, board), "{board}");
+        assert_eq!(table.wdl(board).unwrap(), minimax(table, board), "{board}");
         checked += 1;
     }
     checked
@@ -122,7 +122,7 @@ fn two_kill_layers_verify_and_agree_with_minimax() {
     }
     // Positions below the built layers are not held.
     let early: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
-    assert!(matches!(table.probe_wdl(early), Err(TablebaseError::NoLayer(1))));
+    assert!(matches!(table.wdl(early), Err(TablebaseError::NoLayer(1))));
     assert!(matches!(
         table.placement_examples(17, 0, Side::Sheep, Wdl::Win, 1),
         Err(TablebaseError::NoLayer(17))
@@ -134,7 +134,7 @@ fn two_kill_layers_verify_and_agree_with_minimax() {
         assert!(!found.is_empty(), "{side:?} {wdl}");
         for board in found {
             assert_eq!((board.in_hand(), board.dead(), board.side_to_move()), (2, 1, side));
-            assert_eq!(table.probe_wdl(board).unwrap(), wdl);
+            assert_eq!(table.wdl(board).unwrap(), wdl);
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -154,7 +154,7 @@ proptest! {
         let table = shared_two();
         if let Some(board) = random_position(seed, 18, 2) {
             let image = board.transformed(Symmetry::new(sym).unwrap());
-            prop_assert_eq!(table.probe_wdl(board).unwrap(), table.probe_wdl(image).unwrap());
+            prop_assert_eq!(table.wdl(board).unwrap(), table.wdl(image).unwrap());
         }
     }
 
@@ -162,7 +162,7 @@ proptest! {
     fn the_best_move_keeps_the_value(seed in 0u64..10_000) {
         let table = shared_two();
         if let Some(board) = random_position(seed, 18, 2) {
-            let value = table.probe_wdl(board).unwrap();
+            let value = table.wdl(board).unwrap();
             let verdicts = table.verdicts(board).unwrap();
             prop_assert_eq!(verdicts.len(), board.legal_moves().len());
             // Tigers with no move have lost.
@@ -261,7 +261,7 @@ fn every_kind_of_damage_has_its_own_error() {
     assert!(e.to_string().contains("k1-p19.tnspl: block "), "{e}");
     let damaged = (0..table.slots(1, 0))
         .filter_map(|i| table.position_at(1, 0, Side::Tiger, i))
-        .map(|b| table.probe_wdl(b))
+        .map(|b| table.wdl(b))
         .find(Result::is_err)
         .expect("some position's block is the damaged one");
     assert!(matches!(damaged, Err(TablebaseError::Block { .. })), "{damaged:?}");
@@ -310,7 +310,7 @@ fn verdicts_read_like_the_rules() {
     let table = build(1, 19, &dir);
     // One sheep in hand, tigers to move with a jump: the tigers win the one-kill game.
     let board: Board = "TS1ST/SSSSS/SSSSS/SSSSS/T1SST t 1".parse().unwrap();
-    assert_eq!(table.probe_wdl(board).unwrap(), Wdl::Win);
+    assert_eq!(table.wdl(board).unwrap(), Wdl::Win);
     let verdicts = table.verdicts(board).unwrap();
     assert!(verdicts[0].0.is_jump());
     assert_eq!(verdicts[0].1, Verdict::from(tns_tablebase::Value::Win(1)));
@@ -336,7 +336,7 @@ fn reach_counts_each_ply_by_value_as_a_walk_by_hand_does() {
         // Ply 1: played from the position itself, counted under its value.
         let first = plies[0];
         assert_eq!(first.positions, 1);
-        let value = table.probe_wdl(from).unwrap();
+        let value = table.wdl(from).unwrap();
         let counts = [first.losses, first.draws, first.wins];
         assert_eq!(counts[value as usize], 1, "{from}: {first:?}");
         assert_eq!(counts.iter().sum::<u64>(), 1);
@@ -347,7 +347,7 @@ fn reach_counts_each_ply_by_value_as_a_walk_by_hand_does() {
                 .iter()
                 .filter(|&&m| {
                     let child = from.after_unchecked(m);
-                    child.dead() >= table.kills() || table.probe_wdl(child).unwrap() == Wdl::Win
+                    child.dead() >= table.kills() || table.wdl(child).unwrap() == Wdl::Win
                 })
                 .count();
             assert_eq!(first.losing_moves_from_draws, losing as u64, "{from}");

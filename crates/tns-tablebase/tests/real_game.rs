@@ -61,7 +61,7 @@ fn play(perfect_side: Side, seed: u64) -> bool {
         let board = game.board();
         let limits = Limits::depth(4);
         let m = if board.side_to_move() == perfect_side {
-            let before = table().probe(board);
+            let before = table().value(board);
             let m = perfect
                 .search(board, game.previous(), limits, &stop, |_| {})
                 .unwrap()
@@ -71,7 +71,7 @@ fn play(perfect_side: Side, seed: u64) -> bool {
             let after = if child.dead() >= KILLS_TO_WIN {
                 Some(Value::Loss(0))
             } else {
-                table().probe(child)
+                table().value(child)
             };
             match before {
                 Some(Value::Win(n)) => {

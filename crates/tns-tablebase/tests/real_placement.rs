@@ -73,7 +73,7 @@ fn play(perfect_side: Side, seed: u64) -> Option<Wdl> {
     let mut heuristic = Search::new(Heuristic::default(), config).unwrap();
     let stop = AtomicBool::new(false);
     let value_for = |board: Board, side: Side| {
-        let v = table().probe_wdl(board).ok()?;
+        let v = table().wdl(board).ok()?;
         Some(if board.side_to_move() == side { v } else { v.before() })
     };
     let start = value_for(game.board(), perfect_side);
@@ -183,7 +183,7 @@ fn setting_traps_keeps_the_draw_with_the_moves_that_leave_the_fewest_safe_replie
         let mut state = seed | 1;
         while game.outcome().is_none() && game.len() < 100 {
             let board = game.board();
-            if table().probe_wdl(board).ok() == Some(Wdl::Draw) {
+            if table().wdl(board).ok() == Some(Wdl::Draw) {
                 drawn += 1;
                 let drawing: Vec<Move> = table()
                     .verdicts(board)
@@ -222,14 +222,14 @@ fn setting_traps_keeps_the_draw_with_the_moves_that_leave_the_fewest_safe_replie
     assert!(narrowed >= 5, "narrowed in {narrowed} of {drawn}");
 }
 
-/// `movement_only` takes the table's exact values where the search reaches the movement
+/// `table_on` takes the table's exact values where the search reaches the movement
 /// phase, as the perfect player does, and leaves every move open at the root where the
 /// perfect player keeps only those that hold the value.
 #[test]
 #[ignore = "needs the built placement layers; CI builds the last ones"]
-fn movement_only_gives_exact_values_and_leaves_the_root_whole() {
+fn table_on_gives_exact_values_and_leaves_the_root_whole() {
     let perfect = WithTablebase::new(Heuristic::default(), Arc::clone(table())).unwrap();
-    let searching = perfect.clone().movement_only();
+    let searching = perfect.clone().table_on();
     let (mut narrowed, mut exact) = (0, 0);
     for seed in 0..40 {
         let Some(game) = random_start(seed) else { continue };
@@ -248,7 +248,7 @@ fn movement_only_gives_exact_values_and_leaves_the_root_whole() {
                 if grandchild.dead() >= KILLS_TO_WIN {
                     continue;
                 }
-                let expected = table().probe(grandchild).map(tns_tablebase::score_of);
+                let expected = table().value(grandchild).map(tns_tablebase::score_of);
                 assert_eq!(searching.exact(grandchild), expected, "{grandchild}");
                 assert_eq!(expected.is_some(), grandchild.in_hand() == 0, "{grandchild}");
                 exact += usize::from(expected.is_some());

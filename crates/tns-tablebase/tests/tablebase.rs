@@ -44,9 +44,9 @@ fn one_kill_variant_facts() {
     // A tiger to move with a jump wins at once.
     let jump: Board = "TS1ST/SSSSS/SSSSS/SSSSS/TSSST t 0".parse().unwrap();
     assert!(jump.legal_moves().iter().any(|m| m.is_jump()));
-    assert_eq!(t.probe(jump), Some(Value::Win(1)));
+    assert_eq!(t.value(jump), Some(Value::Win(1)));
     // Positions with sheep in hand are not in the table.
-    assert_eq!(t.probe(Board::START), None);
+    assert_eq!(t.value(Board::START), None);
     let (m, v) = t.best_move(jump).unwrap();
     assert!(m.is_jump());
     assert_eq!(v, Value::Win(1));
@@ -110,7 +110,7 @@ proptest! {
     fn values_agree_with_exhaustive_search(board in random_position()) {
         const DEPTH: u32 = 4;
         let t = table(2);
-        let stored = t.probe(board).unwrap();
+        let stored = t.value(board).unwrap();
         let searched = solve(board, DEPTH, 2);
         match stored {
             Value::Win(n) | Value::Loss(n) if u32::from(n) <= DEPTH => {
@@ -123,17 +123,17 @@ proptest! {
     #[test]
     fn symmetric_positions_have_the_same_value(board in random_position()) {
         let t = table(2);
-        let v = t.probe(board);
+        let v = t.value(board);
         prop_assert!(v.is_some());
         for s in Symmetry::ALL {
-            prop_assert_eq!(t.probe(board.transformed(s)), v, "{}", s);
+            prop_assert_eq!(t.value(board.transformed(s)), v, "{}", s);
         }
     }
 
     #[test]
     fn best_move_realises_the_value(board in random_position()) {
         let t = table(2);
-        let v = t.probe(board).unwrap();
+        let v = t.value(board).unwrap();
         match t.best_move(board) {
             None => prop_assert_eq!(v, Value::Loss(0)),
             Some((m, after)) => {
@@ -239,8 +239,8 @@ fn a_table_of_the_first_slices_holds_those_alone() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     for _ in 0..200 {
         let board = random_position().new_tree(&mut runner).unwrap().current();
-        let expected = if board.dead() == 0 { whole.probe(board) } else { None };
-        assert_eq!(first.probe(board), expected, "{board}");
+        let expected = if board.dead() == 0 { whole.value(board) } else { None };
+        assert_eq!(first.value(board), expected, "{board}");
     }
     // Its values are checked where they can be: a kill leads out of it.
     first.verify().unwrap();
