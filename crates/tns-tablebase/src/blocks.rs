@@ -145,12 +145,12 @@ impl Blocks {
                 Some(d) => d,
                 None => cell.insert(
                     zstd::bulk::Decompressor::new()
-                        .map_err(|e| BlockFault::Decode(e.to_string()))?,
+                        .map_err(|e| BlockFault::Decode(std::sync::Arc::new(e)))?,
                 ),
             };
             decoder
                 .decompress_to_buffer(compressed, &mut *out)
-                .map_err(|e| BlockFault::Decode(e.to_string()))
+                .map_err(|e| BlockFault::Decode(std::sync::Arc::new(e)))
         })?;
         if found == out.len() {
             Ok(())
@@ -411,6 +411,24 @@ mod tests {
         assert_eq!(blocks.locate(1, 300), None);
         assert_eq!(blocks.locate(2, 0), None);
         assert_eq!(blocks.decode_all(&bytes, true).unwrap(), parts);
+    }
+
+    /// Bytes that match their checksum but are not zstd: the decompressor's own error is
+    /// kept as the fault's cause.
+    #[test]
+    fn a_block_that_does_not_decompress_keeps_the_reason() {
+        let garbage = b"not zstd at all".to_vec();
+        let blocks = Blocks {
+            block: BLOCK,
+            parts: vec![16],
+            first: vec![0, 1],
+            offsets: vec![0, garbage.len() as u64],
+            sums: vec![checksum(&garbage)],
+        };
+        let fault = blocks.decode(0, &garbage).unwrap_err();
+        assert!(matches!(fault, BlockFault::Decode(_)), "{fault:?}");
+        let cause = std::error::Error::source(&fault).expect("the decompressor's error");
+        assert!(!cause.to_string().is_empty());
     }
 
     #[test]

@@ -117,15 +117,15 @@ impl TablebaseError {
 }
 
 /// What is wrong with a damaged block.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum BlockFault {
     /// Its bytes do not match its checksum.
     #[error("checksum mismatch")]
     Checksum,
-    /// The decompressor refused it.
-    #[error("it does not decompress: {0}")]
-    Decode(String),
+    /// The decompressor refused it (its error is the `source()`).
+    #[error("it does not decompress")]
+    Decode(#[source] std::sync::Arc<std::io::Error>),
     /// It decompresses to the wrong number of bytes.
     #[error("it decompresses to {found} bytes, expected {expected}")]
     Length {
