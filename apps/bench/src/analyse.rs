@@ -99,6 +99,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let mut search = spec
         .searcher(defaults, table.as_ref())
+        .map_err(|e| match e {
+            tns_match::PlayerError::NoTablebase => anyhow::anyhow!(
+                "{e}, and there is none in {} (build it with `tns-tablebase build`, or name its \
+                 folder with --tablebase)",
+                args.tablebase.display()
+            ),
+            e => e.into(),
+        })
         .with_context(|| format!("--player {spec}"))?
         .with_context(|| format!("--player {spec} does not search: choose one that does"))?;
     let limits = spec.budget(defaults).limits();

@@ -26,9 +26,7 @@ pub enum PlayerError {
     #[error("cmd: needs a program to run, as in cmd:target/release/tns-engine")]
     NoProgram,
     /// A perfect player, or one with `table=on`, but no tablebase of the real game was given.
-    #[error(
-        "the perfect player (or `table=on`) needs the tablebase: build it with `tns-tablebase build`"
-    )]
+    #[error("the perfect player (or `table=on`) needs the tablebase of the real game")]
     NoTablebase,
     /// A tablebase that cannot stand in front of a player: one for a variant (fewer kills)
     /// rather than the real game.

@@ -11,10 +11,7 @@ pub enum TablebaseError {
     Kills(u8),
     /// A table of a variant (fewer kills win) where the real game's is needed: the perfect
     /// player plays the five-kill game.
-    #[error(
-        "this table solves the {0}-kill variant, not the real game (five kills): build it \
-         without --kills"
-    )]
+    #[error("this table solves the {0}-kill variant, not the real game (five kills)")]
     Variant(u8),
     /// More movement slices given than a game of that many kills has.
     #[error("{given} movement slices given, but a game won by {kills} kills has only {kills}")]
