@@ -18,15 +18,15 @@ const MAX_INCREMENT: f64 = 3600.0;
 /// # Errors
 /// What is wrong with the text: not two numbers, a negative or too large one, or no time at
 /// all (`0+0`).
-pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+pub fn parse_clock(text: &str) -> anyhow::Result<TimeControl> {
     let bad = |why: &str| {
-        format!(
+        anyhow::anyhow!(
             "{text:?}: {why}; write MINUTES+SECONDS, the minutes each side has and the seconds \
              each move adds (5+3, 0+1, 10)"
         )
     };
     let (minutes, increment) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
-    let number = |s: &str, max: f64, what: &str| -> Result<f64, String> {
+    let number = |s: &str, max: f64, what: &str| -> anyhow::Result<f64> {
         let n: f64 = s.trim().parse().map_err(|_| bad(&format!("{what}: not a number")))?;
         if !n.is_finite() {
             return Err(bad(&format!("{what}: not a number")));
@@ -193,10 +193,10 @@ mod tests {
         assert_eq!(parse_clock("10").unwrap().base, Duration::from_secs(600));
         assert_eq!(parse_clock("1.5+0.5").unwrap().base, Duration::from_secs(90));
         for bad in ["", "0+0", "-1+3", "5+-3", "x+3", "5+x", "NaN", "inf+1", "601+0", "5+3601"] {
-            let err = parse_clock(bad).unwrap_err();
+            let err = parse_clock(bad).unwrap_err().to_string();
             assert!(err.contains("MINUTES+SECONDS"), "{bad}: {err}");
         }
-        assert!(parse_clock("0+0").unwrap_err().contains("needs some time"));
+        assert!(parse_clock("0+0").unwrap_err().to_string().contains("needs some time"));
     }
 
     #[test]

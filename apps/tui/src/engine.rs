@@ -47,7 +47,7 @@ pub struct Hint {
 }
 
 /// Where a hint's answer comes: the hint, or why the search failed.
-pub type HintAnswer = Receiver<Result<Option<Hint>, String>>;
+pub type HintAnswer = Receiver<anyhow::Result<Option<Hint>>>;
 
 /// What a search thread sends back.
 #[derive(Debug)]
@@ -161,18 +161,18 @@ pub fn start_hint(board: Board, history: Vec<Board>, table: Option<Arc<Tablebase
         let budget = Budget { time: Some(0.3), depth: Some(20), threads: 1, tt_mb: 8 };
         let spec = PlayerSpec::strongest_at(board, table.as_ref());
         let hint = match spec.map(|spec| (who(&spec), spec.searcher(budget, table.as_ref()))) {
-            Err(e) => Err(format!("the tablebase failed: {e}")),
+            Err(e) => Err(anyhow::Error::new(e).context("the tablebase failed")),
             Ok((by, Ok(Some(mut search)))) => search
                 .search(board, &history, budget.limits(), &AtomicBool::new(false), |_| {})
                 .map(|r| r.best_move.map(|mv| Hint { mv, by }))
-                .map_err(|e| e.to_string()),
+                .map_err(anyhow::Error::new),
             Ok((_, Ok(None))) => Ok(None),
-            Ok((_, Err(e))) => Err(e.to_string()),
+            Ok((_, Err(e))) => Err(anyhow::Error::new(e)),
         };
         let _ = tx.send(hint);
     });
     if let Err(e) = spawned {
-        let _ = failed.send(Err(format!("cannot start the hint's thread: {e}")));
+        let _ = failed.send(Err(anyhow::Error::new(e).context("cannot start the hint's thread")));
     }
     rx
 }

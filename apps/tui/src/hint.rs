@@ -27,7 +27,7 @@ impl App {
             Ok(Ok(found)) => found,
             Ok(Err(e)) => {
                 self.input.hint = Hinting::None;
-                self.message = format!("no hint: {e}");
+                self.message = format!("no hint: {}", tns_file::one_line(e.as_ref()));
                 return;
             }
             Err(TryRecvError::Empty) => return,

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::{Context as _, anyhow, bail};
 use clap::Parser;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
@@ -92,8 +93,8 @@ fn players_help() -> String {
     help
 }
 
-fn player(text: &str) -> Result<Controller, String> {
-    Controller::parse(text).map_err(|e| e.to_string())
+fn player(text: &str) -> anyhow::Result<Controller> {
+    Ok(Controller::parse(text)?)
 }
 
 /// The games folder in the user's data directory, or the current folder if there is none.
@@ -165,41 +166,51 @@ fn offer_table_build(
 fn find_tablebase(
     given: Option<&std::path::Path>,
     needed: bool,
-) -> Result<(Option<Arc<Tablebase>>, Option<String>), String> {
+) -> anyhow::Result<(Option<Arc<Tablebase>>, Option<String>)> {
     // A folder named on the command line must be there: a typo is not "no table".
     if let Some(dir) = given
         && !dir.is_dir()
     {
-        return Err(format!("--tablebase {}: no such folder", dir.display()));
+        bail!("--tablebase {}: no such folder", dir.display());
     }
     let dirs = tablebase_dirs(given);
-    let mut damaged = None;
+    let mut damaged: Option<anyhow::Error> = None;
     for dir in &dirs {
         match Tablebase::load(KILLS_TO_WIN, dir) {
             Ok(table) => {
-                let skipped = damaged.map(|d| format!("{d} (skipped: {} is used)", dir.display()));
+                let skipped = damaged.map(|d| {
+                    format!(
+                        "{} (skipped: {} is used)",
+                        tns_file::one_line(d.as_ref()),
+                        dir.display()
+                    )
+                });
                 return Ok((Some(Arc::new(table)), skipped));
             }
             Err(e) if e.is_missing() => {}
             Err(e) => {
-                damaged.get_or_insert_with(|| format!("the tablebase in {}: {e}", dir.display()));
+                damaged.get_or_insert_with(|| {
+                    anyhow::Error::new(e).context(format!("the tablebase in {}", dir.display()))
+                });
             }
         }
     }
     if !needed {
-        return Ok((None, damaged.map(|d| format!("{d} (playing without it)"))));
+        let warning =
+            damaged.map(|d| format!("{} (playing without it)", tns_file::one_line(d.as_ref())));
+        return Ok((None, warning));
     }
     if let Some(damaged) = damaged {
         return Err(damaged);
     }
     let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    Err(format!(
+    bail!(
         "the perfect player (or `table=on`) needs the tablebase, and there is none in {}\n(build \
          it with `cargo run --release -p tns-tablebase-cli -- build --placement --dir DIR`; the \
          movement phase alone, enough for `table=on`, builds in about a minute without \
          `--placement`)",
         looked.join(", ")
-    ))
+    )
 }
 
 /// Where a perfect player plays with a table that does not solve the whole game: what it then
@@ -225,40 +236,45 @@ fn partial_table_note(seats: &[&Controller], table: Option<&Tablebase>) -> Optio
 const AUTOSAVE: &str = "autosave.txt";
 
 /// The saved game `--load` or `--resume` names, if either does.
-fn saved_game(cli: &Cli, save_dir: &std::path::Path) -> Result<Option<GameRecord>, String> {
+fn saved_game(cli: &Cli, save_dir: &std::path::Path) -> anyhow::Result<Option<GameRecord>> {
     let resume = save_dir.join(AUTOSAVE);
     if cli.resume && !resume.exists() {
-        return Err(format!(
+        bail!(
             "--resume: no game to resume in {} (the game writes {AUTOSAVE} there after every move)",
             save_dir.display()
-        ));
+        );
     }
     let load = if cli.resume { Some(&resume) } else { cli.load.as_ref() };
     let option = if cli.resume { "--resume" } else { "--load" };
     let Some(path) = load else { return Ok(None) };
     // A saved game is a few kilobytes: 64 MiB is far more than any.
     let text = tns_file::read_text(path, 64 << 20)
-        .map_err(|e| format!("{option} {}: {e}", path.display()))?;
+        .with_context(|| format!("{option} {}", path.display()))?;
     if text.trim().is_empty() {
-        return Err(format!("{option} {}: the file is empty, no saved game", path.display()));
+        bail!("{option} {}: the file is empty, no saved game", path.display());
     }
-    text.parse::<GameRecord>().map(Some).map_err(|e| format!("{option} {}: {e}", path.display()))
+    let record =
+        text.parse::<GameRecord>().with_context(|| format!("{option} {}", path.display()))?;
+    Ok(Some(record))
 }
 
-fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
+fn setup(cli: &Cli, save_dir: &std::path::Path) -> anyhow::Result<App> {
     let option = if cli.resume { "--resume" } else { "--load" };
     let record = saved_game(cli, save_dir)?;
     // A side's player: the option if given, else the saved game's, else the shipped network.
-    let seat = |given: &Option<String>, tag: &str, option: &str| {
-        match given {
-        Some(text) => player(text).map_err(|e| format!("{option}: {e}")),
+    let seat = |given: &Option<String>, tag: &str, option: &str| match given {
+        Some(text) => player(text).with_context(|| option.to_owned()),
         None => match record.as_ref().and_then(|r| r.tag(tag)) {
+            // The advice follows the cause, so the cause is written into the message.
             Some(saved) => player(saved).map_err(|e| {
-                format!("the saved game's {tag} player {saved:?} cannot play: {e} (choose with {option})")
+                let why = tns_file::one_line(e.as_ref());
+                anyhow!(
+                    "the saved game's {tag} player {saved:?} cannot play: {why} (choose with \
+                     {option})"
+                )
             }),
             None => Ok(Controller::network()),
         },
-    }
     };
     let mut sheep = seat(&cli.sheep, "Sheep", "--sheep")?;
     let mut tiger = seat(&cli.tiger, "Tiger", "--tiger")?;
@@ -272,9 +288,9 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
         _ => Limits::time(time),
     };
     let game = if let Some(record) = &record {
-        record.replay().map_err(|e| format!("{option}: {e}"))?
+        record.replay().context(option)?
     } else if let Some(text) = &cli.position {
-        let board: Board = text.parse().map_err(|e| format!("--position {text:?}: {e}"))?;
+        let board: Board = text.parse().with_context(|| format!("--position {text:?}"))?;
         Game::from_position(board)
     } else {
         Game::new()
@@ -314,7 +330,7 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> Result<App, String> {
     // A saved game's clocks, unless --time or --depth replaces them.
     let saved_clock = match &record {
         Some(r) if cli.time.is_none() && cli.depth.is_none() => {
-            tigers_and_sheep::clock_of(r).map_err(|e| format!("{option}: {e}"))?
+            tigers_and_sheep::clock_of(r).context(option)?
         }
         _ => None,
     };
@@ -344,8 +360,8 @@ fn puzzle_record(cli: &Cli) -> PathBuf {
 
 /// The puzzle screen, set up: the shipped set, the player's record, a table if there is one
 /// (to say what a wrong move gives up, to the ply).
-fn puzzle_screen(cli: &Cli) -> Result<tigers_and_sheep::puzzles::PuzzleScreen, String> {
-    let set = tns_puzzles::shipped().map_err(|e| format!("the puzzle set: {e}"))?;
+fn puzzle_screen(cli: &Cli) -> anyhow::Result<tigers_and_sheep::puzzles::PuzzleScreen> {
+    let set = tns_puzzles::shipped().context("the puzzle set")?;
     let path = puzzle_record(cli);
     let progress = tigers_and_sheep::puzzles::load_progress(&path)?;
     let (table, _) = find_tablebase(cli.tablebase.as_deref(), false)?;
@@ -353,7 +369,7 @@ fn puzzle_screen(cli: &Cli) -> Result<tigers_and_sheep::puzzles::PuzzleScreen, S
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_secs());
     tigers_and_sheep::puzzles::PuzzleScreen::new(set, progress, Some(path), table, seed)
-        .ok_or_else(|| "the puzzle set is empty".to_string())
+        .context("the puzzle set is empty")
 }
 
 fn main() -> ExitCode {
@@ -384,7 +400,7 @@ fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
                     if board.side_to_move() == Side::Sheep { (me, other) } else { (other, me) };
             }
             Err(e) => {
-                eprintln!("tigers-and-sheep: {e}");
+                eprintln!("tigers-and-sheep: {}", tns_file::one_line(e.as_ref()));
                 return Err(ExitCode::FAILURE);
             }
         }
@@ -398,7 +414,7 @@ fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
             app
         }
         Err(e) => {
-            eprintln!("tigers-and-sheep: {e}");
+            eprintln!("tigers-and-sheep: {}", tns_file::one_line(e.as_ref()));
             return Err(ExitCode::FAILURE);
         }
     };
@@ -437,12 +453,12 @@ fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
 }
 
 /// Runs the puzzle screen; the position to play as a game, if the player asked for one.
-fn puzzles(cli: &Cli) -> Result<Option<Board>, String> {
+fn puzzles(cli: &Cli) -> anyhow::Result<Option<Board>> {
     let mut screen = puzzle_screen(cli)?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        return Err("the puzzles need a terminal, and standard input or output is not one".into());
+        bail!("the puzzles need a terminal, and standard input or output is not one");
     }
-    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot open the terminal: {e}"))?;
+    let mut terminal = ratatui::try_init().context("cannot open the terminal")?;
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let result = tigers_and_sheep::puzzle_view::run(
@@ -452,7 +468,7 @@ fn puzzles(cli: &Cli) -> Result<Option<Board>, String> {
     );
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
-    result.map_err(|e| e.to_string())?;
+    result?;
     let p = screen.progress();
     println!(
         "puzzles: rating {:.0}, {} solved of {} tried, best streak {}",
@@ -507,7 +523,7 @@ mod tests {
         let warning = warning.expect("the damage is told");
         assert!(warning.contains("k5-d0.tnstb") && warning.contains("without it"), "{warning}");
         // A perfect player needs it: the game does not start, and says why.
-        let error = find_tablebase(Some(&dir), true).unwrap_err();
+        let error = tns_file::one_line(find_tablebase(Some(&dir), true).unwrap_err().as_ref());
         assert!(error.contains("k5-d0.tnstb") && error.contains("not a Tigers"), "{error}");
         // A sound folder with nothing in it: no table, no warning.
         std::fs::remove_file(dir.join("k5-d0.tnstb")).unwrap();
@@ -587,8 +603,8 @@ mod tests {
             assert!(line.contains(level.spec) && line.contains(level.about), "{line:?}");
             assert!(player(level.name).is_ok(), "{}", level.name);
         }
-        assert_eq!(player("human"), Ok(Controller::Human));
-        let err = player("heuristic:speed=2").unwrap_err();
+        assert_eq!(player("human").unwrap(), Controller::Human);
+        let err = player("heuristic:speed=2").unwrap_err().to_string();
         assert!(err.contains("speed=2"), "{err}");
     }
 }

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use anyhow::{Context as _, bail};
 use tns_board::Board;
 use tns_match::TimeControl;
 
@@ -239,18 +240,18 @@ impl NewGameForm {
     ///
     /// # Errors
     /// The position parser's message, or that the game is over there.
-    pub fn choice(&self) -> Result<Choice, String> {
+    pub fn choice(&self) -> anyhow::Result<Choice> {
         let start = match self.start {
             StartChoice::Usual => Board::START,
             StartChoice::Shown => self.shown,
             StartChoice::Typed => {
                 let text = self.typed.trim();
                 // The text is on the line above: the error says only what is wrong with it.
-                text.parse::<Board>().map_err(|e| format!("not a position: {e}"))?
+                text.parse::<Board>().context("not a position")?
             }
         };
         if let Some(outcome) = tns_board::Outcome::of_board(start) {
-            return Err(format!("the game is over in that position: {outcome}"));
+            bail!("the game is over in that position: {outcome}");
         }
         Ok(Choice {
             sheep: self.players[self.sheep].clone(),
@@ -358,11 +359,11 @@ mod tests {
         f.backspace();
         f.backspace();
         f.type_char('x');
-        let err = f.choice().unwrap_err();
-        assert!(err.starts_with("not a position: "), "{err}");
+        let err = tns_file::one_line(f.choice().unwrap_err().as_ref());
+        assert!(err.starts_with("not a position: ") && err.len() > 20, "{err}");
         // A finished game is no start.
         f.typed = "T3T/5/5/5/T3T s 15".into();
-        let err = f.choice().unwrap_err();
+        let err = f.choice().unwrap_err().to_string();
         assert!(err.contains("over"), "{err}");
     }
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use anyhow::Context as _;
 use tns_board::{Board, Move, Point, Side};
 use tns_puzzles::{Progress, Puzzle, Theme};
 use tns_tablebase::{Tablebase, Verdict, Wdl};
@@ -275,12 +276,13 @@ fn save(path: &std::path::Path, progress: &Progress) -> Result<(), tns_file::Fil
 ///
 /// # Errors
 /// A file that is there and cannot be read or understood.
-pub fn load_progress(path: &std::path::Path) -> Result<Progress, String> {
-    match tns_file::read_text(path, tns_puzzles::MAX_PROGRESS_TEXT as u64) {
-        Ok(text) => Progress::from_text(&text).map_err(|e| format!("{}: {e}", path.display())),
-        Err(tns_file::FileError::Missing) => Ok(Progress::default()),
-        Err(e) => Err(format!("{}: {e}", path.display())),
-    }
+pub fn load_progress(path: &std::path::Path) -> anyhow::Result<Progress> {
+    let text = match tns_file::read_text(path, tns_puzzles::MAX_PROGRESS_TEXT as u64) {
+        Ok(text) => text,
+        Err(tns_file::FileError::Missing) => return Ok(Progress::default()),
+        Err(e) => return Err(e).with_context(|| path.display().to_string()),
+    };
+    Progress::from_text(&text).with_context(|| path.display().to_string())
 }
 
 #[cfg(test)]
@@ -356,7 +358,8 @@ mod tests {
         assert_eq!(back.tried, 1);
         assert!(back.has_seen(s.number() - 1));
         std::fs::write(&path, "colour blue\n").unwrap();
-        assert!(load_progress(&path).unwrap_err().contains("line 1"));
+        let error = load_progress(&path).unwrap_err();
+        assert!(tns_file::one_line(error.as_ref()).contains("line 1"), "{error:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use anyhow::{anyhow, bail};
 use tns_board::{EndReason, GameRecord, Outcome, RecordResult, Side};
 use tns_match::TimeControl;
 use tns_search::Limits;
@@ -183,13 +184,13 @@ pub type SavedClock = (TimeControl, Option<(Duration, Duration)>);
 /// # Errors
 /// A tag that does not read as a time, or one side's time left without the other's: a saved
 /// game's clocks are never quietly reset.
-pub fn clock_of(record: &GameRecord) -> Result<Option<SavedClock>, String> {
+pub fn clock_of(record: &GameRecord) -> anyhow::Result<Option<SavedClock>> {
     let Some(text) = record.tag("TimeControl") else { return Ok(None) };
     let seconds = |tag: &str, s: &str| {
         let t: Option<f64> = s.trim().parse().ok();
         t.filter(|t| t.is_finite() && (0.0..=86_400.0).contains(t))
             .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("the {tag} tag {s:?} is not a time in seconds (0 to 86400)"))
+            .ok_or_else(|| anyhow!("the {tag} tag {s:?} is not a time in seconds (0 to 86400)"))
     };
     let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
     let control = TimeControl {
@@ -198,12 +199,12 @@ pub fn clock_of(record: &GameRecord) -> Result<Option<SavedClock>, String> {
         moves: None,
     };
     if control.base.is_zero() && control.increment.is_zero() {
-        return Err(format!("the TimeControl tag {text:?} gives no time"));
+        bail!("the TimeControl tag {text:?} gives no time");
     }
     let left = match (record.tag("SheepClock"), record.tag("TigerClock")) {
         (Some(s), Some(t)) => Some((seconds("SheepClock", s)?, seconds("TigerClock", t)?)),
         (None, None) => None,
-        _ => return Err("the saved game has one side's clock (SheepClock, TigerClock) only".into()),
+        _ => bail!("the saved game has one side's clock (SheepClock, TigerClock) only"),
     };
     Ok(Some((control, left)))
 }

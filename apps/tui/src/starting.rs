@@ -74,7 +74,7 @@ impl App {
     pub fn submit_new_game(&mut self) {
         let Screen::NewGame { form, .. } = &mut self.screen else { return };
         if let Err(e) = form.choice() {
-            form.error = Some(e);
+            form.error = Some(tns_file::one_line(e.as_ref()));
             return;
         }
         let opening = form.opening;

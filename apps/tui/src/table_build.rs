@@ -50,7 +50,10 @@ impl App {
             }
             Some(Err(e)) => {
                 self.jobs.table_build = None;
-                self.message = format!("the endgame table could not be built: {e}");
+                self.message = format!(
+                    "the endgame table could not be built: {}",
+                    tns_file::one_line(e.as_ref())
+                );
             }
         }
     }

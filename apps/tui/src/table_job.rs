@@ -6,6 +6,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use anyhow::{Context as _, anyhow};
 use tns_tablebase::{BuildEvent, SliceProgress, Tablebase};
 
 /// What the build thread sends.
@@ -15,7 +16,7 @@ enum Message {
     /// how many.
     Progress(f64, usize, usize),
     /// The table, or why it could not be built.
-    Done(Result<Tablebase, String>),
+    Done(anyhow::Result<Tablebase>),
 }
 
 /// A build running on its own thread.
@@ -24,7 +25,7 @@ pub struct TableBuild {
     messages: Receiver<Message>,
     thread: Option<JoinHandle<()>>,
     /// The result, once the thread has sent it and until it is taken.
-    result: Option<Result<Tablebase, String>>,
+    result: Option<anyhow::Result<Tablebase>>,
     /// The folder it builds into.
     pub dir: PathBuf,
     /// The share of the work done so far, 0 to 1 (it moves as each slice is finished).
@@ -51,7 +52,8 @@ impl TableBuild {
                 })));
             })
             .map_err(|e| {
-                let _ = failed.send(Message::Done(Err(format!("cannot start its thread: {e}"))));
+                let why = anyhow::Error::new(e).context("cannot start its thread");
+                let _ = failed.send(Message::Done(Err(why)));
             })
             .ok();
         TableBuild {
@@ -82,7 +84,7 @@ impl TableBuild {
                 }
                 Err(TryRecvError::Empty) => return,
                 Err(TryRecvError::Disconnected) => {
-                    self.result = Some(Err("the build stopped unexpectedly".into()));
+                    self.result = Some(Err(anyhow!("the build stopped unexpectedly")));
                 }
             }
         }
@@ -90,16 +92,16 @@ impl TableBuild {
 
     /// The table, or why it could not be built, once the build is over (after a
     /// [`TableBuild::poll`] that found it); `None` while it runs.
-    pub fn take_result(&mut self) -> Option<Result<Tablebase, String>> {
+    pub fn take_result(&mut self) -> Option<anyhow::Result<Tablebase>> {
         self.result.take()
     }
 }
 
 /// Builds (or loads what is there of) the movement phase into `dir`, reporting the share of the
 /// positions whose slices are done, and the slice it is at (from 1) of how many.
-fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64, usize, usize)) -> Result<Tablebase, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    let slices = Tablebase::slice_slots(kills).map_err(|e| e.to_string())?;
+fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64, usize, usize)) -> anyhow::Result<Tablebase> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    let slices = Tablebase::slice_slots(kills)?;
     let slots = |dead: u8| slices.iter().find(|s| s.0 == dead).map_or(0, |s| s.1);
     #[expect(clippy::cast_precision_loss, reason = "a share for a progress line")]
     let total = slices.iter().map(|s| s.1).sum::<usize>().max(1) as f64;
@@ -109,7 +111,7 @@ fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64, usize, usize)) -> Result<
     #[expect(clippy::cast_precision_loss, reason = "a share for a progress line")]
     let share = |finished: usize| finished as f64 / total;
     // The table's errors name the file they are about.
-    Tablebase::build(kills, Some(dir), |event| match event {
+    let table = Tablebase::build(kills, Some(dir), |event| match event {
         BuildEvent::Started { dead, .. } | BuildEvent::Damaged { dead } => {
             progress(share(finished), at(dead), slices.len());
         }
@@ -123,8 +125,8 @@ fn build(dir: &Path, kills: u8, progress: &dyn Fn(f64, usize, usize)) -> Result<
             progress(share(finished) + within / total, at(dead), slices.len());
         }
         BuildEvent::Outdated { .. } => {}
-    })
-    .map_err(|e| e.to_string())
+    })?;
+    Ok(table)
 }
 
 /// How far into a slice's build a step is, 0 to 1: the first pass, then one pass a distance.
@@ -144,7 +146,7 @@ mod tests {
 
     use super::*;
 
-    fn wait(job: &mut TableBuild) -> Result<Tablebase, String> {
+    fn wait(job: &mut TableBuild) -> anyhow::Result<Tablebase> {
         loop {
             job.poll();
             if let Some(result) = job.take_result() {
@@ -206,6 +208,7 @@ mod tests {
         std::fs::write(&file, b"not a folder").unwrap();
         let error = wait(&mut TableBuild::start(&file.join("table"), 1)).unwrap_err();
         let _ = std::fs::remove_file(&file);
-        assert!(error.contains("cannot make"), "{error}");
+        let line = tns_file::one_line(error.as_ref());
+        assert!(line.contains("cannot make"), "{line}");
     }
 }

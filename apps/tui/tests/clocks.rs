@@ -197,9 +197,9 @@ fn a_saved_games_clocks_and_ending_read_back() {
     assert_eq!(ending_of(&other), None);
     // A damaged clock tag is an error, never a quiet reset.
     let no_time: GameRecord = text.replace("\"0+1\"", "\"0+0\"").parse().unwrap();
-    assert!(clock_of(&no_time).unwrap_err().contains("gives no time"));
+    assert!(clock_of(&no_time).unwrap_err().to_string().contains("gives no time"));
     let garbled: GameRecord = text.replace("\"0.8\"", "\"abc\"").parse().unwrap();
-    assert!(clock_of(&garbled).unwrap_err().contains("SheepClock"));
+    assert!(clock_of(&garbled).unwrap_err().to_string().contains("SheepClock"));
     let one: GameRecord = text
         .lines()
         .filter(|l| !l.starts_with("[TigerClock"))
@@ -207,5 +207,5 @@ fn a_saved_games_clocks_and_ending_read_back() {
         .join("\n")
         .parse()
         .unwrap();
-    assert!(clock_of(&one).unwrap_err().contains("one side's clock"));
+    assert!(clock_of(&one).unwrap_err().to_string().contains("one side's clock"));
 }
