@@ -3,18 +3,17 @@
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context as _, anyhow, bail};
 use clap::Parser;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
-use tigers_and_sheep::{App, Controller};
+use tigers_and_sheep::{App, Controller, Folders};
 use tigers_and_sheep::{DEFAULT_TIME, limits_of_tag};
-use tns_board::{Board, Game, GameRecord, KILLS_TO_WIN, Side};
+use tigers_and_sheep::{find_tablebase, offer_table_build, partial_table_note};
+use tns_board::{Board, Game, GameRecord, Side};
 use tns_search::Limits;
-use tns_tablebase::Tablebase;
 
 /// Tigers and Sheep (Bagh-Chal): four tigers against twenty sheep.
 ///
@@ -97,141 +96,6 @@ fn player(text: &str) -> anyhow::Result<Controller> {
     Ok(Controller::parse(text)?)
 }
 
-/// The games folder in the user's data directory, or the current folder if there is none.
-fn default_save_dir() -> PathBuf {
-    directories::ProjectDirs::from("", "", "tigers-and-sheep")
-        .map_or_else(|| PathBuf::from("."), |d| d.data_dir().join("games"))
-}
-
-/// The folders a table is looked for in, in order: the option, `TNS_TABLEBASE_DIR`,
-/// `./tablebase`, and a tablebase folder in the user's data directory.
-fn tablebase_dirs(given: Option<&std::path::Path>) -> Vec<PathBuf> {
-    if let Some(dir) = given {
-        return vec![dir.to_path_buf()];
-    }
-    let mut dirs = Vec::new();
-    if let Some(dir) = std::env::var_os("TNS_TABLEBASE_DIR").filter(|d| !d.is_empty()) {
-        dirs.push(PathBuf::from(dir));
-    }
-    dirs.push(PathBuf::from("tablebase"));
-    if let Some(d) = directories::ProjectDirs::from("", "", "tigers-and-sheep") {
-        dirs.push(d.data_dir().join("tablebase"));
-    }
-    dirs
-}
-
-/// The folder `B` builds the table into: the option, else `TNS_TABLEBASE_DIR`, else the user's
-/// data directory (where the game looks last, so that a table in the current folder still comes
-/// first), else `./tablebase`.
-fn table_home(given: Option<&std::path::Path>) -> PathBuf {
-    if let Some(dir) = given {
-        return dir.to_path_buf();
-    }
-    if let Some(dir) = std::env::var_os("TNS_TABLEBASE_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    directories::ProjectDirs::from("", "", "tigers-and-sheep")
-        .map_or_else(|| PathBuf::from("tablebase"), |d| d.data_dir().join("tablebase"))
-}
-
-/// Where `B` builds a table and which seats take one (`optional`, those left to the default);
-/// where there is no table and a computer seat would take one, the first message says `B`. A
-/// damaged table passed over (`warning`, from [`find_tablebase`]) is said first.
-fn offer_table_build(
-    app: &mut App,
-    optional: [bool; 2],
-    given: Option<&std::path::Path>,
-    warning: Option<String>,
-) {
-    app.set_table_home(Some(table_home(given)));
-    app.set_takes_table(optional);
-    let would_take = [Side::Sheep, Side::Tiger]
-        .into_iter()
-        .zip(optional)
-        .any(|(side, o)| o && matches!(app.player(side), Controller::Computer(_)));
-    let offer = app.tablebase().is_none() && would_take;
-    let message = match (warning, offer) {
-        (Some(warning), true) => format!("{warning}; B builds a sound one"),
-        (Some(warning), false) => warning,
-        (None, true) => "Press ? for help, B to build the endgame table (a minute)".into(),
-        (None, false) => return,
-    };
-    app.set_message(message);
-}
-
-/// The first sound table found, and a warning for the status line when a folder on the way held
-/// a damaged one. An error naming where it looked when the perfect player (or `table=on`) needs
-/// a table and there is none, or only a damaged one; where no side needs it, a damaged table
-/// does not stop the game: it plays on without (and `B` builds a sound one).
-fn find_tablebase(
-    given: Option<&std::path::Path>,
-    needed: bool,
-) -> anyhow::Result<(Option<Arc<Tablebase>>, Option<String>)> {
-    // A folder named on the command line must be there: a typo is not "no table".
-    if let Some(dir) = given
-        && !dir.is_dir()
-    {
-        bail!("--tablebase {}: no such folder", dir.display());
-    }
-    let dirs = tablebase_dirs(given);
-    let mut damaged: Option<anyhow::Error> = None;
-    for dir in &dirs {
-        match Tablebase::load(KILLS_TO_WIN, dir) {
-            Ok(table) => {
-                let skipped = damaged.map(|d| {
-                    format!(
-                        "{} (skipped: {} is used)",
-                        tns_file::one_line(d.as_ref()),
-                        dir.display()
-                    )
-                });
-                return Ok((Some(Arc::new(table)), skipped));
-            }
-            Err(e) if e.is_missing() => {}
-            Err(e) => {
-                damaged.get_or_insert_with(|| {
-                    anyhow::Error::new(e).context(format!("the tablebase in {}", dir.display()))
-                });
-            }
-        }
-    }
-    if !needed {
-        let warning =
-            damaged.map(|d| format!("{} (playing without it)", tns_file::one_line(d.as_ref())));
-        return Ok((None, warning));
-    }
-    if let Some(damaged) = damaged {
-        return Err(damaged);
-    }
-    let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    bail!(
-        "the perfect player (or `table=on`) needs the tablebase, and there is none in {}\n(build \
-         it with `cargo run --release -p tns-tablebase-cli -- build --placement --dir DIR`; the \
-         movement phase alone, enough for `table=on`, builds in about a minute without \
-         `--placement`)",
-        looked.join(", ")
-    )
-}
-
-/// Where a perfect player plays with a table that does not solve the whole game: what it then
-/// does, and how to build the rest (the perfect player is perfect only where the table holds
-/// the position, and searches elsewhere).
-fn partial_table_note(seats: &[&Controller], table: Option<&Tablebase>) -> Option<String> {
-    let perfect = seats.iter().any(|seat| {
-        matches!(seat, Controller::Computer(spec)
-            if matches!(spec.kind, tns_match::PlayerKind::Perfect { .. }))
-    });
-    let table = table.filter(|t| perfect && !t.solves_whole_game())?;
-    let from = table.placement_from().map_or_else(
-        || "once every sheep is placed".to_owned(),
-        |placed| format!("from {placed} sheep placed on"),
-    );
-    Some(format!(
-        "this table holds the game {from}: before that the perfect player searches (tns-tablebase \
-         build --placement builds the rest)"
-    ))
-}
-
 /// The file the game in progress is written to after every move, in the games folder.
 const AUTOSAVE: &str = "autosave.txt";
 
@@ -258,9 +122,9 @@ fn saved_game(cli: &Cli, save_dir: &std::path::Path) -> anyhow::Result<Option<Ga
     Ok(Some(record))
 }
 
-fn setup(cli: &Cli, save_dir: &std::path::Path) -> anyhow::Result<App> {
+fn setup(cli: &Cli, folders: &Folders) -> anyhow::Result<App> {
     let option = if cli.resume { "--resume" } else { "--load" };
-    let record = saved_game(cli, save_dir)?;
+    let record = saved_game(cli, &folders.games())?;
     // A side's player: the option if given, else the saved game's, else the shipped network.
     let seat = |given: &Option<String>, tag: &str, option: &str| match given {
         Some(text) => player(text).with_context(|| option.to_owned()),
@@ -313,7 +177,7 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> anyhow::Result<App> {
         }
     }
     let wants_table = sheep.needs_tablebase() || tiger.needs_tablebase();
-    let (tablebase, warning) = find_tablebase(cli.tablebase.as_deref(), wants_table)?;
+    let (tablebase, warning) = find_tablebase(folders, wants_table)?;
     if tablebase.is_some() {
         for (seat, optional) in [&mut sheep, &mut tiger].into_iter().zip(optional) {
             if optional {
@@ -323,7 +187,7 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> anyhow::Result<App> {
     }
     let partial = partial_table_note(&[&sheep, &tiger], tablebase.as_deref());
     let mut app = App::new(game, sheep, tiger, limits, tablebase);
-    offer_table_build(&mut app, optional, cli.tablebase.as_deref(), warning);
+    offer_table_build(&mut app, optional, folders.table_home(), warning);
     if let Some(note) = partial {
         app.set_message(note);
     }
@@ -349,22 +213,13 @@ fn setup(cli: &Cli, save_dir: &std::path::Path) -> anyhow::Result<App> {
     Ok(app)
 }
 
-/// Where the puzzle record is kept: in `--save-dir` when given, else in the data directory.
-fn puzzle_record(cli: &Cli) -> PathBuf {
-    if let Some(dir) = &cli.save_dir {
-        return dir.join("puzzles.txt");
-    }
-    directories::ProjectDirs::from("", "", "tigers-and-sheep")
-        .map_or_else(|| PathBuf::from("puzzles.txt"), |d| d.data_dir().join("puzzles.txt"))
-}
-
 /// The puzzle screen, set up: the shipped set, the player's record, a table if there is one
 /// (to say what a wrong move gives up, to the ply).
-fn puzzle_screen(cli: &Cli) -> anyhow::Result<tigers_and_sheep::puzzles::PuzzleScreen> {
+fn puzzle_screen(folders: &Folders) -> anyhow::Result<tigers_and_sheep::puzzles::PuzzleScreen> {
     let set = tns_puzzles::shipped().context("the puzzle set")?;
-    let path = puzzle_record(cli);
+    let path = folders.puzzle_record();
     let progress = tigers_and_sheep::puzzles::load_progress(&path)?;
-    let (table, _) = find_tablebase(cli.tablebase.as_deref(), false)?;
+    let (table, _) = find_tablebase(folders, false)?;
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_secs());
@@ -372,12 +227,18 @@ fn puzzle_screen(cli: &Cli) -> anyhow::Result<tigers_and_sheep::puzzles::PuzzleS
         .context("the puzzle set is empty")
 }
 
+/// The folders the options and the environment give, worked out once for every session.
+fn folders(cli: &Cli) -> Folders {
+    Folders::new(cli.save_dir.clone(), cli.tablebase.clone())
+}
+
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
+    let folders = folders(&cli);
     // The puzzles and a game may follow each other: `p` on the start screen opens the puzzles,
     // `g` in the puzzles plays one as a game.
     loop {
-        match session(&mut cli) {
+        match session(&mut cli, &folders) {
             Ok(true) => cli.puzzles = true,
             Ok(false) => return ExitCode::SUCCESS,
             Err(code) => return code,
@@ -387,10 +248,10 @@ fn main() -> ExitCode {
 
 /// The puzzles if asked for, then a game unless the player left them; `Ok(true)` when the
 /// game's start screen asked for the puzzles.
-fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
+fn session(cli: &mut Cli, folders: &Folders) -> Result<bool, ExitCode> {
     if cli.puzzles {
         cli.puzzles = false;
-        match puzzles(cli) {
+        match puzzles(folders) {
             Ok(None) => return Ok(false),
             Ok(Some(board)) => {
                 // `g`: the puzzle's position as a game, the player on the side to move.
@@ -405,8 +266,8 @@ fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
             }
         }
     }
-    let save_dir = cli.save_dir.clone().unwrap_or_else(default_save_dir);
-    let mut app = match setup(cli, &save_dir) {
+    let save_dir = folders.games();
+    let mut app = match setup(cli, folders) {
         Ok(mut app) => {
             // https://no-color.org: a set, non-empty NO_COLOR means no colours.
             app.set_no_color(std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()));
@@ -453,8 +314,8 @@ fn session(cli: &mut Cli) -> Result<bool, ExitCode> {
 }
 
 /// Runs the puzzle screen; the position to play as a game, if the player asked for one.
-fn puzzles(cli: &Cli) -> anyhow::Result<Option<Board>> {
-    let mut screen = puzzle_screen(cli)?;
+fn puzzles(folders: &Folders) -> anyhow::Result<Option<Board>> {
+    let mut screen = puzzle_screen(folders)?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!("the puzzles need a terminal, and standard input or output is not one");
     }
@@ -482,56 +343,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_default_computer_seat_without_a_table_is_told_of_b_and_takes_one() {
-        let app = |sheep: Controller, optional| {
-            let mut app =
-                App::new(Game::new(), sheep, Controller::network(), Limits::depth(1), None);
-            offer_table_build(&mut app, optional, Some(std::path::Path::new("/tmp/t")), None);
-            app
-        };
-        let default = app(Controller::Human, [true, true]);
-        assert!(default.message().contains("B to build"), "{}", default.message());
-        assert_eq!(default.takes_table(), [true, true]);
-        assert_eq!(default.table_home(), Some(std::path::Path::new("/tmp/t")));
-        // Both sides named: nobody takes a table, and nobody is told of B at the start.
-        let named = app(Controller::Human, [false, false]);
-        assert!(!named.message().contains("B to build"), "{}", named.message());
-        assert_eq!(named.takes_table(), [false, false]);
-        // A damaged table passed over is said, with `B` only where it would be offered.
-        let mut warned =
-            App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
-        let damage = || Some("the tablebase in t: damaged (playing without it)".to_owned());
-        offer_table_build(&mut warned, [true, true], None, damage());
-        assert!(
-            warned.message().starts_with("the tablebase in t: damaged"),
-            "{}",
-            warned.message()
-        );
-        assert!(warned.message().ends_with("B builds a sound one"), "{}", warned.message());
-        offer_table_build(&mut warned, [false, false], None, damage());
-        assert!(!warned.message().contains("B builds"), "{}", warned.message());
-    }
-
-    #[test]
-    fn a_damaged_table_stops_only_a_player_that_needs_it() {
-        let dir = std::env::temp_dir().join(format!("tns-tui-damaged-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("k5-d0.tnstb"), b"not a table at all").unwrap();
-        // No side needs it: the game starts without it, saying where and what was wrong.
-        let (table, warning) = find_tablebase(Some(&dir), false).unwrap();
-        assert!(table.is_none());
-        let warning = warning.expect("the damage is told");
-        assert!(warning.contains("k5-d0.tnstb") && warning.contains("without it"), "{warning}");
-        // A perfect player needs it: the game does not start, and says why.
-        let error = tns_file::one_line(find_tablebase(Some(&dir), true).unwrap_err().as_ref());
-        assert!(error.contains("k5-d0.tnstb") && error.contains("not a Tigers"), "{error}");
-        // A sound folder with nothing in it: no table, no warning.
-        std::fs::remove_file(dir.join("k5-d0.tnstb")).unwrap();
-        assert!(matches!(find_tablebase(Some(&dir), false), Ok((None, None))));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
     fn the_start_screen_opens_unless_a_side_or_a_saved_game_is_named() {
         let dir = std::env::temp_dir().join(format!("tns-tui-start-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -539,7 +350,8 @@ mod tests {
         let app = |args: &[&str]| {
             let mut all = vec!["tigers-and-sheep", "--tablebase", &table];
             all.extend(args);
-            setup(&Cli::try_parse_from(all).unwrap(), &dir).unwrap()
+            let cli = Cli::try_parse_from(all).unwrap();
+            setup(&cli, &folders(&cli)).unwrap()
         };
         let asked = app(&[]);
         assert!(asked.new_game_form().is_some_and(|f| f.opening), "no side named: asked");
@@ -568,27 +380,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let record = "[Sheep \"human\"]\n[Tiger \"network\"]\n\n1. c3 *\n";
         std::fs::write(dir.join(AUTOSAVE), record).unwrap();
-        let args = ["tigers-and-sheep", "--resume", "--tablebase", dir.to_str().unwrap()];
-        let app = setup(&Cli::try_parse_from(args).unwrap(), &dir).unwrap();
+        let dir_arg = dir.to_str().unwrap();
+        let args = ["tigers-and-sheep", "--resume", "--save-dir", dir_arg, "--tablebase", dir_arg];
+        let cli = Cli::try_parse_from(args).unwrap();
+        let app = setup(&cli, &folders(&cli)).unwrap();
         assert!(app.message().contains("B to build"), "{}", app.message());
         assert_eq!(app.takes_table(), [false, true], "the tigers take a table B builds");
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_perfect_player_with_part_of_the_table_is_told_so() {
-        // The variant won by one kill builds in a moment; its movement phase is all it holds.
-        let table = Tablebase::build(1, None, |_| {}).unwrap();
-        let perfect = player("perfect").unwrap();
-        let note = partial_table_note(&[&Controller::Human, &perfect], Some(&table)).unwrap();
-        assert!(
-            note.contains("once every sheep is placed") && note.contains("--placement"),
-            "{note}"
-        );
-        assert!(
-            partial_table_note(&[&Controller::Human, &Controller::network()], Some(&table))
-                .is_none()
-        );
     }
 
     #[test]
