@@ -4,11 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use serde::Serialize;
 use tns_board::{Game, Move};
 use tns_match::{Budget, PlayerSpec};
@@ -16,7 +14,6 @@ use tokio::sync::Semaphore;
 
 use crate::analysis::{API_VERSION, Analyst, MoveJson, PositionJson};
 use crate::error::ApiError;
-use crate::page;
 use crate::query::Query;
 
 /// What a request may cost: the server's limits on searching.
@@ -83,25 +80,7 @@ impl AppState {
     }
 }
 
-/// The server's routes.
-pub fn router(state: Arc<AppState>) -> Router {
-    Router::new()
-        .route("/", get(page::index))
-        .route("/app.js", get(page::script))
-        .route("/style.css", get(page::style))
-        .route("/favicon.svg", get(page::icon))
-        .route("/favicon.ico", get(page::icon))
-        .route("/api/v1/position", get(position))
-        .route("/api/v1/mainline", get(mainline))
-        .route("/api/v1/move", get(play))
-        .route("/api/v1/players", get(players))
-        .route("/api/v1/puzzle", get(crate::learn::puzzle))
-        .route("/api/v1/review", get(crate::learn::review))
-        .fallback(not_found)
-        .with_state(state)
-}
-
-async fn not_found() -> ApiError {
+pub(crate) async fn not_found() -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: "no such page: the API is under /api/v1/ (docs/web.md)".into(),
@@ -173,7 +152,7 @@ pub(crate) fn parse(raw: Option<&str>, known: &[&str]) -> Result<(Query, Game), 
     Ok((query, game))
 }
 
-async fn position(
+pub(crate) async fn position(
     State(state): State<Arc<AppState>>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
@@ -195,7 +174,7 @@ struct MainlineJson {
     moves: Vec<MoveJson>,
 }
 
-async fn mainline(
+pub(crate) async fn mainline(
     State(state): State<Arc<AppState>>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
@@ -256,7 +235,7 @@ fn default_player(state: &AppState) -> &'static str {
     if state.analyst.table.is_some() { "strongest:table=on" } else { "strongest" }
 }
 
-async fn play(
+pub(crate) async fn play(
     State(state): State<Arc<AppState>>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, ApiError> {
@@ -318,7 +297,7 @@ struct PlayersJson {
     tablebase: bool,
 }
 
-async fn players(State(state): State<Arc<AppState>>) -> Response {
+pub(crate) async fn players(State(state): State<Arc<AppState>>) -> Response {
     let answer = PlayersJson {
         api: API_VERSION,
         players: offered(&state),

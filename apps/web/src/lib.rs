@@ -9,10 +9,12 @@ mod error;
 mod learn;
 mod page;
 mod query;
+mod routes;
 mod serve;
 
 pub use analysis::{API_VERSION, Analyst, SearchBudget};
-pub use api::{AppState, RequestLimits, router};
+pub use api::{AppState, RequestLimits};
 pub use error::ApiError;
 pub use query::{MAX_MOVES, MAX_QUERY, Query};
+pub use routes::router;
 pub use serve::{ConnectionLimits, serve};
