@@ -35,7 +35,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .with_context(|| format!("{}: no game record in it", args.record.display()))?;
     let game = record.replay().with_context(|| args.record.display().to_string())?;
     let table = match Tablebase::load(KILLS_TO_WIN, &args.tablebase) {
-        Ok(table) => Some(table),
+        Ok(table) => Some(std::sync::Arc::new(table)),
         Err(e) if e.is_missing() => {
             say!(
                 "note: no table in {} (--tablebase names one): no move is marked, the values are \
@@ -48,13 +48,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let spec: PlayerSpec = args.player.parse().context("--player")?;
     let defaults = Budget { time: None, depth: Some(args.depth), threads: 1, tt_mb: 16 };
-    let mut searcher = spec.searcher(defaults, None).context("--player")?;
+    let mut searcher = spec.searcher(defaults, table.as_ref()).context("--player")?;
     let stop = AtomicBool::new(false);
     let mut estimate = |board| {
         let search = searcher.as_mut()?;
         search.search(board, &[], Limits::depth(args.depth), &stop, |_| {}).ok().map(|r| r.chances)
     };
-    let review = tns_puzzles::review(&game, table.as_ref(), &mut estimate)?;
+    let review = tns_puzzles::review(&game, table.as_deref(), &mut estimate)?;
     say!("{}", review.to_string().trim_end());
     let chart: String = review.sparkline(usize::MAX).into_iter().map(|(_, bar)| bar).collect();
     say!(

@@ -362,14 +362,22 @@ impl Session {
             "timestability" | "pvs" | "killers" => match value {
                 "true" | "false" => {
                     let on = value == "true";
+                    let parts = &mut self.options.parts;
                     match name.to_ascii_lowercase().as_str() {
-                        "pvs" => self.options.parts.pvs = on,
-                        "killers" => self.options.parts.killers = on,
-                        _ => self.options.parts.stability = on,
+                        "pvs" => parts.pvs = on,
+                        "killers" => parts.killers = on,
+                        _ => parts.stability = on,
                     }
                     self.rebuild()
                 }
-                _ => Err(anyhow!("{name} is true or false, not {:?}", quote(value))),
+                _ => {
+                    let name = match name.to_ascii_lowercase().as_str() {
+                        "pvs" => "PVS",
+                        "killers" => "Killers",
+                        _ => "TimeStability",
+                    };
+                    Err(anyhow!("{name} is true or false, not {:?}", quote(value)))
+                }
             },
             "showwdl" | "uci_showwdl" => match value {
                 "true" | "false" => {

@@ -196,6 +196,11 @@ pub fn load(cli: &Cli) -> anyhow::Result<Tablebase> {
                 "{e} with `tns-tablebase build --dir {dir}` (and `--placement` for the whole \
                  game)"
             )
+        } else if matches!(e, TablebaseError::Block { .. }) {
+            format!(
+                "{e}; `tns-tablebase build --dir {dir}` (with the options that built the table) \
+                 builds damaged files again"
+            )
         } else {
             return e.into();
         };

@@ -68,7 +68,7 @@ impl App {
                     None => self.message = format!("no move threw a result away ({marks} marked)"),
                 }
             }
-            Err(e) => self.message = format!("the review failed: {e}"),
+            Err(e) => self.message = format!("the review failed: {}", tns_file::one_line(&e)),
         }
     }
 

@@ -257,7 +257,7 @@ pub(crate) async fn play(
     }
     let spec: PlayerSpec = match state.extra.iter().find(|s| s.name == name) {
         Some(spec) => spec.clone(),
-        None => name.parse().map_err(|e| ApiError::internal(format!("{e}")))?,
+        None => name.parse().map_err(|e| ApiError::internal(tns_file::one_line(&e)))?,
     };
     let position = game.board().to_string();
     let chosen: Move = off_thread(&state, Slot::Search, move |s, stop| {
@@ -268,10 +268,10 @@ pub(crate) async fn play(
         let budget = Budget { time, depth: None, threads: 1, tt_mb: 16 };
         let mut player = capped
             .build(budget, s.analyst.table.as_ref())
-            .map_err(|e| ApiError::unavailable(e.to_string()))?;
+            .map_err(|e| ApiError::unavailable(tns_file::one_line(&e)))?;
         player.new_game(0);
         player.choose(&game, stop).ok_or_else(|| {
-            let why = player.failure().map_or_else(|| "no move".into(), |e| e.to_string());
+            let why = player.failure().map_or_else(|| "no move".into(), |e| tns_file::one_line(&e));
             ApiError::internal(format!("the player found no move: {why}"))
         })
     })

@@ -167,7 +167,7 @@ pub async fn review(
     let answer = off_thread(&state, Slot::Lookup, move |s, _stop| {
         let table = s.analyst.table.as_deref();
         let review = tns_puzzles::review(&game, table, &mut |_| None)
-            .map_err(|e| ApiError::internal(format!("the table failed: {e}")))?;
+            .map_err(|e| ApiError::internal(tns_file::one_line(&e)))?;
         let plies = review
             .plies
             .iter()

@@ -1,6 +1,6 @@
 //! Players: anything that can be asked for a move, and the two built in here, the search with
-//! any evaluator within a budget, and random play. Players are named and built from a spec
-//! (`spec.rs`).
+//! any evaluator within a budget, and random play. Players are named by a spec (`spec.rs`,
+//! read by `spec_grammar.rs`) and built from it (`spec_build.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

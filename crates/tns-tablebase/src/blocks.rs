@@ -427,8 +427,14 @@ mod tests {
         };
         let fault = blocks.decode(0, &garbage).unwrap_err();
         assert!(matches!(fault, BlockFault::Decode(_)), "{fault:?}");
-        let cause = std::error::Error::source(&fault).expect("the decompressor's error");
-        assert!(!cause.to_string().is_empty());
+        let cause =
+            std::error::Error::source(&fault).expect("the decompressor's error").to_string();
+        assert!(fault.to_string().ends_with(&cause), "{fault}");
+        // A program's line says the file, the block and the decompressor's reason, once.
+        let error = crate::TablebaseError::Block { path: "k5-d0.tnstb".into(), block: 3, fault };
+        let line = tns_file::one_line(&error);
+        assert!(line.starts_with("k5-d0.tnstb: block 3 is damaged (it does not decompress: "));
+        assert!(line.ends_with(&format!("{cause})")), "said once: {line}");
     }
 
     #[test]

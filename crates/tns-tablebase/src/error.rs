@@ -37,13 +37,14 @@ pub enum TablebaseError {
     #[error("placement layer {0} (sheep placed) is not built")]
     NoLayer(u8),
     /// A block of a table file failed its check when read: the file is damaged.
-    #[error("{}: block {block} is damaged ({fault}); `tns-tablebase build` (with the options that built the table) builds damaged files again", path.display())]
+    #[error("{}: block {block} is damaged ({fault})", path.display())]
     Block {
         /// The file.
         path: PathBuf,
         /// The block, counted from 0.
         block: u64,
         /// What is wrong with it.
+        #[source]
         fault: BlockFault,
     },
     /// The file is in an earlier format than this version reads (the build makes it again).
@@ -120,8 +121,8 @@ pub enum BlockFault {
     /// Its bytes do not match its checksum.
     #[error("checksum mismatch")]
     Checksum,
-    /// The decompressor refused it (its error is the `source()`).
-    #[error("it does not decompress")]
+    /// The decompressor refused it (its error is also the `source()`).
+    #[error("it does not decompress: {0}")]
     Decode(#[source] std::sync::Arc<std::io::Error>),
     /// It decompresses to the wrong number of bytes.
     #[error("it decompresses to {found} bytes, expected {expected}")]
