@@ -71,13 +71,14 @@ pub fn shipped_chances(which: Fitted) -> Result<Arc<WdlModel>, PlayerError> {
 }
 
 /// The endgame built into the library: the tablebase's movement slices of no and of one dead
-/// sheep (`k5-d0.tnstb`, `k5-d1.tnstb`, 272 KB), every position of the movement phase before the
+/// sheep (`k5-d0.tnstb`, `k5-d1.tnstb`; their size is in docs/results.md), every position of the movement phase before the
 /// tigers' second kill. The network players search with it unless told `endgame=off`.
 const SHIPPED_ENDGAME: [&[u8]; 2] =
     [include_bytes!("../endgame/k5-d0.tnstb"), include_bytes!("../endgame/k5-d1.tnstb")];
 
 /// The endgame built into the library ([`PlayerSpec::endgame`](crate::PlayerSpec::endgame)), decoded once (every block
-/// checked, on the calling thread: some 20 ms; 2.3 MB in memory) and shared.
+/// checked, on the calling thread; docs/results.md says how long it takes and how much memory)
+/// and shared.
 ///
 /// # Errors
 /// [`PlayerError::Endgame`] if the bytes built in do not decode (a build from a damaged

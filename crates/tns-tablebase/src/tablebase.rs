@@ -217,7 +217,7 @@ impl Tablebase {
     /// as slices are given, or more, are not held ([`Tablebase::value`] answers `None`), nor is
     /// any placement. Every block is checked, on the calling thread (no thread is started). A
     /// program can build such a table into itself: the first two slices of the real game are
-    /// 272 KB and hold every movement position where the tigers have killed at most once.
+    /// small (docs/results.md) and hold every movement position where the tigers have killed at most once.
     ///
     /// # Errors
     /// [`TablebaseError::Kills`] unless `kills` is 1 to 5, [`TablebaseError::Slices`] for more
