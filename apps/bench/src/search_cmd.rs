@@ -41,7 +41,7 @@ pub struct Args {
     /// Switch parts of the search off, to measure what each is worth (comma-separated).
     #[arg(long, value_delimiter = ',')]
     without: Vec<Part>,
-    /// Switch parts on that the engine leaves off (killers), comma-separated.
+    /// Switch parts on that the engine leaves off (pvs), comma-separated.
     #[arg(long, value_delimiter = ',')]
     with: Vec<Part>,
 }

@@ -139,7 +139,8 @@ fn search_bench_prints_every_position_and_parts_do_not_change_scores() {
     };
     let all = scores(&[]);
     assert_eq!(all, scores(&["--without", "table,jumps,history"]));
-    assert_eq!(all, scores(&["--with", "killers"]));
+    assert_eq!(all, scores(&["--without", "killers"]));
+    assert_eq!(all, scores(&["--with", "pvs"]));
 }
 
 #[test]

@@ -276,7 +276,7 @@ impl Session {
         self.say(&format!("option name MultiPV type spin default 1 min 1 max {MAX_MOVES}"));
         self.say("option name TimeStability type check default true");
         self.say("option name PVS type check default false");
-        self.say("option name Killers type check default false");
+        self.say("option name Killers type check default true");
         self.say("option name ShowWDL type check default false");
         self.say("option name Evaluator type string default network");
         self.say("option name Tablebase type string default <empty>");

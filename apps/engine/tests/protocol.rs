@@ -123,8 +123,9 @@ fn the_search_parts_keep_the_value() {
     engine.send("setoption name Evaluator value heuristic");
     engine.send("position startpos moves c3 a5b4 c2");
     let (plain, _) = engine.bestmove("go depth 5");
-    for option in ["PVS", "Killers"] {
-        engine.send(&format!("setoption name {option} value true"));
+    // Each switched from its default: PVS on, killers off.
+    for (option, value) in [("PVS", true), ("Killers", false)] {
+        engine.send(&format!("setoption name {option} value {value}"));
         assert!(engine.sync().is_empty(), "{option} is taken");
         engine.send("newgame");
         engine.send("position startpos moves c3 a5b4 c2");

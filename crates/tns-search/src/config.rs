@@ -79,12 +79,11 @@ impl Parts {
         stability: true,
     };
 
-    /// The parts the engine uses: all but killer moves, which cost 15-25% more nodes to reach
-    /// depths 12 to 14 on the bench positions, and principal variation search, which saves the
-    /// network 14-30% of its nodes but, choosing differently among equal scores, made the
-    /// shipped network let a draw slip against perfect play half as often again
-    /// (docs/search.md has the figures).
-    pub const DEFAULT: Parts = Parts { killers: false, pvs: false, ..Parts::ALL };
+    /// The parts the engine uses: all but principal variation search. Each of the two switched
+    /// parts was decided by a match at equal time with SPRT: killer moves held their own and are
+    /// on, principal variation search gained nothing measurable and is off
+    /// (docs/results.md, "Killers and principal variation search at equal time").
+    pub const DEFAULT: Parts = Parts { pvs: false, ..Parts::ALL };
 }
 
 impl Default for Parts {
