@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 
 use crate::state::RunState;
 
@@ -34,8 +34,64 @@ pub fn complete_generation(out: &Path) -> anyhow::Result<Option<u32>> {
     RunState::load_generation(&out.join("state.bin"))
 }
 
-/// Removes what a killed run left half done: temporary files of interrupted saves, and the
-/// weights of generations after the last complete one. Says what it removed.
+/// The generations whose weights are in `out`, in order.
+fn generations_on_disk(out: &Path) -> anyhow::Result<Vec<u32>> {
+    let entries = std::fs::read_dir(out).with_context(|| out.display().to_string())?;
+    let mut found: Vec<u32> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            name.strip_prefix("gen-")?.strip_suffix(".bin")?.parse().ok()
+        })
+        .collect();
+    found.sort_unstable();
+    Ok(found)
+}
+
+/// `gen-001.bin` … `gen-030.bin`, or the one name.
+fn span(generations: &[u32]) -> String {
+    match generations {
+        [] => String::new(),
+        [one] => format!("gen-{one:03}.bin"),
+        [first, .., last] => format!("gen-{first:03}.bin … gen-{last:03}.bin"),
+    }
+}
+
+/// Checks that the weights in `out` agree with the state that names generation `complete` (0:
+/// no state) before anything is removed. A run writes one generation's weights, then the state
+/// that names it complete, so at most one generation's weights (the one under way when it
+/// stopped) can stand after the state's: more than that means the state is not the one this
+/// folder's run wrote last (copied from another run, restored from a backup, or removed), and
+/// the finished generations after it are kept and the resume refused.
+///
+/// # Errors
+/// A folder whose weights go further than its state allows, saying what is kept.
+pub fn check_no_finished_after(out: &Path, complete: u32) -> anyhow::Result<()> {
+    let after: Vec<u32> =
+        generations_on_disk(out)?.into_iter().filter(|&n| n > complete + 1).collect();
+    if after.is_empty() {
+        return Ok(());
+    }
+    let state = out.join("state.bin");
+    let says = if complete == 0 {
+        format!("{} is missing", state.display())
+    } else {
+        format!("{} names generation {complete} as the last finished", state.display())
+    };
+    bail!(
+        "{says}, but {} ({} generation(s)) are saved after it: the state is not the one this run \
+         wrote last (copied from another run, restored, or removed?). Nothing was removed: every \
+         generation is kept. Put back this run's state.bin, or move the generations after \
+         {complete} out of the folder to go on from there, or train into a new folder",
+        span(&after),
+        after.len()
+    )
+}
+
+/// Removes what a stopped run left unfinished: temporary files of interrupted saves, and the
+/// weights of the one generation that was under way after the last complete one (it is done
+/// again, to the same bits). Says what it removed and what it kept. Call
+/// [`check_no_finished_after`] first: this removes every generation after `complete`.
 pub fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> anyhow::Result<()> {
     let entries = std::fs::read_dir(out).with_context(|| out.display().to_string())?;
     let mut removed = Vec::new();
@@ -54,8 +110,10 @@ pub fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> anyhow
     }
     if !removed.is_empty() {
         removed.sort();
+        let kept = generations_on_disk(out)?;
+        let kept = if kept.is_empty() { "none".to_owned() } else { span(&kept) };
         log(&format!(
-            "removed what a stopped run left unfinished after generation {complete}: {}",
+            "removed what a stopped run left unfinished after generation {complete}: {}; kept: {kept}",
             removed.join(", ")
         ));
     }

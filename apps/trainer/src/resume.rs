@@ -3,26 +3,64 @@
 
 use std::path::Path;
 
-use anyhow::bail;
+use anyhow::{Context as _, anyhow};
 use tns_nn::{Adam, Network, Sample};
 
-use crate::layout::{clean_up, complete_generation, generation_path};
+use crate::layout::{check_no_finished_after, clean_up, generation_path};
 use crate::settings::Settings;
 use crate::state::RunState;
 
-/// Takes up the run in `s.out` where it stands: removes what an unfinished generation left,
-/// checks (or, for a new run, records) the settings, and names the complete generation
+/// Takes up the run in `s.out` where it stands: checks that its state and its weights belong
+/// together before anything is touched (a state copied from another run, or one older than the
+/// generations saved, is refused and nothing is removed), removes what an unfinished generation
+/// left, checks (or, for a new run, records) the settings, and names the complete generation
 /// `latest.bin` again (a run stopped between its state and that name left it on the one
-/// before). The network to go on from, and its generation.
-pub fn take_up(s: &Settings, log: &mut impl FnMut(&str)) -> anyhow::Result<(Network, u32)> {
-    let complete = complete_generation(&s.out)?;
+/// before). The network to go on from, its generation, and the state saved with it.
+pub fn take_up(
+    s: &Settings,
+    log: &mut impl FnMut(&str),
+) -> anyhow::Result<(Network, u32, Option<RunState>)> {
+    let state_path = s.out.join("state.bin");
+    let state = RunState::load(&state_path, s.learning_rate)?;
+    let complete = state.as_ref().map(|st| st.generation);
+    if let Some(state) = &state {
+        check_state_is_this_runs(s, state, &state_path)?;
+    }
+    check_no_finished_after(&s.out, complete.unwrap_or(0))?;
     clean_up(&s.out, complete.unwrap_or(0), log)?;
     crate::recorded::check_or_record(s, complete.unwrap_or(0), log)?;
     let (net, first) = starting_point(s, complete)?;
     if complete.is_some() && s.from.is_none() {
         net.save(&s.out.join("latest.bin"))?;
     }
-    Ok((net, first))
+    Ok((net, first, state))
+}
+
+/// A state names its generation's weights: a state copied from another run (other seeds, other
+/// layer sizes) names weights that are not this folder's.
+fn check_state_is_this_runs(s: &Settings, state: &RunState, path: &Path) -> anyhow::Result<()> {
+    let n = state.generation;
+    let weights = generation_path(&s.out, n);
+    let not_ours = |why: &str| {
+        anyhow!(
+            "{} is not this run's: {why} (copied from another run?). Nothing was removed: put \
+             back this run's state.bin, or train into a new folder",
+            path.display()
+        )
+    };
+    if !weights.exists() {
+        return Err(not_ours(&format!(
+            "it names generation {n}, whose weights {} are not here",
+            weights.display()
+        )));
+    }
+    let net = Network::load(&weights).with_context(|| weights.display().to_string())?;
+    if weights_id(&net) != state.weights {
+        return Err(not_ours(&format!(
+            "the weights it was saved with are not those of generation {n} here"
+        )));
+    }
+    Ok(())
 }
 
 /// Where a run starts: the network, and the number of its generation (0 for a new run).
@@ -54,26 +92,15 @@ pub fn resume(
     s: &Settings,
     net: &Network,
     first: u32,
-    state_path: &Path,
+    state: Option<RunState>,
     log: &mut impl FnMut(&str),
 ) -> anyhow::Result<(Adam, Vec<Vec<Sample>>)> {
-    let resumed = if s.from.is_none() && first > 0 {
-        RunState::load(state_path, s.learning_rate)?
-            .filter(|st| st.generation == first && st.adam.state().0.len() == net.params().len())
-    } else {
-        None
-    };
-    // A state copied from another run names a generation whose weights are not these.
-    if let Some(state) = &resumed
-        && state.weights != weights_id(net)
-    {
-        bail!(
-            "{} is not this run's: the weights it was saved with are not those of generation \
-             {first} here (copied from another run?): train into a new folder, or remove it to \
-             start this run again",
-            state_path.display()
-        );
-    }
+    let resumed = state.filter(|st| {
+        s.from.is_none()
+            && first > 0
+            && st.generation == first
+            && st.adam.state().0.len() == net.params().len()
+    });
     if first > 0 {
         let how = if resumed.is_some() {
             ""

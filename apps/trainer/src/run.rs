@@ -43,7 +43,7 @@ pub fn train(
 ) -> anyhow::Result<Network> {
     std::fs::create_dir_all(&s.out).with_context(|| s.out.display().to_string())?;
     let _lock = RunLock::take(&s.out)?;
-    let (mut net, first) = take_up(s, &mut log)?;
+    let (mut net, first, state) = take_up(s, &mut log)?;
     if first >= s.generations {
         log(&format!(
             "{} is at generation {first} of {}: nothing to do (ask for more generations to go on)",
@@ -53,7 +53,7 @@ pub fn train(
         return Ok(net);
     }
     let state_path = s.out.join("state.bin");
-    let (mut adam, mut window) = resume(s, &net, first, &state_path, &mut log)?;
+    let (mut adam, mut window) = resume(s, &net, first, state, &mut log)?;
     let mut rows = progress::read(&s.out.join("progress.csv"))?;
     rows.retain(|r| r.generation <= first);
     let distil = distillation(s, &mut log);

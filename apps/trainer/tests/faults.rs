@@ -279,3 +279,80 @@ fn a_state_copied_from_another_run_is_refused() {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
+
+/// A short self-play run of the real program (tiny games and network, one thread): its exit
+/// code, and what it wrote to both streams.
+fn short_run(dir: &std::path::Path, generations: u32, extra: &[&str]) -> (i32, String) {
+    let generations = generations.to_string();
+    let dir = dir.to_str().unwrap();
+    let mut args = vec![generations.as_str(), "4", dir, "--hidden", "8", "--depth", "1"];
+    args.extend_from_slice(&["--epochs", "1", "--match-every", "0", "--threads", "1"]);
+    args.extend_from_slice(extra);
+    let out = Command::new(env!("CARGO_BIN_EXE_tns-train")).args(&args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text.into_owned())
+}
+
+/// Every file in a folder with the checksum of its bytes, to show that a refusal changed nothing.
+fn snapshot(dir: &std::path::Path) -> Vec<(String, u64)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = std::fs::read(e.path()).unwrap();
+            (e.file_name().to_string_lossy().into_owned(), tns_file::checksum(&bytes))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_state_from_elsewhere_is_refused_before_any_generation_is_removed() {
+    // Run R has six finished generations; S is another run (another seed, or other layer
+    // sizes). S's state copied into R, or R's state from an earlier generation put back, or no
+    // state at all: the resume is refused, and every one of R's files is as it was.
+    let ours = temp("keep-ours");
+    let (code, text) = short_run(&ours, 6, &[]);
+    assert_eq!(code, 0, "{text}");
+    let early = temp("keep-early");
+    let (code, text) = short_run(&early, 2, &[]);
+    assert_eq!(code, 0, "{text}");
+    let seeded = temp("keep-seeded");
+    let (code, text) = short_run(&seeded, 2, &["--seed", "9"]);
+    assert_eq!(code, 0, "{text}");
+    let sized = temp("keep-sized");
+    let (code, text) = short_run(&sized, 2, &["--hidden", "4,4"]);
+    assert_eq!(code, 0, "{text}");
+    let original = snapshot(&ours);
+    let original_state = std::fs::read(ours.join("state.bin")).unwrap();
+
+    for (from, says) in [
+        (Some(&seeded), "is not this run's"),
+        (Some(&sized), "is not this run's"),
+        (Some(&early), "names generation 2 as the last finished"),
+        (None, "state.bin is missing"),
+    ] {
+        match from {
+            Some(other) => {
+                std::fs::copy(other.join("state.bin"), ours.join("state.bin")).unwrap();
+            }
+            None => std::fs::remove_file(ours.join("state.bin")).unwrap(),
+        }
+        let changed = snapshot(&ours);
+        let (code, text) = short_run(&ours, 8, &[]);
+        assert_ne!(code, 0, "{says}: {text}");
+        assert!(text.contains(says), "{says}: {text}");
+        assert!(!text.contains("removed what"), "{says}: {text}");
+        assert_eq!(snapshot(&ours), changed, "{says}: nothing in the folder changes");
+        std::fs::write(ours.join("state.bin"), &original_state).unwrap();
+    }
+    // With its own state back, the run goes on from generation 6.
+    assert_eq!(snapshot(&ours), original);
+    let (code, text) = short_run(&ours, 7, &[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("resuming from generation 6 of 7"), "{text}");
+    for dir in [ours, early, seeded, sized] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
