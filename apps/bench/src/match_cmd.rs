@@ -81,7 +81,8 @@ pub struct Args {
     /// The tablebase's directory, for perfect players and those with `table=on`.
     #[arg(long, default_value = "tablebase")]
     tablebase: PathBuf,
-    /// Write every game to FILE in the game-record notation.
+    /// Write every game to FILE in the game-record notation, each as it finishes (a new or
+    /// empty file: one that holds games is never written over).
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
 }
@@ -156,21 +157,27 @@ fn config(args: &Args) -> anyhow::Result<(MatchConfig, Option<Sprt>)> {
     Ok((config, sprt))
 }
 
-/// Checks that the records file can be written, before any game is played (a directory, a
-/// folder without permission, a missing folder all fail here).
-fn check_records(path: &std::path::Path) -> anyhow::Result<()> {
-    if path.is_dir() {
-        bail!("--records {}: is a directory", path.display());
-    }
-    tns_file::write_atomically(path, b"")
-        .with_context(|| format!("--records {}: cannot write it", path.display()))
+/// Opens the records file before any game is played: a directory, a FIFO, a folder without
+/// permission, a missing folder all fail here, and so does a file that holds games already
+/// (a match never writes over games another one kept).
+fn open_records(path: &std::path::Path) -> anyhow::Result<tns_file::AppendFile> {
+    tns_file::AppendFile::create_empty(path).map_err(|e| {
+        let why = if e.kind() == std::io::ErrorKind::AlreadyExists {
+            "it holds games already (a match stopped before?): name another file, or move it away"
+                .to_owned()
+        } else {
+            e.to_string()
+        };
+        anyhow::anyhow!("--records {}: {why}", path.display())
+    })
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let (config, sprt) = config(args)?;
-    if let Some(path) = &args.records {
-        check_records(path)?;
-    }
+    let records = match &args.records {
+        Some(path) => Some((path.as_path(), open_records(path)?)),
+        None => None,
+    };
     print_header(&config, args.openings_file.as_deref());
     let bar = ProgressBar::new(u64::from(config.games));
     bar.set_style(ProgressStyle::with_template(
@@ -179,19 +186,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     // Ctrl+C ends the match after the games under way are dropped, with the summary so far.
     let stop = Arc::new(AtomicBool::new(false));
     let interrupted = on_ctrl_c(&stop);
-    let mut progress =
-        Progress::new(&config, sprt, args.verbose, args.records.as_deref(), bar, &stop);
+    let mut progress = Progress::new(&config, sprt, args.verbose, records, bar, &stop);
     let started = Instant::now();
     let finished = tns_match::run_match(&config, &stop, |game| progress.game(game));
     progress.bar.finish_and_clear();
     // The summary, whatever happened: a failed match or records file is told after it.
-    let mut failure = finished.err().map(anyhow::Error::from);
-    if let Some(path) = &args.records
-        && let Err(e) = tns_file::write_atomically(path, progress.records.as_bytes())
-    {
-        failure.get_or_insert(
-            anyhow::Error::from(e).context(format!("cannot write {}", path.display())),
-        );
+    progress.finish_records();
+    let mut failure = progress.records_failed.take();
+    if let Err(e) = finished {
+        failure.get_or_insert(e.into());
     }
     if interrupted.load(Ordering::SeqCst) {
         say!(

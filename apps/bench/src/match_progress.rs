@@ -12,8 +12,9 @@ use tns_match::{
     Colours, GameReport, MatchConfig, PlayerSpec, Sprt, SprtDecision, Standings, Tally, Termination,
 };
 
-/// How often the records file is rewritten during a match.
-const SAVE_EVERY: Duration = Duration::from_secs(5);
+/// How often the records appended are flushed to the disk itself (each is handed to the system
+/// at once, which a killed process does not lose; the flush is for a power cut).
+const SYNC_EVERY: Duration = Duration::from_secs(5);
 
 /// Each player's move times and overruns, as the match goes.
 #[derive(Debug, Default)]
@@ -81,8 +82,8 @@ pub struct Progress<'a> {
     pub sprt: Option<Sprt>,
     /// A line for every finished game (`--verbose`).
     verbose: bool,
-    /// Where the records are saved (`--records`), if anywhere.
-    records_path: Option<&'a Path>,
+    /// Where each finished game is appended (`--records`), if anywhere.
+    records: Option<Records<'a>>,
     pub names: [String; 2],
     movetimes: [Option<Duration>; 2],
     pub bar: ProgressBar,
@@ -93,9 +94,8 @@ pub struct Progress<'a> {
     pub foresight: [Foresight; 2],
     /// Forfeits by player: how many, and the first reason.
     pub forfeits: Vec<(String, u32, String)>,
-    pub records: String,
-    last_save: Instant,
-    save_failed: bool,
+    /// Why the records could not be written, if they could not: the match stops then.
+    pub records_failed: Option<anyhow::Error>,
     date: String,
     /// Games that finished after the SPRT decided (under way when it did), left out.
     pub after_decision: u32,
@@ -107,7 +107,7 @@ impl<'a> Progress<'a> {
         config: &'a MatchConfig,
         sprt: Option<Sprt>,
         verbose: bool,
-        records_path: Option<&'a Path>,
+        records: Option<(&'a Path, tns_file::AppendFile)>,
         bar: ProgressBar,
         stop: &'a AtomicBool,
     ) -> Self {
@@ -119,7 +119,7 @@ impl<'a> Progress<'a> {
             config,
             sprt,
             verbose,
-            records_path,
+            records: records.map(|(path, file)| Records { path, file, last_sync: Instant::now() }),
             names: [config.a.to_string(), config.b.to_string()],
             movetimes: [movetime(&config.a), movetime(&config.b)],
             bar,
@@ -129,9 +129,7 @@ impl<'a> Progress<'a> {
             timing: [Timing::default(), Timing::default()],
             foresight: [Foresight::default(), Foresight::default()],
             forfeits: Vec::new(),
-            records: String::new(),
-            last_save: Instant::now(),
-            save_failed: false,
+            records_failed: None,
             date: today(),
             after_decision: 0,
         }
@@ -151,6 +149,8 @@ impl<'a> Progress<'a> {
             Side::Sheep => (name_a.clone(), name_b.clone()),
             Side::Tiger => (name_b.clone(), name_a.clone()),
         };
+        // On disk first: a match stopped at any moment keeps every game it told of.
+        self.record(game, &sheep, &tiger);
         let played = &game.played;
         for side in [Side::Sheep, Side::Tiger] {
             let who = usize::from(side != game.a_side);
@@ -196,7 +196,6 @@ impl<'a> Progress<'a> {
             }
             self.say(line);
         }
-        self.record(game, &sheep, &tiger);
         let total = self.standings.a_total();
         let mut message = format!("{} {}", self.names[0], score_text(&total));
         if let Some(sprt) = &self.sprt {
@@ -223,10 +222,10 @@ impl<'a> Progress<'a> {
         }
     }
 
-    /// Adds the game to the records, and saves them every few seconds; a failed save is told
-    /// at once and tried again after each game.
+    /// Appends the game to the records file before anything else is told of it; a game that
+    /// cannot be written stops the match (nothing is played that would not be kept).
     fn record(&mut self, game: &GameReport, sheep: &str, tiger: &str) {
-        let Some(path) = self.records_path else { return };
+        let Some(records) = &mut self.records else { return };
         let mut record = game.played.record(sheep, tiger);
         let opening = if self.config.book.is_empty() { self.config.openings } else { 0 };
         let round = (game.index + 1).to_string();
@@ -241,24 +240,40 @@ impl<'a> Progress<'a> {
         for (name, value) in tags {
             let _ = record.set_tag(name, &value);
         }
-        let _ = writeln!(self.records, "{record}");
-        if self.last_save.elapsed() >= SAVE_EVERY || self.save_failed {
-            match tns_file::write_atomically(path, self.records.as_bytes()) {
-                Ok(()) => self.save_failed = false,
-                Err(e) => {
-                    if !self.save_failed {
-                        self.say(format!(
-                            "tns-bench: cannot write the records to {}: {e} (trying again after \
-                             each game)",
-                            path.display()
-                        ));
-                    }
-                    self.save_failed = true;
-                }
+        let written = records.file.append(format!("{record}\n").as_bytes()).and_then(|()| {
+            if records.last_sync.elapsed() < SYNC_EVERY {
+                return Ok(());
             }
-            self.last_save = Instant::now();
+            records.last_sync = Instant::now();
+            records.file.sync()
+        });
+        if let Err(e) = written {
+            let path = records.path.display().to_string();
+            self.records = None;
+            self.records_failed = Some(anyhow::Error::from(e).context(format!(
+                "cannot write game {} to {path}: the match stopped; the games before it are kept",
+                game.index + 1
+            )));
+            self.stop.store(true, Ordering::Relaxed);
         }
     }
+
+    /// Flushes the records to the disk itself at the end of the match.
+    pub fn finish_records(&mut self) {
+        if let Some(records) = &self.records
+            && let Err(e) = records.file.sync()
+        {
+            let path = records.path.display().to_string();
+            self.records_failed.get_or_insert(anyhow::Error::from(e).context(path));
+        }
+    }
+}
+
+/// The records file of a match, and when it was last flushed to the disk.
+struct Records<'a> {
+    path: &'a Path,
+    file: tns_file::AppendFile,
+    last_sync: Instant,
 }
 
 /// The SPRT's ratio now, and a decision when one may be taken: with alternating colours only

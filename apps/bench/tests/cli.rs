@@ -616,3 +616,57 @@ fn audit_refuses_records_it_cannot_judge_before_reading_a_table() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Starts a long match that writes `records` and prints a line for every finished game, lets it
+/// play for `run_for`, then sends it `signal` (`KILL` or `TERM`): what it printed.
+#[cfg(unix)]
+fn match_stopped_by(
+    signal: &str,
+    records: &std::path::Path,
+    run_for: std::time::Duration,
+) -> String {
+    let child = Command::new(env!("CARGO_BIN_EXE_tns-bench"))
+        .args(["match", "--engines", "heuristic", "random", "--depth", "1", "--games", "100000"])
+        .args(["--verbose", "--records", records.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(run_for);
+    let killed =
+        Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status();
+    assert!(killed.unwrap().success());
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_killed_match_keeps_every_game_it_finished() {
+    for signal in ["KILL", "TERM"] {
+        let records = std::env::temp_dir()
+            .join(format!("tns-bench-killed-{signal}-{}.txt", std::process::id()));
+        let _ = std::fs::remove_file(&records);
+        let printed = match_stopped_by(signal, &records, std::time::Duration::from_secs(2));
+        let finished = printed.lines().filter(|l| l.starts_with("game ")).count();
+        assert!(finished > 0, "{signal}: no game finished in two seconds: {printed}");
+        let text = std::fs::read_to_string(&records).unwrap();
+        let kept = GameRecord::parse_all(&text).unwrap();
+        // Each game is written before its line is printed; the one under way is not kept.
+        assert!(kept.len() >= finished, "{signal}: {finished} games finished, {} kept", kept.len());
+        assert!(
+            kept.len() <= finished + 1,
+            "{signal}: {finished} games finished, {} kept",
+            kept.len()
+        );
+        for (i, record) in kept.iter().enumerate() {
+            assert_eq!(record.tag("Round"), Some((i + 1).to_string().as_str()), "{signal}");
+        }
+        // A second match never writes over the games a first one kept.
+        let out = quick_match(&["--games", "2", "--records", records.to_str().unwrap()]);
+        assert!(!out.status.success(), "{signal}: {}", stdout(&out));
+        assert!(stderr(&out).contains("holds games already"), "{signal}: {}", stderr(&out));
+        assert_eq!(std::fs::read_to_string(&records).unwrap(), text, "{signal}");
+        std::fs::remove_file(&records).unwrap();
+    }
+}

@@ -94,7 +94,7 @@ pub fn resume(
     first: u32,
     state: Option<RunState>,
     log: &mut impl FnMut(&str),
-) -> anyhow::Result<(Adam, Vec<Vec<Sample>>)> {
+) -> (Adam, Vec<Vec<Sample>>) {
     let resumed = state.filter(|st| {
         s.from.is_none()
             && first > 0
@@ -131,8 +131,8 @@ pub fn resume(
             ));
         }
     }
-    Ok(match resumed {
+    match resumed {
         Some(state) => (state.adam, state.window),
         None => (Adam::new(net.params().len(), s.learning_rate), Vec::new()),
-    })
+    }
 }

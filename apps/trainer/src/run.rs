@@ -53,7 +53,7 @@ pub fn train(
         return Ok(net);
     }
     let state_path = s.out.join("state.bin");
-    let (mut adam, mut window) = resume(s, &net, first, state, &mut log)?;
+    let (mut adam, mut window) = resume(s, &net, first, state, &mut log);
     let mut rows = progress::read(&s.out.join("progress.csv"))?;
     rows.retain(|r| r.generation <= first);
     let distil = distillation(s, &mut log);

@@ -48,7 +48,7 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
 
 /// The path a save to `path` replaces: `path` itself where nothing or a regular file stands
 /// there, the end of the chain where a symbolic link does; an error for anything else.
-fn regular_file_at(path: &Path) -> std::io::Result<PathBuf> {
+pub(crate) fn regular_file_at(path: &Path) -> std::io::Result<PathBuf> {
     // Links to links are followed as far as the system itself would follow them.
     const MAX_LINKS: usize = 40;
     let refuse = |what: &str, at: &Path| {

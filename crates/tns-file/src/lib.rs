@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod append;
 mod atomic;
 mod checksum;
 mod error;
@@ -9,6 +10,7 @@ mod lines;
 mod lock;
 mod report;
 
+pub use append::AppendFile;
 pub use atomic::{open, read, read_at_most, read_text, save, write_atomically};
 pub use checksum::checksum;
 pub use error::FileError;
