@@ -31,19 +31,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         // One thread a player, the puzzles shared over the cores: a player with a time limit
         // then thinks the time it was given.
         let defaults = Budget { time: None, depth: None, threads: 1, tt_mb: 16 };
-        spec.build(defaults, None).with_context(|| name.clone())?;
+        // Built and made ready once here, so that a player that cannot play (a program that
+        // does not start) is told before any puzzle, not counted as solving none.
+        let ready = |spec: &PlayerSpec| -> anyhow::Result<Box<dyn tns_match::Player>> {
+            let mut player = spec.build(defaults, None)?;
+            player.prepare()?;
+            Ok(player)
+        };
+        ready(&spec).with_context(|| name.clone())?;
         let solved = AtomicUsize::new(0);
         chosen.par_iter().try_for_each_init(
-            || spec.build(defaults, None),
+            || ready(&spec).map_err(|e| format!("{e:#}")),
             |player, puzzle| -> anyhow::Result<()> {
-                let player =
-                    player.as_mut().map_err(|e| e.clone()).with_context(|| name.clone())?;
+                let player = player.as_mut().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
                 player.new_game(0);
                 let game = Game::from_position(puzzle.position);
-                if player
-                    .choose(&game, &AtomicBool::new(false))
-                    .is_some_and(|m| puzzle.solutions.contains(&m))
-                {
+                let Some(chosen) = player.choose(&game, &AtomicBool::new(false)) else {
+                    // Every puzzle has a move to find: no move is the player's failure.
+                    let why = player
+                        .failure()
+                        .map_or_else(|| "it gave no move".to_owned(), |e| tns_file::one_line(&e));
+                    anyhow::bail!("{name} failed on the puzzle {}: {why}", puzzle.position);
+                };
+                if puzzle.solutions.contains(&chosen) {
                     solved.fetch_add(1, Ordering::Relaxed);
                 }
                 Ok(())

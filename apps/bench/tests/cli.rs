@@ -670,3 +670,13 @@ fn a_killed_match_keeps_every_game_it_finished() {
         std::fs::remove_file(&records).unwrap();
     }
 }
+
+#[test]
+fn puzzles_refuse_a_program_that_cannot_play_instead_of_scoring_it() {
+    for player in ["cmd:/nonexistent", "cmd:/bin/false"] {
+        let out = bench(&["puzzles", "--every", "100", player]);
+        assert!(!out.status.success(), "{player}: {}", stdout(&out));
+        assert!(!stdout(&out).contains("solves"), "{player}: {}", stdout(&out));
+        assert!(stderr(&out).contains(player), "{player}: {}", stderr(&out));
+    }
+}
