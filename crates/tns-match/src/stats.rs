@@ -112,21 +112,21 @@ pub struct EloEstimate {
 }
 
 impl fmt::Display for EloEstimate {
-    /// `+12.3 +/- 45.6`; where the sample cannot give a figure (every game won, or every
-    /// result the same), it says so instead of printing an infinity or a zero error.
+    /// `+12.3 +/- 45.6`; where the sample cannot give a figure (every game won, every result
+    /// the same, or an interval that reaches a score of 0 or 1, where the Elo scale has no
+    /// end), it says so instead of printing an infinity, a NaN or a zero error.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // (Adding 0.0 turns -0.0 into 0.0, so an even score prints as +0.0.)
+        let elo = self.elo + 0.0;
         if !self.elo.is_finite() {
             let who = if self.elo > 0.0 { "won" } else { "lost" };
             write!(f, "not measurable yet: every game {who}, too small a sample to bound it")
-        } else if !(self.error.is_finite() && self.error > 0.0) {
-            // (Adding 0.0 turns -0.0 into 0.0, so an even score prints as +0.0.)
-            write!(
-                f,
-                "{:+.1}, error unknown: every result the same, too small a sample",
-                self.elo + 0.0
-            )
+        } else if self.error == 0.0 {
+            write!(f, "{elo:+.1}, error unknown: every result the same, too small a sample")
+        } else if !self.error.is_finite() {
+            write!(f, "{elo:+.1}, error unbounded: too small a sample to bound it")
         } else {
-            write!(f, "{:+.1} +/- {:.1}", self.elo + 0.0, self.error)
+            write!(f, "{elo:+.1} +/- {:.1}", self.error)
         }
     }
 }
@@ -136,8 +136,11 @@ impl fmt::Display for EloEstimate {
 fn estimate(mean: f64, variance: f64, n: f64) -> EloEstimate {
     let margin = 1.959_964 * (variance / n).sqrt();
     let elo = elo_of_score(mean);
-    let error = if elo.is_finite() {
-        (elo_of_score(mean + margin) - elo_of_score(mean - margin)) / 2.0
+    // An interval that reaches a score of 0 or 1 has no end on the Elo scale: unbounded, never
+    // a difference of two infinities.
+    let (low, high) = (elo_of_score(mean - margin), elo_of_score(mean + margin));
+    let error = if elo.is_finite() && low.is_finite() && high.is_finite() {
+        (high - low) / 2.0
     } else {
         f64::INFINITY
     };
@@ -345,6 +348,42 @@ mod tests {
         assert!(draws.contains("error unknown") && !draws.contains("+/-"), "{draws}");
         assert_eq!(small.to_string(), "+0.0 +/- 53.2");
         assert_eq!(Tally::default().elo(), None);
+    }
+
+    #[test]
+    fn a_small_sample_whose_interval_reaches_a_sweep_is_unbounded_not_all_the_same() {
+        // Two wins, a draw and a loss: the interval runs past a score of 1.
+        let mixed = tally(2, 1, 1).elo().unwrap();
+        assert!(mixed.error.is_infinite(), "{mixed:?}");
+        assert_eq!(mixed.to_string(), "+88.7, error unbounded: too small a sample to bound it");
+        let mut pairs = Pentanomial::default();
+        pairs.add(Points::Win, Points::Loss);
+        pairs.add(Points::Win, Points::Win);
+        let text = pairs.elo().unwrap().to_string();
+        assert!(text.contains("error unbounded") && !text.contains("same"), "{text}");
+    }
+
+    proptest::proptest! {
+        /// Every tally and every set of pairs reads as a number with its error, or says in
+        /// words why it has none; "every result the same" only when that is so.
+        #[test]
+        fn every_sample_reads_plainly(w in 0u32..40, d in 0u32..40, l in 0u32..40,
+                                      counts in proptest::array::uniform5(0u32..12)) {
+            let t = tally(w, d, l);
+            let pairs = Pentanomial { counts };
+            let all_same = |counts: &[u32]| counts.iter().filter(|&&c| c > 0).count() == 1;
+            for (estimate, same) in [
+                (t.elo(), all_same(&[w, d, l])),
+                (pairs.elo(), all_same(&counts)),
+            ] {
+                let Some(estimate) = estimate else { continue };
+                proptest::prop_assert!(!estimate.error.is_nan(), "{estimate:?}");
+                let text = estimate.to_string();
+                proptest::prop_assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+                proptest::prop_assert_eq!(text.contains("every result the same"),
+                    same && estimate.elo.is_finite(), "{}", text);
+            }
+        }
     }
 
     #[test]
