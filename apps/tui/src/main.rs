@@ -93,7 +93,7 @@ fn players_help() -> String {
 }
 
 fn player(text: &str) -> anyhow::Result<Controller> {
-    Ok(Controller::parse(text)?)
+    Controller::parse(text)
 }
 
 /// The file the game in progress is written to after every move, in the games folder.

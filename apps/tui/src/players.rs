@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use tns_board::{Move, Side};
-use tns_match::{PlayerError, PlayerSpec, RandomPlayer};
+use tns_match::{PlayerKind, PlayerSpec, RandomPlayer};
 use tns_search::Limits;
 
 use crate::engine::Engine;
@@ -20,16 +20,24 @@ pub enum Controller {
 }
 
 impl Controller {
-    /// `human`, or a player spec.
+    /// `human`, or a player spec the game can seat: any but another program (`cmd:`), which
+    /// the game does not host (`tns-bench match` plays one).
     ///
     /// # Errors
-    /// The spec's error when it is not `human` and not a player spec.
-    pub fn parse(text: &str) -> Result<Controller, PlayerError> {
+    /// The spec's error when it is not `human` and not a player spec, and a refusal of
+    /// another program.
+    pub fn parse(text: &str) -> anyhow::Result<Controller> {
         if text == "human" {
-            Ok(Controller::Human)
-        } else {
-            Ok(Controller::Computer(text.parse()?))
+            return Ok(Controller::Human);
         }
+        let spec: PlayerSpec = text.parse()?;
+        if matches!(spec.kind, PlayerKind::External(_)) {
+            anyhow::bail!(
+                "{text}: the game seats people and its own players, not another program; play \
+                 one with `tns-bench match --engines {text} medium` (docs/protocol.md)"
+            );
+        }
+        Ok(Controller::Computer(spec))
     }
 
     /// The search with the hand-written evaluation and its default weights.

@@ -128,3 +128,28 @@ fn resume_takes_up_the_autosaved_game_or_says_there_is_none() {
     assert!(said.contains("cannot be used with"), "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn another_program_as_a_player_is_refused_not_replaced_by_the_games_own_search() {
+    // Named on the command line, or in a saved game's tags: the game does not host another
+    // program, and says so, where it used to seat its own search under that name.
+    let path = std::env::temp_dir().join(format!("tns-load-cmd-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        "[Sheep \"cmd:./my-engine\"]\n[Tiger \"easy\"]\n[Result \"*\"]\n\n1. c3\n",
+    )
+    .unwrap();
+    let path = path.to_str().unwrap().to_owned();
+    for args in [vec!["--sheep", "cmd:./my-engine", "--tiger", "easy"], vec!["--load", &path]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tigers-and-sheep"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("it runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("not another program"), "{args:?}: {stderr}");
+        assert!(stderr.contains("tns-bench match"), "{args:?}: {stderr}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}
