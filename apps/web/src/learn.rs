@@ -12,7 +12,7 @@ use tns_puzzles::{Judgement, Progress, Puzzle, Rating, START};
 use crate::analysis::API_VERSION;
 use crate::api::{AppState, Slot, json, off_thread, parse};
 use crate::error::ApiError;
-use crate::query::Query;
+use crate::query::{Query, short};
 
 #[derive(Serialize)]
 struct RatingJson {
@@ -53,9 +53,10 @@ fn number(
     let Some(text) = query.get(key) else { return Ok(None) };
     text.parse::<f64>().ok().filter(|x| range.contains(x)).map(Some).ok_or_else(|| {
         ApiError::bad(format!(
-            "{key} must be a number from {} to {}, not {text:?}",
+            "{key} must be a number from {} to {}, not {:?}",
             range.start(),
-            range.end()
+            range.end(),
+            short(text)
         ))
     })
 }
@@ -85,19 +86,22 @@ pub async fn puzzle(
             after.parse::<usize>().ok().filter(|n| (1..=set.len()).contains(n)).ok_or_else(
                 || {
                     ApiError::bad(format!(
-                        "after must be a puzzle's number, 1 to {}, not {after:?}",
-                        set.len()
+                        "after must be a puzzle's number, 1 to {}, not {:?}",
+                        set.len(),
+                        short(after)
                     ))
                 },
             )? - 1;
         let was_solved = match query.get("solved") {
             Some("true") => true,
             Some("false") => false,
-            other => {
+            Some(other) => {
                 return Err(ApiError::bad(format!(
-                    "solved must be true or false with after, not {other:?}"
+                    "solved must be true or false, not {:?}",
+                    short(other)
                 )));
             }
+            None => return Err(ApiError::bad("after needs solved=true or solved=false")),
         };
         progress.rating = solver;
         progress.record(index, set[index].rating, was_solved);
@@ -108,9 +112,9 @@ pub async fn puzzle(
     progress.rating = solver;
     let seed = match query.get("seed") {
         None => 0,
-        Some(s) => s
-            .parse::<u64>()
-            .map_err(|_| ApiError::bad(format!("seed must be a whole number, not {s:?}")))?,
+        Some(s) => s.parse::<u64>().map_err(|_| {
+            ApiError::bad(format!("seed must be a whole number, not {:?}", short(s)))
+        })?,
     };
     let index = progress
         .next(set, seed)

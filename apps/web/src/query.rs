@@ -99,7 +99,7 @@ impl Query {
 }
 
 /// At most the first 40 characters of `text`, for an error message.
-fn short(text: &str) -> String {
+pub(crate) fn short(text: &str) -> String {
     if text.chars().count() <= 40 {
         text.to_string()
     } else {

@@ -433,3 +433,31 @@ fn the_review_marks_a_thrown_result_from_the_table() {
     assert_eq!(status, 200, "{blind}");
     assert!(blind["plies"][0]["mark"].is_null() && blind["values"][0].is_null(), "{blind}");
 }
+
+#[test]
+fn a_puzzle_request_s_errors_are_plain_words() {
+    // The messages quote what was given, and never show the program's own notation for a
+    // missing or wrapped value (`None`, `Some(...)`).
+    let addr = server(None);
+    for (path, expected) in [
+        ("/api/v1/puzzle?after=1&solved=maybe", "solved must be true or false, not \"maybe\""),
+        ("/api/v1/puzzle?after=1", "after needs solved=true or solved=false"),
+        ("/api/v1/puzzle?after=1&solved=", "solved must be true or false, not \"\""),
+    ] {
+        let (status, v) = json(addr, path);
+        assert_eq!(status, 400, "{path}: {v}");
+        assert_eq!(v["error"], expected, "{path}");
+    }
+    // A long value is quoted short.
+    let long = "y".repeat(2000);
+    for path in [
+        format!("/api/v1/puzzle?after=1&solved={long}"),
+        format!("/api/v1/puzzle?seed={long}"),
+        format!("/api/v1/puzzle?after={long}&solved=true"),
+        format!("/api/v1/puzzle?rating={long}"),
+    ] {
+        let (status, v) = json(addr, &path);
+        assert_eq!(status, 400, "{v}");
+        assert!(v["error"].as_str().unwrap().len() < 120, "{v}");
+    }
+}
