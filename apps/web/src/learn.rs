@@ -1,13 +1,14 @@
 //! The routes that teach from the solved game: a puzzle near a rating (and the rating moved by
 //! the last one), and the review of a game.
 
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use serde::Serialize;
 use tns_board::Move;
-use tns_puzzles::{Judgement, Progress, Puzzle, Rating, START};
+use tns_puzzles::{Judgement, MIN_DEVIATION, Progress, Puzzle, Rating, START};
 
 use crate::analysis::API_VERSION;
 use crate::api::{AppState, Slot, json, off_thread, parse};
@@ -41,15 +42,20 @@ struct PuzzleAnswer {
     puzzle: PuzzleJson,
 }
 
+/// The ranges a solver's rating is kept within (a rating moved by a puzzle included, by
+/// [`Rating::after_puzzle`]): a value given outside them is refused, never moved into them.
+const RATING: RangeInclusive<f64> = 100.0..=4000.0;
+/// The deviation's range: from [`MIN_DEVIATION`] to the start's.
+const DEVIATION: RangeInclusive<f64> = MIN_DEVIATION..=START.deviation;
+/// The volatility's range.
+const VOLATILITY: RangeInclusive<f64> = 0.01..=0.2;
+
 fn names(moves: &[Move]) -> Vec<String> {
     moves.iter().map(Move::to_string).collect()
 }
 
-fn number(
-    query: &Query,
-    key: &str,
-    range: std::ops::RangeInclusive<f64>,
-) -> Result<Option<f64>, ApiError> {
+/// The number `key` gives, if it is given: a 400 naming the range for anything outside it.
+fn number(query: &Query, key: &str, range: RangeInclusive<f64>) -> Result<Option<f64>, ApiError> {
     let Some(text) = query.get(key) else { return Ok(None) };
     text.parse::<f64>().ok().filter(|x| range.contains(x)).map(Some).ok_or_else(|| {
         ApiError::bad(format!(
@@ -76,9 +82,9 @@ pub async fn puzzle(
         .as_deref()
         .map_err(|e| ApiError::internal(format!("the puzzle set: {}", tns_file::one_line(e))))?;
     let mut solver = Rating {
-        rating: number(&query, "rating", 100.0..=4000.0)?.unwrap_or(START.rating),
-        deviation: number(&query, "deviation", 1.0..=350.0)?.unwrap_or(START.deviation),
-        volatility: number(&query, "volatility", 0.0..=1.0)?.unwrap_or(START.volatility),
+        rating: number(&query, "rating", RATING)?.unwrap_or(START.rating),
+        deviation: number(&query, "deviation", DEVIATION)?.unwrap_or(START.deviation),
+        volatility: number(&query, "volatility", VOLATILITY)?.unwrap_or(START.volatility),
     };
     let mut progress = Progress::default();
     if let Some(after) = query.get("after") {

@@ -461,3 +461,33 @@ fn a_puzzle_request_s_errors_are_plain_words() {
         assert!(v["error"].as_str().unwrap().len() < 120, "{v}");
     }
 }
+
+#[test]
+fn a_rating_out_of_range_is_refused_and_one_in_range_kept_as_given() {
+    // The ranges a rating keeps (tns_puzzles' Glicko-2): a value outside them is refused with
+    // the range, never moved into it in silence.
+    let addr = server(None);
+    for (path, range) in [
+        ("/api/v1/puzzle?volatility=0", "volatility must be a number from 0.01 to 0.2"),
+        ("/api/v1/puzzle?volatility=0.5&after=1&solved=true", "from 0.01 to 0.2"),
+        ("/api/v1/puzzle?deviation=1", "deviation must be a number from 45 to 350"),
+        ("/api/v1/puzzle?deviation=351", "from 45 to 350"),
+        ("/api/v1/puzzle?rating=99.5", "rating must be a number from 100 to 4000"),
+        ("/api/v1/puzzle?rating=NaN", "from 100 to 4000"),
+        ("/api/v1/puzzle?rating=inf", "from 100 to 4000"),
+    ] {
+        let (status, v) = json(addr, path);
+        assert_eq!(status, 400, "{path}: {v}");
+        let error = v["error"].as_str().unwrap();
+        assert!(error.contains(range), "{path}: {error}");
+    }
+    // The ends of the ranges are taken, and given back exactly as they were given.
+    let (status, v) = json(addr, "/api/v1/puzzle?rating=100&deviation=45&volatility=0.01");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["solver"]["rating"], 100.0, "{v}");
+    assert_eq!(v["solver"]["deviation"], 45.0, "{v}");
+    assert_eq!(v["solver"]["volatility"], 0.01, "{v}");
+    let (status, v) = json(addr, "/api/v1/puzzle?rating=4000&deviation=350&volatility=0.2");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["solver"]["volatility"], 0.2, "{v}");
+}
