@@ -582,9 +582,15 @@ fn a_picture_or_records_never_replace_a_fifo_or_a_link() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("a FIFO"), "{}", stderr(&out));
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
-    // A link is written through: it stays a link, its target holds the picture.
+    // A link to nothing is not written through: nothing is made where it points.
     let link = dir.join("picture.svg");
     std::os::unix::fs::symlink("target.svg", &link).unwrap();
+    let out = bench(&["draw", "T3T/5/5/5/T3T s 20", "-o", link.to_str().unwrap()]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(stderr(&out).contains("does not exist: not written through"), "{}", stderr(&out));
+    assert!(!dir.join("target.svg").exists());
+    // A link to a file is written through: it stays a link, its target holds the picture.
+    std::fs::write(dir.join("target.svg"), "old").unwrap();
     let out = bench(&["draw", "T3T/5/5/5/T3T s 20", "-o", link.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());

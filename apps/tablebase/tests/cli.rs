@@ -149,3 +149,79 @@ fn a_table_of_an_earlier_format_says_to_build_it_again_and_build_does() {
     assert_eq!(std::fs::read(&slice).unwrap(), built);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A copy of the built table's folder, to damage.
+fn copy_of_table(name: &str) -> PathBuf {
+    let copy = std::env::temp_dir().join(format!("tns-tb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(dir()).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name().to_string_lossy().starts_with("k1-") {
+            std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+        }
+    }
+    copy
+}
+
+#[test]
+fn a_damaged_placement_layer_is_built_again() {
+    let copy = copy_of_table("damaged-layer");
+    let d = copy.to_str().unwrap();
+    let layer = copy.join("k1-p19.tnspl");
+    let built = std::fs::read(&layer).unwrap();
+    let mut damages: Vec<(String, Vec<u8>)> = vec![
+        ("emptied".into(), Vec::new()),
+        ("cut to 5 bytes".into(), built[..5].to_vec()),
+        ("cut in half".into(), built[..built.len() / 2].to_vec()),
+    ];
+    for at in [0, 12, 13, 20, 40] {
+        let mut flipped = built.clone();
+        flipped[at] ^= 0x10;
+        damages.push((format!("byte {at} flipped"), flipped));
+    }
+    for (what, bytes) in damages {
+        std::fs::write(&layer, &bytes).unwrap();
+        let out = run(&["--kills", "1", "--dir", d, "build", "--from-placed", "18"]);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{what}: {stderr}");
+        assert!(stdout.contains("layer 19 placed: damaged ("), "{what}: {stdout}");
+        assert!(stdout.contains("layer 18 placed: already built"), "{what}: {stdout}");
+        assert!(std::fs::read(&layer).unwrap() == built, "{what}: built again to the same bytes");
+    }
+    std::fs::remove_dir_all(&copy).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn links_that_loop_or_lead_nowhere_are_errors_not_skipped_or_written_through() {
+    let copy = copy_of_table("links");
+    let d = copy.to_str().unwrap();
+    let layer = copy.join("k1-p18.tnspl");
+    // A loop of links where a layer stands: every command that reads the table says so.
+    std::fs::remove_file(&layer).unwrap();
+    std::os::unix::fs::symlink("k1-p18.tnspl", &layer).unwrap();
+    for args in [vec!["verify", "--checksums"], vec!["stats"], vec!["probe", "T3T/5/5/5/T3T s 20"]]
+    {
+        let mut all = vec!["--kills", "1", "--dir", d];
+        all.extend_from_slice(&args);
+        let out = run(&all);
+        let (stdout, stderr) = text(&out);
+        assert!(!out.status.success(), "{args:?}: {stdout}");
+        assert!(!stdout.contains("every block agrees"), "{args:?}: {stdout}");
+        assert!(stderr.contains("k1-p18.tnspl"), "{args:?}: {stderr}");
+    }
+    // A link that leads out of the folder to nothing: the build does not write through it.
+    let outside = std::env::temp_dir().join(format!("tns-tb-outside-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    std::fs::remove_file(&layer).unwrap();
+    std::os::unix::fs::symlink(outside.join("k1-p18.tnspl"), &layer).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    let out = run(&["--kills", "1", "--dir", d, "build", "--from-placed", "18"]);
+    let (_, stderr) = text(&out);
+    assert!(!out.status.success());
+    assert!(stderr.contains("k1-p18.tnspl") && stderr.contains("does not exist"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "nothing made outside");
+    std::fs::remove_dir_all(&outside).unwrap();
+    std::fs::remove_dir_all(&copy).unwrap();
+}

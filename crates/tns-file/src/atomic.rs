@@ -9,8 +9,10 @@ use crate::FileError;
 /// old file or the whole new one, never a part: the bytes go to a temporary file beside `path`,
 /// are flushed to disk, and the temporary file is then renamed over `path`.
 ///
-/// Only a regular file is ever replaced. A symbolic link is followed, and its target written
-/// (a link that points nowhere yet gets its target created), so the link stays a link. A
+/// Only a regular file is ever replaced. A symbolic link to one is followed, and its target
+/// written, so the link stays a link; a link that points nowhere is refused, as GNU `cp`
+/// refuses it (writing through it would make a file wherever it points, outside the folder
+/// the caller asked for). A
 /// directory, a device, a FIFO or a socket at `path` (or at the link's end) is refused with an
 /// error and left as it is: renaming a file over `/dev/null` would replace the device, and
 /// writing into a FIFO with no reader would wait for ever.
@@ -61,7 +63,17 @@ pub(crate) fn regular_file_at(path: &Path) -> std::io::Result<PathBuf> {
     for _ in 0..=MAX_LINKS {
         let meta = match std::fs::symlink_metadata(&at) {
             Ok(meta) => meta,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(at),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && at == path => return Ok(at),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!(
+                        "{} is a link to {}, which does not exist: not written through",
+                        path.display(),
+                        at.display()
+                    ),
+                ));
+            }
             Err(e) => return Err(e),
         };
         let kind = meta.file_type();
@@ -219,12 +231,13 @@ mod tests {
         write_atomically(&link, b"new").unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
-        // A link to nothing yet: its target is made.
+        // A link to nothing: refused, and nothing is made where it points.
         let dangling = dir.join("dangling.txt");
-        std::os::unix::fs::symlink(dir.join("made.txt"), &dangling).unwrap();
-        write_atomically(&dangling, b"made").unwrap();
+        std::os::unix::fs::symlink(dir.join("elsewhere.txt"), &dangling).unwrap();
+        let e = write_atomically(&dangling, b"made").unwrap_err();
+        assert!(e.to_string().contains("which does not exist: not written through"), "{e}");
         assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
-        assert_eq!(std::fs::read(dir.join("made.txt")).unwrap(), b"made");
+        assert!(!dir.join("elsewhere.txt").exists());
         // A loop of links is an error, not a hang.
         std::os::unix::fs::symlink("loop-b", dir.join("loop-a")).unwrap();
         std::os::unix::fs::symlink("loop-a", dir.join("loop-b")).unwrap();

@@ -27,7 +27,24 @@ pub struct FileReport {
 fn files(kills: u8, dir: &Path) -> Vec<(PathBuf, Option<u8>, u8)> {
     let slices = (0..kills).map(|dead| (slice_file::slice_path(dir, kills, dead), None, dead));
     let layers = LAYERS.map(|placed| (layer_file::layer_path(dir, kills, placed), Some(placed), 0));
-    slices.chain(layers).filter(|(p, _, _)| p.exists()).collect()
+    // Anything at a file's name counts, a link that leads nowhere or round in a loop too:
+    // reading it then says what is wrong, where `exists` would skip it in silence.
+    slices.chain(layers).filter(|(p, _, _)| std::fs::symlink_metadata(p).is_ok()).collect()
+}
+
+/// The error for a file whose size cannot be read, saying where a link leads when the link is
+/// what fails (one to nothing reads as "no such file" beside a name that is plainly there).
+fn unreadable(path: &Path, e: std::io::Error) -> TablebaseError {
+    match std::fs::read_link(path) {
+        Ok(target) if e.kind() == std::io::ErrorKind::NotFound => TablebaseError::file(
+            path,
+            std::io::Error::new(
+                e.kind(),
+                format!("a link to {}, which does not exist", target.display()),
+            ),
+        ),
+        _ => TablebaseError::file(path, e),
+    }
 }
 
 /// Which part of the table a file holds.
@@ -70,8 +87,7 @@ impl Tablebase {
         files(kills, dir)
             .into_iter()
             .map(|(path, placed, dead)| {
-                let bytes =
-                    std::fs::metadata(&path).map_err(|e| TablebaseError::file(&path, e))?.len();
+                let bytes = std::fs::metadata(&path).map_err(|e| unreadable(&path, e))?.len();
                 let part = match placed {
                     Some(placed) => TablePart::Layer { placed },
                     None => TablePart::Slice { dead },

@@ -84,13 +84,13 @@ impl Tablebase {
         Ok(())
     }
 
-    /// Opens the placement layers found in `dir`. A build passes `skip_old`: a layer of an
-    /// earlier format is left closed for [`Tablebase::build_placement`] to make again, where
-    /// loading refuses it.
+    /// Opens the placement layers found in `dir`. A build passes `building`: a layer of an
+    /// earlier format, or a damaged one, is left closed for [`Tablebase::build_placement`] to
+    /// make again, where loading refuses it.
     pub(crate) fn open_placement(
         &mut self,
         dir: &Path,
-        skip_old: bool,
+        building: bool,
     ) -> Result<(), TablebaseError> {
         self.placement = (0..=LAST_LAYER)
             .map(|placed| {
@@ -99,7 +99,8 @@ impl Tablebase {
                 {
                     Ok(file) => Ok(Some(file)),
                     Err(e) if e.is_missing() => Ok(None),
-                    Err(TablebaseError::OldFormat { .. }) if skip_old => Ok(None),
+                    Err(TablebaseError::OldFormat { .. }) if building => Ok(None),
+                    Err(e) if building && e.is_damaged() => Ok(None),
                     Err(e) => Err(e),
                 }
             })
@@ -182,7 +183,8 @@ impl Tablebase {
             on_event(PlacementEvent::Finished { placed, time: start.elapsed(), path, bytes });
             upper = Some(layer);
         }
-        // Layers of an earlier format below `from_placed` stay closed; loading names them.
+        // Layers of an earlier format, or damaged, below `from_placed` stay closed; loading
+        // names them.
         self.open_placement(dir, true)
     }
 
