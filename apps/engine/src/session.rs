@@ -421,6 +421,15 @@ impl Session {
                 return;
             }
         };
+        // Moves not legal here are ignored; a list with none left names nothing to choose
+        // from, and searching every move instead would play one the caller excluded.
+        if let Some(moves) = &limits.moves
+            && !self.game.board().legal_moves().iter().any(|m| moves.contains(m))
+        {
+            self.error("searchmoves names no legal move in this position");
+            self.say(&Reply::BestMove(None).to_string());
+            return;
+        }
         let Some(mut engine) = self.engine.take() else {
             self.error("no evaluator: set the Evaluator option");
             self.say(&Reply::BestMove(None).to_string());

@@ -612,6 +612,13 @@ fn multipv_and_searchmoves() {
     engine.send("setoption name MultiPV value 1");
     let (_, best) = engine.bestmove("go depth 3 searchmoves a5a4 e1e2");
     assert!(["a5a4", "e1e2"].contains(&best.as_str()), "{best}");
+    // Illegal moves in the list are ignored; a list with no legal move left is an error, and
+    // no move outside it is played.
+    let (_, best) = engine.bestmove("go depth 2 searchmoves c3c4 e1e2");
+    assert_eq!(best, "e1e2");
+    let (infos, best) = engine.bestmove("go depth 2 searchmoves c3c4");
+    assert_eq!(best, "none");
+    assert!(infos.iter().any(|l| l.contains("searchmoves names no legal move")), "{infos:?}");
     engine.quit();
 }
 
