@@ -86,6 +86,8 @@ struct Seen {
     latencies: Vec<Duration>,
     errors: u64,
     first_error: Option<String>,
+    /// Requests under way when the time limit came.
+    cut_off: u64,
 }
 
 /// One request on a kept-alive connection: `Ok` with the status, or why the connection failed.
@@ -131,7 +133,11 @@ fn connection(
         seen.errors += 1;
         seen.first_error.get_or_insert(why);
     };
-    let Ok(mut stream) = TcpStream::connect(addr) else {
+    // Nothing waits past the time limit: not the connection, not a request in flight.
+    let left = || until.saturating_duration_since(Instant::now());
+    let Some(mut stream) =
+        (!left().is_zero()).then(|| TcpStream::connect_timeout(&addr, left())).and_then(Result::ok)
+    else {
         fail(&mut seen, format!("cannot connect to {addr}"));
         return seen;
     };
@@ -140,7 +146,15 @@ fn connection(
     let mut reader = BufReader::new(clone);
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        if i as u64 >= limit || Instant::now() >= until {
+        if i as u64 >= limit || left().is_zero() {
+            return seen;
+        }
+        // The socket's timeouts hold for the clone the reader reads from too.
+        if stream
+            .set_read_timeout(Some(left()))
+            .and(stream.set_write_timeout(Some(left())))
+            .is_err()
+        {
             return seen;
         }
         let start = Instant::now();
@@ -149,12 +163,22 @@ fn connection(
             Ok(status) => {
                 fail(&mut seen, format!("status {status} for {}", paths[i % paths.len()]));
             }
+            // Cut off by the time limit: unfinished, not failed.
+            Err(e) if left().is_zero() && is_timeout(&e) => {
+                seen.cut_off += 1;
+                return seen;
+            }
             Err(e) => {
                 fail(&mut seen, format!("the connection failed: {e}"));
                 return seen;
             }
         }
     }
+}
+
+/// Whether an I/O error is a timeout (the kind differs between systems).
+fn is_timeout(e: &std::io::Error) -> bool {
+    matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
 }
 
 #[expect(
@@ -173,12 +197,18 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let addr = loopback(&args.addr)?;
+    // A server that is not there is one error, said before any load is made.
+    TcpStream::connect_timeout(&addr, Duration::from_secs(5)).with_context(|| {
+        format!("cannot connect to {addr} (is tns-web running there? `tns-web --listen ADDR`)")
+    })?;
     let paths = paths(args.positions, args.seed);
     let next = AtomicUsize::new(0);
     let start = Instant::now();
     let until = start + Duration::from_secs(args.time_limit);
+    // No more connections than requests: each would otherwise connect for nothing.
+    let connections = u64::from(args.connections).min(args.requests);
     let seen: Vec<Seen> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..args.connections)
+        let handles: Vec<_> = (0..connections)
             .map(|_| {
                 std::thread::Builder::new()
                     .spawn_scoped(scope, || connection(addr, &paths, &next, args.requests, until))
@@ -206,10 +236,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let rate = ok as f64 / elapsed.as_secs_f64();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     say!(
-        "{ok} requests answered 200 in {:.2} s by {} connections: {rate:.0} a second",
+        "{ok} requests answered 200 in {:.2} s by {connections} connections: {rate:.0} a second",
         elapsed.as_secs_f64(),
-        args.connections
     );
+    let cut_off: u64 = seen.iter().map(|s| s.cut_off).sum();
+    if cut_off > 0 {
+        say!("{cut_off} requests under way at the time limit, not counted");
+    }
     say!(
         "latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         ms(percentile(&latencies, 0.5)),
@@ -220,6 +253,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if errors > 0 {
         let first = seen.iter().find_map(|s| s.first_error.clone()).unwrap_or_default();
         bail!("{errors} requests failed; the first: {first}");
+    }
+    if ok == 0 {
+        bail!("no request was answered within the time limit ({} s)", args.time_limit);
     }
     Ok(())
 }

@@ -686,3 +686,52 @@ fn puzzles_refuse_a_program_that_cannot_play_instead_of_scoring_it() {
         assert!(stderr(&out).contains(player), "{player}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn load_against_a_closed_port_is_one_error_before_any_load() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let out = bench(&["load", "--addr", &addr, "--requests", "10"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains(&format!("cannot connect to {addr}")), "{err}");
+    assert!(!err.contains("requests failed"), "{err}");
+}
+
+#[test]
+fn load_stops_at_its_time_limit_with_requests_in_flight() {
+    // A server that takes connections and never answers: the requests under way when the
+    // time runs out are cut off and said to be, and a test with no answer at all fails.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().take(3) {
+            held.push(stream);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    });
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tns-bench"))
+        .args(["load", "--addr", &addr, "--connections", "2", "--time-limit", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A bound on a hang, far above the one second asked for: not a measure of speed.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("load went on past its time limit, waiting on requests that never end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("2 requests under way at the time limit"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("no request was answered within the time limit"),
+        "{}",
+        stderr(&out)
+    );
+}
