@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
-use tns_board::{Board, GameRecord, Move};
+use tns_board::{Board, GameRecord, Move, Side};
 use tns_svg::{Picture, animated, position, strip};
 
 #[derive(clap::Args, Debug)]
@@ -17,7 +17,8 @@ pub struct Args {
     /// Which game of the records file, from 1.
     #[arg(long, default_value_t = 1, requires = "record", value_parser = clap::value_parser!(u32).range(1..))]
     game: u32,
-    /// With --record: one animated picture, SECONDS a move, instead of a strip of positions.
+    /// With --record: one animated picture, SECONDS a move (0.01 to 3600), instead of a strip
+    /// of positions.
     #[arg(long, value_name = "SECONDS", requires = "record")]
     animate: Option<f64>,
     /// With --record: positions a row in the strip.
@@ -26,7 +27,7 @@ pub struct Args {
     /// Moves to draw as arrows on the position.
     #[arg(long, num_args = 1.., value_name = "MOVE", requires = "position")]
     moves: Vec<Move>,
-    /// The move that led to the position, ringed.
+    /// The move that led to the position, ringed (checked against the position).
     #[arg(long, value_name = "MOVE", requires = "position")]
     last: Option<Move>,
     /// The SVG file to write (whole or not at all).
@@ -39,6 +40,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let board: Board = text.parse().with_context(|| format!("position {text:?}"))?;
         for &m in &args.moves {
             board.check_move(m).with_context(|| format!("--moves {m}"))?;
+        }
+        if let Some(last) = args.last {
+            check_last(board, last).with_context(|| format!("--last {last}"))?;
         }
         position(
             board,
@@ -54,8 +58,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         })?;
         let game = record.replay().with_context(|| path.display().to_string())?;
         match args.animate {
-            Some(s) if !(s.is_finite() && s > 0.0) => {
-                bail!("--animate needs a positive number of seconds, not {s}");
+            Some(s) if !tns_svg::SECONDS_PER_PLY.contains(&s) => {
+                let (low, high) =
+                    (tns_svg::SECONDS_PER_PLY.start(), tns_svg::SECONDS_PER_PLY.end());
+                bail!("--animate takes {low} to {high} seconds a move, not {s}");
             }
             Some(seconds) => animated(&game, seconds),
             None => strip(&game, args.columns),
@@ -65,4 +71,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     say!("wrote {} ({} bytes)", args.output.display(), svg.len());
     Ok(())
+}
+
+/// Whether `last` can be the move that led to `board`: made by the side not to move, along a
+/// line, its piece standing where it went and its start empty (a jump's point jumped over too,
+/// its sheep killed); a placement is a sheep on its point.
+fn check_last(board: Board, last: Move) -> anyhow::Result<()> {
+    let mover = board.side_to_move().other();
+    let at = |p: tns_board::Point| board.piece_at(p);
+    let made_by = match last {
+        Move::Place(to) => at(to).filter(|&s| s == Side::Sheep),
+        Move::Step { from, to } => {
+            at(to).filter(|_| from.neighbours().contains(to) && at(from).is_none())
+        }
+        Move::Jump { from, to } => from.jumped_over(to).and_then(|over| {
+            at(to).filter(|&s| s == Side::Tiger && at(from).is_none() && at(over).is_none())
+        }),
+    };
+    if made_by == Some(mover) {
+        return Ok(());
+    }
+    let who = match mover {
+        Side::Sheep => "the sheep",
+        Side::Tiger => "the tigers",
+    };
+    bail!("it cannot have led to this position ({who} moved last)")
 }

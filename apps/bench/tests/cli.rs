@@ -258,7 +258,11 @@ fn draw_writes_pictures_of_positions_and_games() {
     let game = GameRecord::parse_all(&std::fs::read_to_string(&records).unwrap()).unwrap()[1]
         .replay()
         .unwrap();
-    for extra in [&[][..], &["--animate", "0.3"][..]] {
+    // A last move that led to the position is drawn.
+    let out =
+        bench(&["draw", "1T2T/5/2S2/5/T3T s 19", "--last", "a5b5", "-o", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for extra in [&[][..], &["--animate", "0.3"][..], &["--animate", "3600"][..]] {
         let mut args = vec!["draw", "--record", records.to_str().unwrap(), "--game", "2"];
         args.extend_from_slice(extra);
         args.extend_from_slice(&["-o", svg.to_str().unwrap()]);
@@ -275,6 +279,46 @@ fn draw_writes_pictures_of_positions_and_games() {
         (
             vec!["draw", "--record", records.to_str().unwrap(), "--game", "9", "-o", "x.svg"],
             "holds 2 games",
+        ),
+        // A last move that cannot have led to the position: a5b4 onto an empty point.
+        (vec!["draw", "T3T/5/5/5/T3T s 20", "--last", "a5b4", "-o", "x.svg"], "--last a5b4"),
+        (vec!["draw", "1T2T/5/2S2/5/T3T t 19", "--last", "a5b5", "-o", "x.svg"], "--last a5b5"),
+        // Times a viewer cannot read, or an absurd number of digits.
+        (
+            vec![
+                "draw",
+                "--record",
+                records.to_str().unwrap(),
+                "--animate",
+                "1e300",
+                "-o",
+                "x.svg",
+            ],
+            "--animate takes",
+        ),
+        (
+            vec![
+                "draw",
+                "--record",
+                records.to_str().unwrap(),
+                "--animate",
+                "1e308",
+                "-o",
+                "x.svg",
+            ],
+            "--animate takes",
+        ),
+        (
+            vec![
+                "draw",
+                "--record",
+                records.to_str().unwrap(),
+                "--animate",
+                "0.001",
+                "-o",
+                "x.svg",
+            ],
+            "--animate takes",
         ),
     ] {
         let out = bench(&args);

@@ -215,14 +215,25 @@ pub fn strip(game: &Game, columns: usize) -> String {
     out
 }
 
+/// The seconds a ply of an [`animated`] game may be shown: a hundredth of a second to an hour.
+pub const SECONDS_PER_PLY: std::ops::RangeInclusive<f64> = 0.01..=3600.0;
+
 /// A game as one animated picture: each position shown for `seconds_per_ply`, over and over.
-/// Viewers without animation show the final position.
+/// Viewers without animation show the final position. The time is taken within
+/// [`SECONDS_PER_PLY`] (a time outside it, or not a number, is brought to its nearer end, 1 s
+/// for not a number), so the picture's durations are always numbers a viewer reads; a program
+/// that takes the time from a person should refuse one outside the range first.
 pub fn animated(game: &Game, seconds_per_ply: f64) -> String {
     let positions = game.positions();
     let n = positions.len();
-    let step =
-        if seconds_per_ply.is_finite() && seconds_per_ply > 0.0 { seconds_per_ply } else { 1.0 };
-    let total = step * coord(n);
+    let step = if seconds_per_ply.is_nan() {
+        1.0
+    } else {
+        seconds_per_ply.clamp(*SECONDS_PER_PLY.start(), *SECONDS_PER_PLY.end())
+    };
+    // Milliseconds at most, without trailing zeros: `2`, `2.1`, `0.35`.
+    let total = format!("{:.3}", step * coord(n));
+    let total = total.trim_end_matches('0').trim_end_matches('.');
     let mut out = String::new();
     open(&mut out, SIZE, SIZE);
     for (i, &board) in positions.iter().enumerate() {

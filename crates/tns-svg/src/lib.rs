@@ -2,4 +2,4 @@
 
 mod draw;
 
-pub use draw::{Picture, animated, position, status, strip};
+pub use draw::{Picture, SECONDS_PER_PLY, animated, position, status, strip};

@@ -109,3 +109,21 @@ fn a_position_has_a_status_band_under_the_board() {
     let c = with.pixel(5, SIZE + 30).unwrap();
     assert_eq!((c.red(), c.green(), c.blue()), BACKGROUND);
 }
+
+proptest::proptest! {
+    /// Whatever time a ply is given, the animation's durations are plain numbers a viewer
+    /// reads: no infinity, no NaN, no hundreds of digits.
+    #[test]
+    fn an_animations_durations_are_always_readable(seconds in proptest::num::f64::ANY) {
+        let mut game = tns_board::Game::new();
+        for m in ["c3", "a5b5", "c2"] {
+            game.play(m.parse().unwrap()).unwrap();
+        }
+        let svg = tns_svg::animated(&game, seconds);
+        for dur in svg.split("dur=\"").skip(1) {
+            let value = &dur[..dur.find('"').unwrap()];
+            let number: f64 = value.strip_suffix('s').unwrap().parse().unwrap();
+            proptest::prop_assert!(number.is_finite() && number > 0.0 && value.len() < 16, "{value}");
+        }
+    }
+}
