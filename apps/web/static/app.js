@@ -102,6 +102,10 @@ function toOf(move) { return move.slice(-2); }
 
 function verdictClass(v) { return v ? v.result : "unknown"; }
 
+// Whether a puzzle is being solved: then no verdict is shown, of the position or of any move
+// (they would give the answers away), until it is solved or given up.
+function puzzleOpen() { return Boolean(state.puzzle && !state.puzzle.done); }
+
 function shortVerdict(v) {
   if (!v) return "";
   if (v.result === "draw") return "=";
@@ -146,6 +150,7 @@ function render() {
     el("circle", { class: "last", cx: lx * SPACING, cy: ly * SPACING, r: 44 });
   }
   const mine = a.side_to_move === "tigers" ? "T" : "S";
+  const secret = puzzleOpen();
   const targets = new Map();
   for (const m of a.moves) {
     const from = fromOf(m.move);
@@ -165,7 +170,10 @@ function render() {
         t.textContent = piece === "T" ? "T" : "S";
       }
       const target = targets.get(name);
-      if (target && !piece) {
+      if (target && !piece && secret) {
+        // Where the move goes, without its verdict.
+        el("circle", { class: "target plain", cx, cy, r: 22, "data-move": target.move }, g);
+      } else if (target && !piece) {
         el("circle", { class: `target ${verdictClass(target.verdict)}`, cx, cy, r: 22, "data-move": target.move }, g);
         const label = el("text", { class: "target-label", x: cx, y: cy });
         label.textContent = shortVerdict(target.verdict);
@@ -175,16 +183,20 @@ function render() {
   }
   const mover = a.side_to_move === "tigers" ? "Tigers" : "Sheep";
   $("verdict").textContent = a.outcome ? a.outcome.text
+    : secret ? `${mover} to move`
     : `${mover} to move: ${a.verdict ? a.verdict.text : "…"}`;
-  $("verdict").className = "verdict " + (a.verdict ? verdictClass(a.verdict) : "");
+  $("verdict").className = "verdict " + (a.verdict && !secret ? verdictClass(a.verdict) : "");
   $("source").textContent = a.source === "table" ? "the tablebase (exact)" : "the engine's search (no table for this position)";
   const list = $("moves");
   list.replaceChildren();
-  for (const m of a.moves) {
+  $("moves-note").hidden = !secret;
+  // During a puzzle the moves are listed by name: best first would put the answers first.
+  const listed = secret ? [...a.moves].sort((x, y) => (x.move < y.move ? -1 : x.move > y.move ? 1 : 0)) : a.moves;
+  for (const m of listed) {
     const li = document.createElement("li");
-    li.className = verdictClass(m.verdict);
+    if (!secret) li.className = verdictClass(m.verdict);
     li.dataset.move = m.move;
-    li.textContent = `${m.move}: ${m.verdict.text}`;
+    li.textContent = secret ? m.move : `${m.move}: ${m.verdict.text}`;
     li.addEventListener("click", () => play(m.move));
     list.appendChild(li);
   }
@@ -198,10 +210,11 @@ function render() {
     const li = document.createElement("li");
     const ply = i + (tigersFirst ? 1 : 0);
     const number = `${Math.floor(ply / 2) + 1}${ply % 2 ? "…" : "."}`;
-    const text = p.verdict ? `${p.move} (${p.verdict.text})` : p.move;
+    const shown = p.verdict && !secret;
+    const text = shown ? `${p.move} (${p.verdict.text})` : p.move;
     li.textContent = `${number} ${text}`;
-    if (p.kept === false && !thrown) { thrown = true; li.classList.add("thrown"); li.title = "the game was first thrown away here"; }
-    if (p.verdict) li.classList.add(verdictClass(p.verdict));
+    if (p.kept === false && !thrown && !secret) { thrown = true; li.classList.add("thrown"); li.title = "the game was first thrown away here"; }
+    if (shown) li.classList.add(verdictClass(p.verdict));
     li.addEventListener("click", () => { state.redo = state.moves.splice(i + 1).reverse().concat(state.redo); refresh(); });
     played.appendChild(li);
   });
@@ -241,9 +254,10 @@ const bare = (m) => m.replace("x", "");
 
 function puzzleTask(p) {
   const side = p.position.split(" ")[1] === "s" ? "Sheep" : "Tigers";
-  const goal = p.themes.includes("win") ? "keeps the win" : "keeps the draw";
-  const moves = p.line.length ? `${1 + p.line.length / 2} moves in a row` : "the move";
-  return `Puzzle ${p.number} (rated ${p.rating}): ${side} to move, find ${moves} that ${goal}.`;
+  const value = p.themes.includes("win") ? "win" : "draw";
+  const task = p.line.length ? `${1 + p.line.length / 2} moves in a row that keep the ${value}`
+    : `the move that keeps the ${value}`;
+  return `Puzzle ${p.number} (rated ${p.rating}): ${side} to move, find ${task}.`;
 }
 
 function showPuzzle(message) {
@@ -284,39 +298,53 @@ async function judgePuzzle(solved) {
   } catch (e) { $("status").textContent = e.message; }
 }
 
-async function puzzleMove(move) {
+async function puzzleMove(typed) {
   const pz = state.puzzle;
   const d = pz.data;
+  // A move that is not legal here (typed) is no try at the puzzle.
+  const legal = state.answer && state.answer.moves.find((m) => bare(m.move) === bare(typed));
+  if (!legal) { $("status").textContent = `${typed} is not a legal move here`; return; }
+  const move = legal.move;
   const wanted = pz.step === 0 ? d.solutions : [d.line[2 * pz.step - 1]];
   state.moves.push(move);
   state.redo = [];
-  let message;
   if (wanted.some((w) => bare(w) === bare(move))) {
     const reply = d.line[2 * pz.step];
     if (reply) {
       state.moves.push(reply);
       pz.step += 1;
-      message = `${move} is right; they answer ${reply}: and now?`;
+      showPuzzle(`${move} is right; they answer ${reply}: and now?`);
     } else {
       pz.done = true;
       await judgePuzzle(true);
-      message = `Solved: ${move} keeps the ${d.value}. Puzzle: the next one.`;
+      showPuzzle(`Solved: ${move} keeps the ${d.value}. Puzzle: the next one.`);
     }
-  } else {
-    pz.done = true;
-    await judgePuzzle(false);
-    message = `${move} gives it up (the table's verdict is above). The answer: ${d.solutions.join(" or ")}. Puzzle: the next one.`;
+    refresh();
+    return;
   }
-  showPuzzle(message);
-  refresh();
+  pz.done = true;
+  await judgePuzzle(false);
+  await refresh();
+  // The puzzle's answers are exact (the set was made from the solved game), whatever this
+  // server answers from; the verdicts on the page are the table's only where it has one.
+  const why = state.answer && state.answer.source === "table"
+    ? "the table's verdict is above"
+    : "the puzzles' answers come from the solved game; with no table here, the verdicts shown are the search's estimates";
+  showPuzzle(`${move} gives it up (${why}). The answer: ${wanted.join(" or ")}. Puzzle: the next one.`);
 }
 
 // --- The review: the value for the sheep along the game, from the table, under the board;
 // the moves that threw a result away marked ?? (to a loss) and ? (a win to a draw).
 
 async function refreshReview() {
-  if (!state.moves.length) { state.review = null; drawChart(); return; }
-  try { state.review = await api("review", gameParams()); } catch (e) { state.review = null; }
+  // No review while a puzzle is open: its values and marks would give the answers away.
+  if (!state.moves.length || puzzleOpen()) { state.review = null; drawChart(); return; }
+  const asked = JSON.stringify(gameParams());
+  let review = null;
+  try { review = await api("review", gameParams()); } catch (e) { review = null; }
+  // The game changed (or a puzzle began) while the review was on its way: it is not this one's.
+  if (asked !== JSON.stringify(gameParams()) || puzzleOpen()) return;
+  state.review = review;
   drawChart();
   const played = $("played").children;
   (state.review ? state.review.plies : []).forEach((p, i) => {

@@ -4,16 +4,17 @@
 Starts `tns-web` on a free loopback port, opens the page in headless Chromium (Debian's
 `chromium` and `chromium-driver`, driven by Selenium), plays a placement and a tiger's move by
 clicking the board, and checks from the DOM that the position changed and that every move
-shows a verdict; that the address, opened afresh, shows the same position; and that undo
-goes back. Saves a screenshot under target/, prints how long the verdicts took to show
-after the click (the page records it), and stops the server with SIGTERM, which must end it
-with exit 0.
+shows a verdict; that the address, opened afresh, shows the same position; that undo goes
+back; and that a puzzle shows no verdict until it is over. Saves a screenshot under target/,
+prints how long the verdicts took to show after the click (the page records it), and stops the
+server with SIGTERM, which must end it with exit 0.
 
     python3 apps/web/tests/browser.py target/release/tns-web [--tablebase DIR]
 """
 
 import json
 import os
+import re
 import urllib.parse
 import urllib.request
 import signal
@@ -81,6 +82,121 @@ def moves_with_verdicts(driver):
 def check(condition, message):
     if not condition:
         raise AssertionError(message)
+
+
+def get_json(url):
+    with urllib.request.urlopen(url) as r:
+        return json.load(r)
+
+
+# A verdict in words or marks: chances, a distance, a result.
+VERDICT_WORDS = re.compile(r"\d\s*%|\bwins?\b|\bdraw\b|\bloss\b|[+−]\d|=", re.IGNORECASE)
+
+
+def check_no_verdict_shown(driver, when):
+    """While a puzzle is open: no verdict anywhere, of the position or of a move."""
+    classed = driver.execute_script(
+        "return [...document.querySelectorAll('.win, .draw, .loss, .unknown, .thrown, [data-mark]')]"
+        ".map((e) => e.outerHTML.slice(0, 80))")
+    check(not classed, f"{when}: elements marked with a verdict: {classed}")
+    labels = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#board .target-label") if e.text]
+    check(not labels, f"{when}: verdicts on the board: {labels}")
+    header = driver.find_element(By.ID, "verdict").text
+    check(not VERDICT_WORDS.search(header), f"{when}: the position's verdict is shown: {header!r}")
+    for selector in ["#moves li", "#played li"]:
+        for li in driver.find_elements(By.CSS_SELECTOR, selector):
+            text = li.text + " " + (li.get_attribute("title") or "")
+            check(not VERDICT_WORDS.search(text.replace(li.get_attribute("data-move") or "", "")),
+                  f"{when}: a verdict in {selector}: {text!r}")
+    listed = [li.get_attribute("data-move") for li in driver.find_elements(By.CSS_SELECTOR, "#moves li")]
+    check(listed == sorted(listed), f"{when}: the moves are listed by name, not best first: {listed}")
+    drawn = driver.find_elements(By.CSS_SELECTOR, "#chart polyline, #chart circle")
+    check(not drawn, f"{when}: the chart of the game's values is drawn")
+
+
+def set_puzzle(driver, url, rating, seed):
+    """Opens the page afresh with the solver's rating and the page's random draw fixed, so that
+    the Puzzle button asks for `seed` near `rating`."""
+    driver.get(url)
+    driver.execute_script("localStorage.setItem('tns-solver', JSON.stringify(arguments[0]))",
+                          {"rating": rating, "deviation": 350, "volatility": 0.06})
+    driver.get("about:blank")
+    driver.get(url)
+    wait_for_position(driver, "T3T/5/5/5/T3T s 20")
+    driver.execute_script(f"Math.random = () => ({seed} + 0.5) / 1e9;")
+    driver.find_element(By.ID, "puzzle-next").click()
+    WebDriverWait(driver, 10).until(lambda d: "to move, find" in d.find_element(By.ID, "puzzle").text)
+
+
+def type_move(driver, move):
+    box = driver.find_element(By.ID, "move-input")
+    box.send_keys(move)
+    box.submit()
+
+
+def check_puzzles_hide_their_answers(driver, url):
+    """A puzzle of several moves: no verdict is shown until it is over, its task reads right,
+    and a wrong move is said to give the result up in words true for the server's source."""
+    found = None
+    for rating in [1267, 1300, 1400, 1550, 1700, 1850, 2000]:
+        for seed in range(16):
+            p = get_json(url + f"api/v1/puzzle?seed={seed}&rating={rating}"
+                         "&deviation=350&volatility=0.06")["puzzle"]
+            if p["line"]:
+                found = (rating, seed, p)
+                break
+        if found:
+            break
+    check(found is not None, "a puzzle of more than one move near some rating")
+    rating, seed, p = found
+    set_puzzle(driver, url, rating, seed)
+    check(driver.find_element(By.TAG_NAME, "body").get_attribute("data-puzzle") == str(p["number"]),
+          f"the page drew puzzle {p['number']}")
+    task = driver.find_element(By.ID, "puzzle").text
+    check(f"find {1 + len(p['line']) // 2} moves in a row that keep the " in task, f"the task: {task!r}")
+    wait_for_position(driver, p["position"])
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#moves li"))
+    check_no_verdict_shown(driver, "a puzzle set")
+    # A piece selected (in the movement phase) shows where it goes, not what that does.
+    first = driver.find_element(By.CSS_SELECTOR, "#moves li").get_attribute("data-move")
+    if len(first) > 2:
+        click_point(driver, first[:2])
+        check(driver.find_elements(By.CSS_SELECTOR, "#board circle.target"), "the piece's moves are marked")
+        check_no_verdict_shown(driver, "a piece selected")
+    # A move that is not legal here is no try: the puzzle stays open.
+    type_move(driver, "a1a1")
+    WebDriverWait(driver, 10).until(lambda d: "not a legal move" in d.find_element(By.ID, "status").text)
+    check("to move, find" in driver.find_element(By.ID, "puzzle").text, "an illegal move ended the puzzle")
+    # The first move right: the reply is played and the next move is still to find.
+    type_move(driver, p["solutions"][0])
+    WebDriverWait(driver, 10).until(lambda d: "is right" in d.find_element(By.ID, "puzzle").text)
+    WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#played li")) == 2)
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#moves li"))
+    time.sleep(0.5)  # the review, were it asked for, would have come back
+    check_no_verdict_shown(driver, "after the first move")
+    # A wrong move then: given up, the answer and every verdict shown.
+    played = [p["solutions"][0], p["line"][0]]
+
+    def ends_nothing(m):
+        after = get_json(url + "api/v1/position?" + urllib.parse.urlencode(
+            {"pos": p["position"], "moves": ",".join(played + [m])}))
+        return after["outcome"] is None
+
+    here = get_json(url + "api/v1/position?" + urllib.parse.urlencode(
+        {"pos": p["position"], "moves": ",".join(played)}))
+    wrong = [m["move"] for m in here["moves"] if m["move"].replace("x", "") != p["line"][1].replace("x", "")]
+    wrong = next((m for m in wrong if ends_nothing(m)), None)
+    check(wrong, "a move that is not the answer and does not end the game")
+    type_move(driver, wrong)
+    WebDriverWait(driver, 10).until(lambda d: "gives it up" in d.find_element(By.ID, "puzzle").text)
+    message = driver.find_element(By.ID, "puzzle").text
+    source = driver.find_element(By.ID, "source").text
+    check(f"The answer: {p['line'][1]}." in message, f"the answer is the move that was to find: {message!r}")
+    if "tablebase" not in source:
+        check("table's verdict" not in message, f"no table, yet: {message!r}")
+    items = moves_with_verdicts(driver)
+    check(items and all(c in VERDICTS for _, c in items), f"the verdicts once it is over: {items}")
+    check(VERDICT_WORDS.search(driver.find_element(By.ID, "verdict").text), "the position's verdict")
 
 
 def main():
@@ -182,6 +298,7 @@ def main():
             box.submit()
             WebDriverWait(driver, 10).until(lambda d: "is right" in d.find_element(By.ID, "puzzle").text
                                             or "Solved" in d.find_element(By.ID, "puzzle").text)
+        check_puzzles_hide_their_answers(driver, url)
         # The review's chart under the board, where the table holds the game's positions.
         driver.get("about:blank")
         driver.get(url + "#pos=" + urllib.parse.quote("SSSSS/SSSSS/SSSS1/S1TTS/TSSST s 1") + "&moves=e3")
