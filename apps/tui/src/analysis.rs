@@ -1,6 +1,8 @@
 //! What the table says about the shown position and its moves, and the threat view.
 
 use crate::App;
+use tns_tablebase::MoveEffect;
+
 use crate::board_view::Marks;
 use crate::wording::plies;
 
@@ -46,7 +48,8 @@ impl App {
         self.message = match (self.view.show_analysis, holds) {
             (false, _) => "analysis off".into(),
             (true, true) => {
-                "analysis on: green keeps the result, yellow gives up a win, red loses (m hides it)"
+                "analysis on: green keeps the result (in a lost game: the longest defence), grey loses \
+                 sooner, yellow gives up a win, red loses (m hides it)"
                     .into()
             }
             (true, false) if self.board().in_hand() > 0 => {
@@ -73,21 +76,57 @@ impl App {
         }
         let board = self.board();
         let Ok(verdicts) = table.verdicts(board) else { return marks };
-        let Some(best) = verdicts.first().map(|(_, v)| v.wdl) else { return marks };
-        for (m, v) in verdicts {
+        for (m, _, effect) in MoveEffect::of_each(&verdicts) {
             if m.from() != self.input.selected {
                 continue;
             }
-            let set = if v.wdl == best {
-                &mut marks.keeps
-            } else if v.wdl == tns_tablebase::Wdl::Draw {
-                &mut marks.holds
-            } else {
-                &mut marks.loses
+            let set = match effect {
+                MoveEffect::Keeps => &mut marks.keeps,
+                MoveEffect::LosesSooner => &mut marks.sooner,
+                MoveEffect::GivesUpWin => &mut marks.holds,
+                _ => &mut marks.loses,
             };
             *set = set.with(m.to());
         }
         marks
+    }
+
+    /// The moves the analysis marks, with how far each is from the end where the table knows
+    /// it: `d2 Tigers win in 20 (longest) · d3 in 14`, the longest defence marked in a lost
+    /// position. `None` where there are no
+    /// marks or no distance is known (the placement phase).
+    pub fn analysis_line(&self) -> Option<String> {
+        let marks = self.analysis();
+        if marks == Marks::default() {
+            return None;
+        }
+        let table = self.table.loaded.as_ref()?;
+        let board = self.board();
+        let side = board.side_to_move();
+        let verdicts = table.verdicts(board).ok()?;
+        let mut parts = Vec::new();
+        let mut last_text = String::new();
+        for (m, v, effect) in MoveEffect::of_each(&verdicts) {
+            if m.from() != self.input.selected || v.value.is_none() {
+                continue;
+            }
+            let text = v.describe(side);
+            let shown = match text.rsplit_once(" in ") {
+                // The same winner as the move before: the distance alone.
+                Some((who, n)) if last_text.rsplit_once(" in ").is_some_and(|(w, _)| w == who) => {
+                    format!("in {n}")
+                }
+                _ => text.clone(),
+            };
+            let best = if effect == MoveEffect::Keeps && v.wdl == tns_tablebase::Wdl::Loss {
+                " (longest)"
+            } else {
+                ""
+            };
+            parts.push(format!("{} {shown}{best}", m.to()));
+            last_text = text;
+        }
+        (!parts.is_empty()).then(|| parts.join(" · "))
     }
 
     /// Marks the sheep a tiger could jump, or stops marking them, and says which.

@@ -101,8 +101,9 @@ pub struct BoardView {
     /// where there is room.
     pub threatened: Bitboard,
     /// The analysis marks, from the table: the points where a move keeps the position's
-    /// result (green, `+` without colours), gives up a win for a draw (yellow, `=`), or loses
-    /// (red, `-`).
+    /// result (green, `+` without colours; in a lost position, the longest defence), gives up
+    /// a win for a draw (yellow, `=`), loses a result that was held (red, `-`), or, in a lost
+    /// position, loses sooner than the longest defence (grey, `~`).
     pub marks: Marks,
     /// The styles to draw with. Without colours ([`Theme::PLAIN`], for `NO_COLOR`) the marks
     /// are shapes and text attributes instead: destinations are `+`, the selected piece is bold
@@ -118,8 +119,10 @@ pub struct Marks {
     pub keeps: Bitboard,
     /// A move there gives up a win for a draw.
     pub holds: Bitboard,
-    /// A move there loses.
+    /// A move there loses a result that was held.
     pub loses: Bitboard,
+    /// The position is lost, and a move there loses sooner than the longest defence.
+    pub sooner: Bitboard,
 }
 
 impl Marks {
@@ -131,6 +134,8 @@ impl Marks {
             Some((theme.holds, "="))
         } else if self.loses.contains(p) {
             Some((theme.loses, "-"))
+        } else if self.sooner.contains(p) {
+            Some((theme.sooner, "~"))
         } else {
             None
         }

@@ -31,8 +31,11 @@ pub struct Theme {
     pub keeps: Style,
     /// Laid over a point where a move gives up a win for a draw.
     pub holds: Style,
-    /// Laid over a point where a move loses.
+    /// Laid over a point where a move loses a result that was held.
     pub loses: Style,
+    /// Laid over a point where, in a lost position, a move loses sooner than the longest
+    /// defence.
+    pub sooner: Style,
     /// Laid over the selected piece.
     pub selected: Style,
     /// Laid over the keyboard cursor's point.
@@ -87,6 +90,7 @@ impl Theme {
         keeps: on(Color::Green),
         holds: on(Color::Yellow),
         loses: on(Color::Red),
+        sooner: on(Color::DarkGray),
         selected: Style::new().bg(Color::Blue),
         cursor: Style::new().add_modifier(Modifier::REVERSED),
         move_number: fg(Color::DarkGray),
@@ -117,6 +121,7 @@ impl Theme {
         keeps: Style::new(),
         holds: Style::new(),
         loses: Style::new(),
+        sooner: Style::new(),
         selected: Style::new().add_modifier(Modifier::BOLD.union(Modifier::UNDERLINED)),
         cursor: Style::new().add_modifier(Modifier::REVERSED),
         move_number: Style::new(),
@@ -171,7 +176,7 @@ mod tests {
     #[test]
     fn each_analysis_mark_differs_from_an_ordinary_destination() {
         let colour = Theme::COLOUR;
-        for mark in [colour.keeps, colour.holds, colour.loses] {
+        for mark in [colour.keeps, colour.holds, colour.loses, colour.sooner] {
             assert_ne!(mark, colour.target, "{mark:?}");
         }
     }

@@ -29,10 +29,12 @@ const STATUS_HEIGHT: u16 = 6;
 const ROOMY: (u16, u16) = (60, 20);
 
 /// The status panel's height: one line more for the tablebase's verdict when a table is loaded,
-/// or for the build's progress while one is built; two rows fewer without borders.
+/// or for the build's progress while one is built, and one for the moves' distances while the
+/// analysis is on; two rows fewer without borders.
 fn status_height(app: &App, compact: bool) -> u16 {
     let table_line = app.table.loaded.is_some() || app.jobs.table_build.is_some();
-    STATUS_HEIGHT + u16::from(table_line) - if compact { 2 } else { 0 }
+    let moves_line = app.table.loaded.is_some() && app.view.show_analysis;
+    STATUS_HEIGHT + u16::from(table_line) + u16::from(moves_line) - if compact { 2 } else { 0 }
 }
 
 /// Every key, for the help overlay.
@@ -321,6 +323,9 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
     }
     if let Some(verdict) = app.verdict() {
         lines.push(Line::from(format!("Tablebase: {verdict}")));
+    }
+    if let Some(moves) = app.analysis_line() {
+        lines.push(Line::from(format!("Moves: {moves}")));
     }
     if let Some(building) = app.table_build_text() {
         lines.push(Line::from(building));

@@ -1136,6 +1136,32 @@ fn the_analysis_marks_each_move_by_the_tables_verdict() {
     assert_eq!(app.analysis(), tigers_and_sheep::board_view::Marks::default());
 }
 
+#[test]
+#[ignore = "needs the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
+fn in_a_lost_position_the_longest_defence_keeps_and_nothing_is_thrown_away() {
+    // The sheep to move, lost whatever they play: the sheep on c3's moves all lose. The one
+    // that loses slowest keeps the result (the longest defence), the others lose sooner, none
+    // is marked as throwing away what was never held, and the distances are shown.
+    let dir = std::env::var_os("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
+    let table = std::sync::Arc::new(tns_tablebase::Tablebase::load(5, Path::new(&dir)).unwrap());
+    let board: Board = "SSSSS/S1TTS/STS2/S1S1S/TSSSS s 0".parse().unwrap();
+    let verdicts = table.verdicts(board).unwrap();
+    assert_eq!(verdicts[0].1.wdl, tns_tablebase::Wdl::Loss, "the position is lost");
+    let longest = verdicts[0].1;
+    let mut app = two_people_at(board, &table);
+    press(&mut app, KeyCode::Char('m'));
+    app.select(Some(p("c3")));
+    let marks = app.analysis();
+    assert!(marks.loses.is_empty() && marks.holds.is_empty(), "{marks:?}");
+    for &(m, v) in verdicts.iter().filter(|(m, _)| m.from() == Some(p("c3"))) {
+        let set = if v == longest { marks.keeps } else { marks.sooner };
+        assert!(set.contains(m.to()), "{m}: {v:?} {marks:?}");
+    }
+    assert_eq!(marks.keeps | marks.sooner, app.targets());
+    let line = app.analysis_line().expect("the distances are shown");
+    assert!(line.starts_with("d2 Tigers win in 20 (longest)"), "{line}");
+}
+
 /// A person's sheep against the heuristic's tigers at depth 1.
 fn sheep_against_the_heuristic() -> App {
     let tigers = Controller::Computer(tns_match::PlayerSpec::heuristic());

@@ -4,6 +4,7 @@ mod blocks;
 mod build_lock;
 mod cache;
 mod dir;
+mod effect;
 mod error;
 mod eval;
 mod index;
@@ -17,6 +18,7 @@ mod verify;
 mod whole_game;
 
 pub use dir::{FileReport, TableFile, TablePart};
+pub use effect::MoveEffect;
 pub use error::{BlockFault, TablebaseError, VerifyError};
 pub use eval::{WithTablebase, score_of};
 pub use movement::build::SliceProgress;
