@@ -9,7 +9,7 @@ use serde::Serialize;
 use tns_board::{Board, Game, Side};
 use tns_match::{Budget, PlayerSpec, Searcher};
 use tns_search::{Chances, Limits, Report, describe, plies_to_end, shown_score};
-use tns_tablebase::{Tablebase, TablebaseError, Value, Verdict, Wdl};
+use tns_tablebase::{MoveEffect, Tablebase, TablebaseError, Value, Verdict, Wdl};
 
 use crate::error::ApiError;
 
@@ -61,6 +61,21 @@ pub struct MoveJson {
     pub mv: String,
     /// Its verdict for the side that plays it.
     pub verdict: VerdictJson,
+    /// What it does to the position's result, by the table ([`MoveEffect`]): `keeps` (in a
+    /// lost position: the longest defence), `loses_sooner` (lost anyway, sooner than the
+    /// longest defence), `gives_up_win` or `loses`; `null` for a search's verdicts and the
+    /// moves of a line.
+    pub effect: Option<&'static str>,
+}
+
+/// A move's effect as the API names it.
+fn effect_name(effect: MoveEffect) -> &'static str {
+    match effect {
+        MoveEffect::Keeps => "keeps",
+        MoveEffect::LosesSooner => "loses_sooner",
+        MoveEffect::GivesUpWin => "gives_up_win",
+        _ => "loses",
+    }
 }
 
 /// A move that was played, and whether it kept the value of the position it was played in.
@@ -243,9 +258,12 @@ impl Analyst {
             // A position's verdict is its best move's (the movement phase's included: its
             // value is the best move's value, one ply back).
             answer.verdict = verdicts.first().map(|&(_, best)| table_verdict(best, side));
-            answer.moves = verdicts
-                .into_iter()
-                .map(|(m, v)| MoveJson { mv: m.to_string(), verdict: table_verdict(v, side) })
+            answer.moves = MoveEffect::of_each(&verdicts)
+                .map(|(m, v, effect)| MoveJson {
+                    mv: m.to_string(),
+                    verdict: table_verdict(v, side),
+                    effect: Some(effect_name(effect)),
+                })
                 .collect();
             return Ok(answer);
         }
@@ -273,7 +291,11 @@ impl Analyst {
                         } else {
                             table.verdict(child).map_err(|e| table_error(&e))?.before()
                         };
-                        Some((table_verdict(after, side), after.wdl == best.wdl))
+                        // Kept unless it lost or gave up what the position held: in a
+                        // lost position every move keeps (the same rule as the marks).
+                        let effect = MoveEffect::of(best, after);
+                        let kept = matches!(effect, MoveEffect::Keeps | MoveEffect::LosesSooner);
+                        Some((table_verdict(after, side), kept))
                     }
                 };
                 Ok(PlayedJson {
@@ -327,6 +349,7 @@ impl Analyst {
             .map(|r| MoveJson {
                 mv: r.pv[0].to_string(),
                 verdict: search_verdict(r.score, r.chances, side),
+                effect: None,
             })
             .collect();
         let verdict = match complete.first() {
@@ -351,6 +374,7 @@ impl Analyst {
                     wdl: Chances::from_probabilities(0.0, 0.0).into(),
                     text: "not searched".into(),
                 },
+                effect: None,
             })
             .collect();
         Ok((verdict, unranked))
@@ -398,7 +422,7 @@ impl Analyst {
                 }
                 _ => search_verdict(result.score, result.chances, side),
             };
-            line.push(MoveJson { mv: m.to_string(), verdict });
+            line.push(MoveJson { mv: m.to_string(), verdict, effect: None });
             game.play(m).map_err(|e| ApiError::internal(e.to_string()))?;
         }
         Ok((line, source))
