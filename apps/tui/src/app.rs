@@ -449,7 +449,8 @@ impl App {
         self.input.clear();
         if self.outcome().is_some() {
             // The status panel shows the result; the message says what can be done next.
-            self.message = "u: take back, s: save, n: new game, q: quit".into();
+            // Every ending offers the review, as the players' own endings do.
+            self.message = "g: review, u: take back, s: save, n: new game, q: quit".into();
         }
     }
 

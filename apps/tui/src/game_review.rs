@@ -61,8 +61,10 @@ impl App {
                     Some(i) => self.show_mistake(i),
                     None if self.table.loaded.is_none() => {
                         self.message = "reviewed with the strongest player's chances: only the \
-                                        whole table (tns-tablebase build --placement) can call a \
-                                        move a mistake"
+                                        table can call a move a mistake (B builds the endgame \
+                                        table in about a minute for the moves after the last \
+                                        sheep is placed; the whole game needs tns-tablebase \
+                                        build --placement)"
                             .into();
                     }
                     None => self.message = format!("no move threw a result away ({marks} marked)"),

@@ -1386,6 +1386,25 @@ fn a_finished_game_offers_to_save_it() {
     app.play("a5xc5".parse().unwrap());
     assert!(app.outcome().is_some(), "five sheep are dead");
     assert!(app.message().contains("s: save"), "{}", app.message());
+    // An ending on the board offers the review as the players' endings do, and `g` opens it.
+    assert!(app.message().starts_with("g: review"), "{}", app.message());
+    press(&mut app, KeyCode::Char('g'));
+    assert!(app.game_review().is_some(), "{}", app.message());
+}
+
+#[test]
+fn trapping_the_tigers_ends_the_game_and_offers_the_review() {
+    // The sheep to move close the last gap: every tiger is trapped.
+    let board: Board = "TSSST/SSSSS/SSSS1/SSSSS/TSSST s 0".parse().unwrap();
+    let mut app = two_people(board);
+    let closing = app.game().legal_moves().iter().copied().find(|&m| {
+        let mut after = app.game().clone();
+        after.play(m).is_ok() && after.outcome().is_some()
+    });
+    let Some(closing) = closing else { panic!("a move traps the tigers") };
+    app.play(closing);
+    assert!(app.outcome().is_some());
+    assert!(app.message().starts_with("g: review"), "{}", app.message());
 }
 
 #[test]
