@@ -40,7 +40,9 @@ impl App {
     pub fn toggle_analysis(&mut self) {
         if self.table.loaded.is_none() {
             self.view.show_analysis = false;
-            self.message = "the analysis needs the tablebase (--tablebase DIR)".into();
+            self.message = "the analysis needs the table: B builds the endgame table in about a \
+                            minute (or start with --tablebase DIR)"
+                .into();
             return;
         }
         self.view.show_analysis = !self.view.show_analysis;

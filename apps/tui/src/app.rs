@@ -709,6 +709,19 @@ impl App {
         self.saving.dirty && !self.game.is_empty()
     }
 
+    /// What to tell a player who leaves a game under way that they did not save (Ctrl+C, or
+    /// quitting without saving): where it is kept, and that `--resume` takes it up. `None`
+    /// when there is nothing to take up, or no autosave.
+    pub fn resume_note(&self) -> Option<String> {
+        let path = self.saving.autosave.as_ref()?;
+        (self.unsaved() && self.outcome().is_none()).then(|| {
+            format!(
+                "the game is kept in {}: `tigers-and-sheep --resume` takes it up",
+                path.display()
+            )
+        })
+    }
+
     /// The styles to draw with: the colours, or none where `NO_COLOR` is set.
     pub fn theme(&self) -> Theme {
         Theme::new(self.view.no_color)

@@ -310,6 +310,9 @@ fn session(cli: &mut Cli, folders: &Folders) -> Result<bool, ExitCode> {
     if let Some(path) = app.saved_to() {
         println!("saved {}", path.display());
     }
+    if let Some(note) = app.resume_note() {
+        println!("{note}");
+    }
     Ok(app.leaving() == Some(tigers_and_sheep::Leave::Puzzles))
 }
 

@@ -95,7 +95,20 @@ fn progress_text(job: &TableBuild) -> String {
     let percent = format!("{:.0}%", job.done * 100.0);
     let seconds = job.started.elapsed().as_secs();
     match job.slice {
-        (_, 0) => format!("{percent}, {seconds} s"),
-        (slice, slices) => format!("{percent}, slice {slice} of {slices}, {seconds} s"),
+        (_, 0) => format!("{percent} of the table, {seconds} s"),
+        // The share is of the whole table's positions: the first slice holds most of them.
+        (slice, slices) => {
+            format!("{percent} of the table, at slice {slice} of {slices}, {seconds} s")
+        }
+    }
+}
+
+#[cfg(test)]
+mod wording {
+    #[test]
+    fn the_share_is_said_to_be_of_the_whole_table() {
+        let job = super::TableBuild::for_test(0.7, (1, 5));
+        let text = super::progress_text(&job);
+        assert!(text.starts_with("70% of the table, at slice 1 of 5, "), "{text}");
     }
 }

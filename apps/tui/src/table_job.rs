@@ -37,6 +37,21 @@ pub struct TableBuild {
 }
 
 impl TableBuild {
+    /// A build that stands at `done` and `slice`, with no thread behind it, for tests of how
+    /// it is shown.
+    #[cfg(test)]
+    pub(crate) fn for_test(done: f64, slice: (usize, usize)) -> TableBuild {
+        TableBuild {
+            messages: channel().1,
+            thread: None,
+            result: None,
+            dir: PathBuf::new(),
+            done,
+            slice,
+            started: Instant::now(),
+        }
+    }
+
     /// Starts building the movement phase of the game won by `kills` kills into `dir` (made
     /// if missing). Slices already there are loaded, not built again, so a build stopped by
     /// quitting resumes at the slice it was in.

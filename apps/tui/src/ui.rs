@@ -295,8 +295,9 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         ));
         details.push(Line::from("← → step · End: the game · t: take back to here"));
     } else if let Some(outcome) = app.outcome() {
-        // The result, once, in place of whose move it is.
-        lines.push(Line::styled(outcome.to_string(), theme.emphasis));
+        // The result, once, in place of whose move it is, with the dead as every other state
+        // shows them.
+        lines.push(Line::styled(format!("{outcome}   dead {}", board.dead()), theme.emphasis));
     } else if *app.player(side) == Controller::Human {
         lines.push(to_move_line(app));
         details.push(Line::from(if app.input.typed.is_empty() {

@@ -318,7 +318,7 @@ fn b_builds_the_endgame_table_and_the_default_player_then_searches_with_it() {
     assert!(screen.contains("B to build the endgame table"), "{screen}");
     tmux(&["send-keys", "-t", &session, "B"]);
     let screen = wait_for(&session, "slice 1 of 5", Duration::from_secs(10));
-    assert!(screen.contains("Building the table: 0%, slice 1 of 5"), "{screen}");
+    assert!(screen.contains("Building the table: 0% of the table, at slice 1 of 5"), "{screen}");
     assert!(screen.contains("building the endgame table in"), "{screen}");
     let screen = wait_for(&session, "the endgame table is built", Duration::from_secs(900));
     assert!(screen.contains("the endgame table is built"), "{screen}");

@@ -625,13 +625,20 @@ fn quitting_or_starting_again_with_unsaved_moves_asks_first() {
     assert_eq!(app.saved_to(), Some(saved[0].path().as_path()));
     std::fs::remove_dir_all(&dir).unwrap();
 
-    // Ctrl+C quits at once, saved or not.
+    // Ctrl+C quits at once, saved or not; the line printed on exit says where the game is
+    // kept and that --resume takes it up.
     let mut again = human_game();
+    assert_eq!(again.resume_note(), None, "no autosave, nothing to take up");
+    let autosave = std::env::temp_dir().join("tns-resume-note-autosave.txt");
+    again.set_autosave(Some(autosave.clone()));
+    assert_eq!(again.resume_note(), None, "no move, nothing to take up");
     again.play("c3".parse().unwrap());
     let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     let action = map_event(&ctrl_c, &Hitmap::default(), again.screen()).unwrap();
     apply(&mut again, action, &std::env::temp_dir());
     assert!(again.leaving().is_some());
+    let note = again.resume_note().expect("a game under way, unsaved");
+    assert!(note.contains("--resume") && note.contains(&autosave.display().to_string()), "{note}");
 }
 
 #[test]
@@ -1079,7 +1086,9 @@ fn the_analysis_needs_a_table_and_says_so() {
     let mut app = human_game();
     press(&mut app, KeyCode::Char('m'));
     assert!(!app.show_analysis());
-    assert!(app.message().contains("needs the tablebase"), "{}", app.message());
+    assert!(app.message().contains("needs the table"), "{}", app.message());
+    // It says how to get one here: B builds the endgame table.
+    assert!(app.message().contains("B builds the endgame table"), "{}", app.message());
     assert_eq!(app.analysis(), tigers_and_sheep::board_view::Marks::default());
 }
 
@@ -1405,6 +1414,9 @@ fn trapping_the_tigers_ends_the_game_and_offers_the_review() {
     app.play(closing);
     assert!(app.outcome().is_some());
     assert!(app.message().starts_with("g: review"), "{}", app.message());
+    // The finished game's panel keeps the dead count beside the result.
+    let text = screen_text(&draw(&app, 100, 32).0);
+    assert!(text.contains("dead 0"), "{text}");
 }
 
 #[test]
