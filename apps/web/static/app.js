@@ -63,6 +63,23 @@ async function api(path, params) {
   return body;
 }
 
+// The side to move after the first `n` moves of the game: the sides take turns.
+function sideAfter(n) {
+  const first = state.start.trim().split(/\s+/)[1] === "t" ? "tigers" : "sheep";
+  return n % 2 === 0 ? first : first === "tigers" ? "sheep" : "tigers";
+}
+
+// How many moves an undo keeps: back past the computer's moves to the last position where the
+// person was to move, as the terminal game's `u` does (else the computer would only play its
+// reply again); null when there is none.
+function undoTarget() {
+  const computer = $("computer-side").value;
+  for (let n = state.moves.length - 1; n >= 0; n--) {
+    if (sideAfter(n) !== computer) return n;
+  }
+  return null;
+}
+
 function gameParams() {
   const p = { pos: state.start };
   if (state.moves.length) p.moves = state.moves.join(",");
@@ -215,12 +232,12 @@ function render() {
     li.textContent = `${number} ${text}`;
     if (p.kept === false && !thrown && !secret) { thrown = true; li.classList.add("thrown"); li.title = "the game was first thrown away here"; }
     if (shown) li.classList.add(verdictClass(p.verdict));
-    li.addEventListener("click", () => { state.redo = state.moves.splice(i + 1).reverse().concat(state.redo); refresh(); });
+    li.addEventListener("click", () => { state.redo = state.moves.splice(i + 1).concat(state.redo); refresh(); });
     played.appendChild(li);
   });
   $("counts").textContent = `Sheep in hand ${a.in_hand} · dead ${a.dead} of 5`;
   $("position-input").value = a.position;
-  $("undo").disabled = state.moves.length === 0;
+  $("undo").disabled = undoTarget() === null;
   $("redo").disabled = state.redo.length === 0;
 }
 
@@ -390,15 +407,22 @@ function computerToMove() {
 async function maybeComputer() {
   if (!computerToMove() || state.busy) return;
   state.busy = true;
+  const asked = JSON.stringify(gameParams());
   $("status").textContent = "the computer is thinking…";
+  let answer = null;
   try {
-    const answer = await api("move", { ...gameParams(), player: $("computer-player").value });
-    state.busy = false;
-    play(answer.move);
+    answer = await api("move", { ...gameParams(), player: $("computer-player").value });
   } catch (e) {
-    state.busy = false;
-    $("status").textContent = e.message;
+    if (asked === JSON.stringify(gameParams())) $("status").textContent = e.message;
   }
+  state.busy = false;
+  if (asked !== JSON.stringify(gameParams())) {
+    // The game changed while it thought (an undo, a new game): that move is for another position.
+    $("status").textContent = "";
+    maybeComputer();
+    return;
+  }
+  if (answer) play(answer.move);
 }
 
 async function loadPlayers() {
@@ -417,8 +441,21 @@ async function loadPlayers() {
 
 // Taking moves back or on leaves the puzzle: the board is the player's again.
 const leavePuzzle = () => { if (state.puzzle) { state.puzzle = null; showPuzzle(); } };
-$("undo").addEventListener("click", () => { leavePuzzle(); if (state.moves.length) { state.redo.unshift(state.moves.pop()); refresh(); } });
-$("redo").addEventListener("click", () => { leavePuzzle(); if (state.redo.length) { state.moves.push(state.redo.shift()); refresh(); } });
+// Against the computer both take back, or play again, its reply with the person's move.
+$("undo").addEventListener("click", () => {
+  leavePuzzle();
+  const keep = undoTarget();
+  if (keep === null) return;
+  state.redo = state.moves.splice(keep).concat(state.redo);
+  refresh();
+});
+$("redo").addEventListener("click", () => {
+  leavePuzzle();
+  if (!state.redo.length) return;
+  const computer = $("computer-side").value;
+  do { state.moves.push(state.redo.shift()); } while (state.redo.length && sideAfter(state.moves.length) === computer);
+  refresh();
+});
 $("new").addEventListener("click", () => { state.puzzle = null; showPuzzle(); state.start = START; state.moves = []; state.redo = []; refresh(); });
 $("puzzle-next").addEventListener("click", () => startPuzzle());
 $("computer-side").addEventListener("change", () => maybeComputer());

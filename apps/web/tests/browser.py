@@ -28,7 +28,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 VERDICTS = {"win", "draw", "loss", "unknown"}
 
@@ -132,6 +132,60 @@ def type_move(driver, move):
     box = driver.find_element(By.ID, "move-input")
     box.send_keys(move)
     box.submit()
+
+
+def played_moves(driver):
+    return [li.get_attribute("textContent").split(" ")[1]
+            for li in driver.find_elements(By.CSS_SELECTOR, "#played li")]
+
+
+def check_undo_against_the_computer(driver, url):
+    """Against the computer, Undo takes back its reply and your move together and leaves it your
+    turn (as the terminal game's `u`), and Redo plays both again; an undo while it thinks drops
+    the move it was thinking of."""
+    driver.get("about:blank")
+    driver.get(url)
+    wait_for_position(driver, "T3T/5/5/5/T3T s 20")
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#computer-player option"))
+    Select(driver.find_element(By.ID, "computer-player")).select_by_value("random")
+    Select(driver.find_element(By.ID, "computer-side")).select_by_value("tigers")
+    click_point(driver, "c3")
+    WebDriverWait(driver, 10).until(lambda d: len(played_moves(d)) == 2)
+    game = played_moves(driver)
+    after = position(driver)
+    driver.find_element(By.ID, "undo").click()
+    wait_for_position(driver, "T3T/5/5/5/T3T s 20")
+    time.sleep(1.5)  # were the computer to play again, it would have by now
+    check(position(driver) == "T3T/5/5/5/T3T s 20" and not played_moves(driver),
+          f"after undo: {position(driver)}, {played_moves(driver)}")
+    check(driver.find_element(By.ID, "redo").is_enabled(), "redo is greyed after undo")
+    driver.find_element(By.ID, "redo").click()
+    wait_for_position(driver, after)
+    time.sleep(1.5)
+    check(played_moves(driver) == game and position(driver) == after,
+          f"redo plays both again: {played_moves(driver)}, not {game}")
+    # An undo while the computer thinks (hard thinks up to a second): its move is dropped.
+    Select(driver.find_element(By.ID, "computer-player")).select_by_value("hard")
+    WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#moves li"))
+    click_point(driver, driver.find_element(By.CSS_SELECTOR, "#moves li").get_attribute("data-move"))
+    WebDriverWait(driver, 10).until(lambda d: "thinking" in d.find_element(By.ID, "status").text)
+    driver.find_element(By.ID, "undo").click()
+    wait_for_position(driver, after)
+    time.sleep(2.5)
+    check(played_moves(driver) == game and position(driver) == after,
+          f"an undo while the computer thinks: {played_moves(driver)}, {position(driver)}")
+    status = driver.find_element(By.ID, "status").text
+    check(status == "", f"the dropped move is no error: {status!r}")
+    check(driver.find_element(By.ID, "redo").is_enabled(), "the move taken back can be played again")
+    Select(driver.find_element(By.ID, "computer-side")).select_by_value("none")
+    # A move of the game's list clicked goes back to it, and Redo plays the next move on.
+    driver.get("about:blank")
+    driver.get(url + "#moves=c3,a5b4,d2,b4a5")
+    wait_for_position(driver, "T3T/5/2S2/3S1/T3T s 18")
+    driver.find_elements(By.CSS_SELECTOR, "#played li")[0].click()
+    wait_for_position(driver, "T3T/5/2S2/5/T3T t 19")
+    driver.find_element(By.ID, "redo").click()
+    wait_for_position(driver, "4T/1T3/2S2/5/T3T s 19")
 
 
 def check_puzzles_hide_their_answers(driver, url):
@@ -299,6 +353,7 @@ def main():
             WebDriverWait(driver, 10).until(lambda d: "is right" in d.find_element(By.ID, "puzzle").text
                                             or "Solved" in d.find_element(By.ID, "puzzle").text)
         check_puzzles_hide_their_answers(driver, url)
+        check_undo_against_the_computer(driver, url)
         # The review's chart under the board, where the table holds the game's positions.
         driver.get("about:blank")
         driver.get(url + "#pos=" + urllib.parse.quote("SSSSS/SSSSS/SSSS1/S1TTS/TSSST s 1") + "&moves=e3")
