@@ -488,7 +488,7 @@ impl App {
                 self.played(m);
                 self.after_move();
             }
-            Err(e) => self.message = format!("{m}: {e}"),
+            Err(e) => self.message = crate::input::refusal(m, &e),
         }
     }
 

@@ -109,6 +109,18 @@ pub struct HistoryHit {
     pub offset: usize,
 }
 
+/// Why a move was refused, for the message line: the rules' reason, after the move unless the
+/// reason already names it (`b3 is occupied`, not `b3: b3 is occupied`).
+pub(crate) fn refusal(m: tns_board::Move, e: &impl std::fmt::Display) -> String {
+    let why = e.to_string();
+    let named = m.to_string();
+    if why.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| word == named) {
+        why
+    } else {
+        format!("{named}: {why}")
+    }
+}
+
 /// Whether `typed` is a whole move in `board`'s notation, so that it is played without Enter:
 /// a placement is two characters, a step four, a kill four or five (`a5c3`, `a5xc3`).
 pub fn typed_move_complete(board: tns_board::Board, typed: &str) -> bool {
@@ -255,4 +267,20 @@ fn map_mouse(mouse: MouseEvent, hit: &Hitmap) -> Option<Action> {
     }
     let ply = hit.history?.ply_at(mouse.column, mouse.row)?;
     Some(Action::Browse(Browse::At(ply)))
+}
+
+#[cfg(test)]
+mod refusals {
+    use tns_board::Board;
+
+    #[test]
+    fn a_reason_that_names_the_move_is_not_said_twice() {
+        let board: Board = "T3T/5/1S3/5/T3T s 19".parse().unwrap();
+        let placed = "b3".parse().unwrap();
+        let e = board.check_move(placed).unwrap_err();
+        assert_eq!(super::refusal(placed, &e), "b3 is occupied");
+        let step = "a5b4".parse().unwrap();
+        let e = board.check_move(step).unwrap_err();
+        assert!(super::refusal(step, &e).starts_with("a5b4: "), "{}", super::refusal(step, &e));
+    }
 }

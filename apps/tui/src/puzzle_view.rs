@@ -24,8 +24,10 @@ pub fn draw(frame: &mut Frame, screen: &PuzzleScreen, theme: Theme) -> Option<Ge
     let panel = if area.width >= 70 { PANEL } else { 0 };
     let [left, right] =
         Layout::horizontal([Constraint::Min(0), Constraint::Length(panel)]).areas(area);
+    // With the side panel the board's panel takes the whole height beside it; without, the
+    // text goes under the board.
     let [board_area, bottom] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(if panel == 0 { 6 } else { 2 })])
+        Layout::vertical([Constraint::Min(0), Constraint::Length(if panel == 0 { 6 } else { 0 })])
             .areas(left);
     let block = Block::bordered()
         .title(format!(" Puzzle {} · rated {} ", screen.number(), screen.puzzle().rating))
@@ -77,9 +79,7 @@ fn panel_lines(screen: &PuzzleScreen) -> Vec<Line<'static>> {
     let themes: Vec<&str> = puzzle.themes.iter().map(|t| t.name()).collect();
     let state = match screen.attempt() {
         Attempt::Solving { .. } if !screen.typed.is_empty() => format!("typed: {}", screen.typed),
-        Attempt::Solving { .. } => {
-            "Your move: click, or type it (c3, b4b5, a5xc3) and Enter".into()
-        }
+        Attempt::Solving { .. } => "Your move: click, or type it (c3, b4b5, a5xc3)".into(),
         Attempt::Solved => "Solved!".into(),
         Attempt::Failed { .. } => "Not this time.".into(),
         Attempt::Shown => "The answer, shown.".into(),
@@ -221,6 +221,13 @@ mod tests {
         assert_eq!(screen.attempt(), &Attempt::Solving { step: 0 });
         handle(&mut screen, &key(KeyCode::Char('q')), geometry);
         assert!(screen.quit);
+        // Beside the side panel, the board's panel is as tall as it: both end on the last row.
+        for (w, h) in [(100, 32), (80, 24)] {
+            let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+            t.draw(|f| geometry = draw(f, &screen, Theme::PLAIN)).unwrap();
+            let last = text(&t).lines().last().unwrap_or("").to_owned();
+            assert!(last.starts_with('└') && last.matches('└').count() == 2, "{w}x{h}: {last}");
+        }
         // Small terminals still show the task under the board.
         let mut small = Terminal::new(TestBackend::new(60, 24)).unwrap();
         small.draw(|f| geometry = draw(f, &screen, Theme::PLAIN)).unwrap();

@@ -130,7 +130,7 @@ impl PuzzleScreen {
             return;
         };
         if let Err(e) = self.board.check_move(m) {
-            self.message = format!("{m}: {e}");
+            self.message = crate::input::refusal(m, &e);
             return;
         }
         self.selected = None;
@@ -175,11 +175,16 @@ impl PuzzleScreen {
         }
     }
 
-    /// Shows the answer (`H`): a puzzle not yet solved counts as failed.
+    /// Shows the answer (`H`): a puzzle not yet solved counts as failed. The answer is from
+    /// the puzzle's position, so the board goes back there (after a wrong move too, which
+    /// would otherwise stay on the board beside an answer for the position before it).
     pub fn show_answer(&mut self) {
+        self.board = self.puzzle().position;
+        self.selected = None;
+        self.typed.clear();
         let answer: Vec<String> = self.puzzle().solutions.iter().map(Move::to_string).collect();
         let line: Vec<String> = self.puzzle().line.iter().map(Move::to_string).collect();
-        let mut text = format!("The answer: {}", answer.join(" or "));
+        let mut text = format!("The answer, from the puzzle's position: {}", answer.join(" or "));
         if !line.is_empty() {
             let _ = write!(text, ", then {}", line.join(" "));
         }
@@ -255,10 +260,10 @@ impl PuzzleScreen {
     }
 }
 
-/// What the puzzle's answers keep, in words.
+/// What the puzzle's answers keep, in words: "keeps the win in 7", "keeps the draw".
 fn kept(value: Verdict) -> String {
     match (value.wdl, value.value) {
-        (Wdl::Win, Some(v)) => format!("keeps the win ({v})"),
+        (Wdl::Win, Some(v)) => format!("keeps the {v}"),
         (Wdl::Win, None) => "keeps the win".into(),
         _ => "keeps the draw".into(),
     }
@@ -344,6 +349,47 @@ mod tests {
         }
         assert_eq!(s.progress().tried, 1);
         assert_eq!(s.progress().solved, 0);
+    }
+
+    #[test]
+    fn the_answer_after_a_wrong_move_is_shown_on_the_position_it_answers() {
+        let mut s = screen();
+        let start = s.puzzle().position;
+        let wrong = start
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| !s.puzzle().solutions.contains(m))
+            .unwrap();
+        s.play(wrong);
+        assert_ne!(s.board(), start, "the wrong move is on the board");
+        s.show_answer();
+        assert_eq!(s.board(), start, "the board is back where the answer applies");
+        assert!(s.message.contains("from the puzzle's position"), "{}", s.message);
+        // One pair of brackets: "(keeps the win in 7)", never "(keeps the win (win in 7))".
+        let inner = s.message.split_once('(').map_or("", |(_, rest)| rest);
+        assert!(!inner.split(')').next().unwrap_or("").contains('('), "{}", s.message);
+        assert!(s.message.contains("(keeps the "), "{}", s.message);
+    }
+
+    #[test]
+    fn what_an_answer_keeps_reads_without_nested_brackets() {
+        let win = Verdict::from(tns_tablebase::Value::Win(7));
+        assert_eq!(kept(win), "keeps the win in 7");
+        assert_eq!(kept(Verdict::from(Wdl::Draw)), "keeps the draw");
+    }
+
+    #[test]
+    fn an_illegal_move_is_refused_without_saying_its_point_twice() {
+        let mut s = screen();
+        let board = s.board();
+        let Some(occupied) = tns_board::Point::all().find(|&p| board.piece_at(p).is_some()) else {
+            panic!("a piece on the board")
+        };
+        s.play(Move::Place(occupied));
+        let twice = format!("{occupied}: {occupied}");
+        assert!(!s.message.contains(&twice), "{}", s.message);
+        assert!(s.message.contains(&occupied.to_string()), "{}", s.message);
     }
 
     #[test]
