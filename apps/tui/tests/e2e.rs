@@ -38,7 +38,7 @@ fn drawn_at_width(screen: &str, width: usize) -> bool {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn play_a_move_and_quit_in_tmux() {
     // Its own games folder: the game autosaves there after every move.
     let (session, dir) = start_game("play", 100, 32, "--sheep human --tiger heuristic --time 0.2");
@@ -104,7 +104,7 @@ fn play_a_move_and_quit_in_tmux() {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn without_sides_the_game_asks_whom_you_play_first() {
     let (session, dir) = start_game("ask", 100, 32, "--time 0.1");
     let screen = wait_for(&session, "Enter play", Duration::from_secs(10));
@@ -126,7 +126,7 @@ fn without_sides_the_game_asks_whom_you_play_first() {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn ctrl_c_then_resume_brings_the_game_back() {
     // Two humans: c3, then a5b4 typed; Ctrl+C quits at once, nothing saved by hand.
     let (session, dir) = start_game("resume", 100, 32, "--sheep human --tiger human");
@@ -194,7 +194,7 @@ fn start_game(name: &str, w: u16, h: u16, args: &str) -> (Session, std::path::Pa
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn two_computers_play_on_a_0_plus_1_clock_with_both_clocks_shown() {
     let (session, dir) =
         start_game("clock", 100, 32, "--sheep heuristic --tiger network --clock 0+1");
@@ -210,7 +210,7 @@ fn two_computers_play_on_a_0_plus_1_clock_with_both_clocks_shown() {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn typing_over_a_hint_plays_the_typed_move() {
     let (session, dir) = start_game("typed", 100, 32, "--sheep human --tiger human");
     wait_for(&session, "Your move", Duration::from_secs(10));
@@ -225,7 +225,7 @@ fn typing_over_a_hint_plays_the_typed_move() {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn q_while_the_computer_thinks_asks_at_80_by_24() {
     let (session, dir) = start_game("think", 80, 24, "--sheep human --tiger heuristic --time 3");
     wait_for(&session, "Your move", Duration::from_secs(10));
@@ -240,7 +240,7 @@ fn q_while_the_computer_thinks_asks_at_80_by_24() {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn an_illegal_move_shows_its_error_at_60_by_20() {
     let (session, dir) = start_game("narrow", 60, 20, "--sheep human --tiger human");
     wait_for(&session, "move", Duration::from_secs(10));
@@ -335,7 +335,7 @@ fn b_builds_the_endgame_table_and_the_default_player_then_searches_with_it() {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn puzzles_are_asked_answered_and_the_rating_kept() {
     let (session, dir) = start_game("puzzles", 100, 32, "--puzzles");
     let screen = wait_for(&session, "to move: find", Duration::from_secs(10));
@@ -354,7 +354,7 @@ fn puzzles_are_asked_answered_and_the_rating_kept() {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn p_on_the_start_screen_opens_the_puzzles() {
     let (session, dir) = start_game("start-puzzles", 100, 32, "");
     wait_for(&session, "p puzzles", Duration::from_secs(10));
@@ -367,7 +367,7 @@ fn p_on_the_start_screen_opens_the_puzzles() {
 }
 
 #[test]
-#[ignore = "needs tmux; CI runs it"]
+#[ignore = "drives the game in tmux, seconds each: cargo test -p tigers-and-sheep --test e2e -- --ignored (CI runs it)"]
 fn g_reviews_the_game_with_a_chart_under_the_board() {
     let (session, dir) = start_game("review", 100, 32, "--sheep human --tiger human");
     wait_for(&session, "Your move", Duration::from_secs(10));
