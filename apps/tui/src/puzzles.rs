@@ -317,16 +317,16 @@ mod tests {
         assert!(s.message.contains("is right"), "{}", s.message);
     }
 
+    /// A legal move that is not one of the puzzle's answers.
+    fn wrong_move(s: &PuzzleScreen) -> Move {
+        let moves = s.board().legal_moves();
+        moves.iter().copied().find(|m| !s.puzzle().solutions.contains(m)).unwrap()
+    }
+
     #[test]
     fn a_wrong_move_fails_and_says_what_it_gives_up() {
         let mut s = screen();
-        let wrong = s
-            .board()
-            .legal_moves()
-            .iter()
-            .copied()
-            .find(|m| !s.puzzle().solutions.contains(m))
-            .unwrap();
+        let wrong = wrong_move(&s);
         s.play(wrong);
         assert!(matches!(s.attempt(), Attempt::Failed { .. }));
         assert!(s.message.starts_with(&wrong.to_string()), "{}", s.message);
@@ -355,12 +355,7 @@ mod tests {
     fn the_answer_after_a_wrong_move_is_shown_on_the_position_it_answers() {
         let mut s = screen();
         let start = s.puzzle().position;
-        let wrong = start
-            .legal_moves()
-            .iter()
-            .copied()
-            .find(|m| !s.puzzle().solutions.contains(m))
-            .unwrap();
+        let wrong = wrong_move(&s);
         s.play(wrong);
         assert_ne!(s.board(), start, "the wrong move is on the board");
         s.show_answer();
