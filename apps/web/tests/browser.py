@@ -134,6 +134,13 @@ def type_move(driver, move):
     box.submit()
 
 
+def check_the_start_s_layout(driver):
+    """No empty box where the chart is hidden."""
+    chart = driver.find_element(By.ID, "chart")
+    height = driver.execute_script("return arguments[0].getBoundingClientRect().height", chart)
+    check(chart.get_attribute("hidden") is None or height == 0, f"the hidden chart takes {height} px")
+
+
 def played_moves(driver):
     return [li.get_attribute("textContent").split(" ")[1]
             for li in driver.find_elements(By.CSS_SELECTOR, "#played li")]
@@ -265,6 +272,7 @@ def main():
         WebDriverWait(driver, 10).until(lambda d: len(moves_with_verdicts(d)) == 21)
         start_moves = moves_with_verdicts(driver)
         check(all(c in VERDICTS for _, c in start_moves), f"start: {start_moves}")
+        check_the_start_s_layout(driver)
 
         # A placement by clicking the empty point c3.
         click_point(driver, "c3")
