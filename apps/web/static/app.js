@@ -209,14 +209,14 @@ function render() {
   $("moves-note").hidden = !secret;
   // During a puzzle the moves are listed by name: best first would put the answers first.
   const listed = secret ? [...a.moves].sort((x, y) => (x.move < y.move ? -1 : x.move > y.move ? 1 : 0)) : a.moves;
-  for (const m of listed) {
+  listed.forEach((m, i) => {
     const li = document.createElement("li");
     if (!secret) li.className = verdictClass(m.verdict);
     li.dataset.move = m.move;
-    li.textContent = secret ? m.move : `${m.move}: ${m.verdict.text}`;
+    li.textContent = `${i + 1}. ` + (secret ? m.move : `${m.move}: ${m.verdict.text}`);
     li.addEventListener("click", () => play(m.move));
     list.appendChild(li);
-  }
+  });
   const played = $("played");
   played.replaceChildren();
   let thrown = false;

@@ -134,11 +134,25 @@ def type_move(driver, move):
     box.submit()
 
 
+def numbered_whole(driver, item, number, where):
+    """`item` of a list starts with `number`, drawn inside the list's box (a list that scrolls
+    clips what lies left of it)."""
+    check(item.text.startswith(f"{number}. "), f"{where}: {item.text!r} is not numbered {number}")
+    listed = driver.execute_script("return arguments[0].parentElement.getBoundingClientRect().left", item)
+    text_left = driver.execute_script(
+        "const r = document.createRange(); r.selectNodeContents(arguments[0]);"
+        "return r.getBoundingClientRect().left", item)
+    check(text_left >= listed, f"{where}: the number is clipped: text at {text_left}, list at {listed}")
+
+
 def check_the_start_s_layout(driver):
-    """No empty box where the chart is hidden."""
+    """No empty box where the chart is hidden, the moves' numbers whole."""
     chart = driver.find_element(By.ID, "chart")
     height = driver.execute_script("return arguments[0].getBoundingClientRect().height", chart)
     check(chart.get_attribute("hidden") is None or height == 0, f"the hidden chart takes {height} px")
+    items = driver.find_elements(By.CSS_SELECTOR, "#moves li")
+    numbered_whole(driver, items[9], 10, "the tenth move here")
+    numbered_whole(driver, items[20], 21, "the last move here")
 
 
 def played_moves(driver):
@@ -318,14 +332,7 @@ def main():
         driver.get(url + "#moves=" + long)
         WebDriverWait(driver, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#played li")) == 20)
         items = driver.find_elements(By.CSS_SELECTOR, "#played li")
-        tenth = items[18]
-        check(tenth.text.startswith("10. "), f"the tenth turn: {tenth.text}")
-        listed = driver.find_element(By.ID, "played")
-        left = driver.execute_script("return arguments[0].getBoundingClientRect().left", listed)
-        text_left = driver.execute_script(
-            "const r = document.createRange(); r.selectNodeContents(arguments[0]);"
-            "return r.getBoundingClientRect().left", tenth)
-        check(text_left >= left, f"the number is clipped: text at {text_left}, list at {left}")
+        numbered_whole(driver, items[18], 10, "the tenth turn")
         counts = driver.find_element(By.ID, "counts").text
         check("in hand 10" in counts, f"after ten placements: {counts}")
         driver.get("about:blank")
