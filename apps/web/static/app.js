@@ -217,6 +217,8 @@ function render() {
     li.addEventListener("click", () => play(m.move));
     list.appendChild(li);
   });
+  // The grey marks ("?": no result proven, only the search's estimate) are explained where shown.
+  $("legend-unknown").hidden = secret || !a.moves.some((m) => verdictClass(m.verdict) === "unknown");
   const played = $("played");
   played.replaceChildren();
   let thrown = false;

@@ -146,13 +146,20 @@ def numbered_whole(driver, item, number, where):
 
 
 def check_the_start_s_layout(driver):
-    """No empty box where the chart is hidden, the moves' numbers whole."""
+    """No empty box where the chart is hidden, the moves' numbers whole, the grey marks
+    explained."""
     chart = driver.find_element(By.ID, "chart")
     height = driver.execute_script("return arguments[0].getBoundingClientRect().height", chart)
     check(chart.get_attribute("hidden") is None or height == 0, f"the hidden chart takes {height} px")
     items = driver.find_elements(By.CSS_SELECTOR, "#moves li")
     numbered_whole(driver, items[9], 10, "the tenth move here")
     numbered_whole(driver, items[20], 21, "the last move here")
+    legend = driver.find_element(By.ID, "legend-unknown")
+    if driver.find_elements(By.CSS_SELECTOR, "#board .target.unknown"):
+        check(legend.is_displayed() and "?" in legend.text and "not proven" in legend.text,
+              f"the grey ? marks are not explained: {legend.text!r}")
+    else:
+        check(not legend.is_displayed(), "no grey mark, yet the legend explains one")
 
 
 def played_moves(driver):
