@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tns_board::{Board, Game, Side};
 use tns_match::{Budget, PlayerSpec, Searcher};
-use tns_search::{Chances, Limits, Report, describe, plies_to_end, shown_score};
+use tns_search::{CERTAIN_WIN, Chances, Limits, Report, describe, plies_to_end, shown_score};
 use tns_tablebase::{MoveEffect, Tablebase, TablebaseError, Value, Verdict, Wdl};
 
 use crate::error::ApiError;
@@ -25,15 +25,29 @@ pub struct VerdictJson {
     pub winner: Option<&'static str>,
     /// Plies to the end with best play, where known.
     pub plies: Option<u32>,
-    /// The search's score for that side (the expected result in permille for the shipped
-    /// network, the default), for a search's verdict.
+    /// The search's score for that side, for a search's verdict: the expected result (the
+    /// chance of a win less that of a loss) in hundredths of a percent, as the engine's `cp`,
+    /// so never beyond ±10,000 (a forced result is ±10,000, its distance in `proven`).
     pub score: Option<i32>,
+    /// A forced win or loss, as the engine's `score win N` and `score loss N`: the result for
+    /// that side and the plies to the end (`null` where the table knows no distance); `null`
+    /// for a draw and for a search's estimate.
+    pub proven: Option<ProvenJson>,
     /// The chances that side wins, draws and loses, in permille: certain for the table's
     /// verdicts and the search's forced results, else the player's fitted chances.
     pub wdl: WdlJson,
     /// For a person: "Sheep win in 12", "Draw", "Tigers win", or the chances
     /// ("Sheep 10% · Draw 85% · Tigers 5%").
     pub text: String,
+}
+
+/// A forced result, for one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ProvenJson {
+    /// `win` or `loss`.
+    pub result: &'static str,
+    /// Plies to the end with best play, where known.
+    pub plies: Option<u32>,
 }
 
 /// Chances in permille, for one side; they sum to 1,000.
@@ -145,7 +159,8 @@ pub fn table_verdict(v: Verdict, side: Side) -> VerdictJson {
         _ => None,
     };
     let wdl = Chances::certain(v.wdl).into();
-    VerdictJson { result, winner, plies, score: None, wdl, text: v.describe(side) }
+    let proven = (v.wdl != Wdl::Draw).then_some(ProvenJson { result, plies });
+    VerdictJson { result, winner, plies, score: None, proven, wdl, text: v.describe(side) }
 }
 
 /// A search's score and chances for `side` as JSON: decided where the search proved a result.
@@ -153,11 +168,15 @@ pub fn search_verdict(score: i32, chances: Chances, side: Side) -> VerdictJson {
     match plies_to_end(score) {
         Some(n) => {
             let winner = if score > 0 { side } else { side.other() };
+            let result = if score > 0 { "win" } else { "loss" };
+            let plies = u32::try_from(n).ok();
             VerdictJson {
-                result: if score > 0 { "win" } else { "loss" },
+                result,
                 winner: Some(side_name(winner)),
-                plies: u32::try_from(n).ok(),
-                score: Some(score),
+                plies,
+                // A certain result, in the one unit of `score`; the distance is `proven`'s.
+                score: Some(if score > 0 { CERTAIN_WIN } else { -CERTAIN_WIN }),
+                proven: Some(ProvenJson { result, plies }),
                 wdl: chances.into(),
                 text: describe(score, side),
             }
@@ -167,6 +186,7 @@ pub fn search_verdict(score: i32, chances: Chances, side: Side) -> VerdictJson {
             winner: None,
             plies: None,
             score: Some(shown_score(score, chances)),
+            proven: None,
             wdl: chances.into(),
             // The chances are the side to move's: for a move, the side that plays it.
             text: chances.describe(side),
@@ -371,6 +391,7 @@ impl Analyst {
                     winner: None,
                     plies: None,
                     score: None,
+                    proven: None,
                     wdl: Chances::from_probabilities(0.0, 0.0).into(),
                     text: "not searched".into(),
                 },

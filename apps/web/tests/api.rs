@@ -491,3 +491,38 @@ fn a_rating_out_of_range_is_refused_and_one_in_range_kept_as_given() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["solver"]["volatility"], 0.2, "{v}");
 }
+
+#[test]
+fn a_score_is_one_unit_and_a_proven_result_has_its_own_field() {
+    // `score` is the expected result in hundredths of a percent (as the engine's `cp`), never
+    // a search's internal win score; a forced result gives its distance in `proven` (as the
+    // engine's `score win N`).
+    let addr = server(None);
+    // The tigers take a fifth sheep at once (a5xc5 or e5xc5): a win in 1.
+    let (status, v) = json(addr, "/api/v1/position?pos=TS1ST%2F5%2F5%2F5%2FT3T+t+14");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["verdict"]["result"], "win", "{v}");
+    assert_eq!(v["verdict"]["plies"], 1, "{v}");
+    assert_eq!(v["verdict"]["score"], 10_000, "{v}");
+    assert_eq!(v["verdict"]["proven"], serde_json::json!({"result": "win", "plies": 1}), "{v}");
+    let mut verdicts = vec![&v["verdict"]];
+    verdicts.extend(v["moves"].as_array().unwrap().iter().map(|m| &m["verdict"]));
+    for verdict in verdicts {
+        let score = verdict["score"].as_i64().unwrap();
+        assert!(score.abs() <= 10_000, "{verdict}");
+        let proven = !verdict["proven"].is_null();
+        assert_eq!(
+            proven,
+            ["win", "loss"].contains(&verdict["result"].as_str().unwrap()),
+            "{verdict}"
+        );
+        if proven {
+            assert_eq!(verdict["proven"]["result"], verdict["result"], "{verdict}");
+            assert_eq!(verdict["proven"]["plies"], verdict["plies"], "{verdict}");
+        }
+    }
+    // An estimate has no `proven`.
+    let (_, v) = json(addr, "/api/v1/position?moves=c3");
+    assert_eq!(v["verdict"]["result"], "unknown", "{v}");
+    assert!(v["verdict"]["proven"].is_null(), "{v}");
+}
