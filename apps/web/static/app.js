@@ -119,6 +119,19 @@ function toOf(move) { return move.slice(-2); }
 
 function verdictClass(v) { return v ? v.result : "unknown"; }
 
+// A move's mark: what it does to the position's result where the table says (its `effect`, by
+// the rule the terminal game's marks follow: in a lost position the longest defence keeps and
+// the rest lose sooner, nothing is thrown away that was not held), else its result.
+function markClass(m) {
+  switch (m.effect) {
+    case "keeps": return m.verdict.result === "loss" ? "defence" : verdictClass(m.verdict);
+    case "loses_sooner": return "sooner";
+    case "gives_up_win": return "gives-up";
+    case "loses": return "loss";
+    default: return verdictClass(m.verdict);
+  }
+}
+
 // Whether a puzzle is being solved: then no verdict is shown, of the position or of any move
 // (they would give the answers away), until it is solved or given up.
 function puzzleOpen() { return Boolean(state.puzzle && !state.puzzle.done); }
@@ -191,7 +204,7 @@ function render() {
         // Where the move goes, without its verdict.
         el("circle", { class: "target plain", cx, cy, r: 22, "data-move": target.move }, g);
       } else if (target && !piece) {
-        el("circle", { class: `target ${verdictClass(target.verdict)}`, cx, cy, r: 22, "data-move": target.move }, g);
+        el("circle", { class: `target ${markClass(target)}`, cx, cy, r: 22, "data-move": target.move }, g);
         const label = el("text", { class: "target-label", x: cx, y: cy });
         label.textContent = shortVerdict(target.verdict);
       }
@@ -211,7 +224,7 @@ function render() {
   const listed = secret ? [...a.moves].sort((x, y) => (x.move < y.move ? -1 : x.move > y.move ? 1 : 0)) : a.moves;
   listed.forEach((m, i) => {
     const li = document.createElement("li");
-    if (!secret) li.className = verdictClass(m.verdict);
+    if (!secret) li.className = markClass(m);
     li.dataset.move = m.move;
     li.textContent = `${i + 1}. ` + (secret ? m.move : `${m.move}: ${m.verdict.text}`);
     li.addEventListener("click", () => play(m.move));
@@ -219,6 +232,10 @@ function render() {
   });
   // The grey marks ("?": no result proven, only the search's estimate) are explained where shown.
   $("legend-unknown").hidden = secret || !a.moves.some((m) => verdictClass(m.verdict) === "unknown");
+  // The marks of a lost position and of a win given up are explained where they are shown.
+  const marked = new Set(a.moves.map(markClass));
+  $("legend-lost").hidden = secret || !(marked.has("defence") || marked.has("sooner"));
+  $("legend-gives-up").hidden = secret || !marked.has("gives-up");
   const played = $("played");
   played.replaceChildren();
   let thrown = false;
@@ -379,9 +396,10 @@ function drawChart() {
   const svg = $("chart");
   const r = state.review;
   const known = r ? r.values.filter((v) => v !== null).length : 0;
-  svg.hidden = known < 2;
+  // An <svg> has no `hidden` property (only HTML elements do): the attribute itself is set.
+  svg.toggleAttribute("hidden", known < 2);
   svg.replaceChildren();
-  if (svg.hidden) return;
+  if (known < 2) return;
   const ns = "http://www.w3.org/2000/svg";
   const el = (name, attrs) => {
     const e = document.createElementNS(ns, name);

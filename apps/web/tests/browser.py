@@ -30,7 +30,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-VERDICTS = {"win", "draw", "loss", "unknown"}
+VERDICTS = {"win", "draw", "loss", "unknown", "defence", "sooner", "gives-up"}
 
 
 def free_port():
@@ -281,6 +281,27 @@ def check_puzzles_hide_their_answers(driver, url):
     check(VERDICT_WORDS.search(driver.find_element(By.ID, "verdict").text), "the position's verdict")
 
 
+def check_a_lost_position_s_marks(driver, url):
+    """With the table: in a lost position the longest defence is marked as such and the other
+    moves as losing sooner, none as throwing away what was never held, and the legend says
+    what the marks mean."""
+    driver.get("about:blank")
+    driver.get(url + "#pos=" + urllib.parse.quote("SSSSS/S1TTS/STS2/S1S1S/TSSSS s 0"))
+    wait_for_position(driver, "SSSSS/S1TTS/STS2/S1S1S/TSSSS s 0")
+    WebDriverWait(driver, 10).until(lambda d: len(moves_with_verdicts(d)) > 0)
+    if "tablebase" not in driver.find_element(By.ID, "source").text:
+        return
+    marks = dict(moves_with_verdicts(driver))
+    check(marks.get("c3d2") == "defence", f"c3d2, lost in 20, the longest defence: {marks}")
+    check("loss" not in marks.values(), f"nothing thrown away in a lost position: {marks}")
+    check("sooner" in marks.values(), f"the other moves lose sooner: {marks}")
+    click_point(driver, "c3")
+    target = driver.find_element(By.CSS_SELECTOR, 'circle.target[data-move="c3d2"]')
+    check("defence" in target.get_attribute("class"), f"on the board: {target.get_attribute('class')}")
+    legend = driver.find_element(By.ID, "legend-lost")
+    check(legend.is_displayed() and "longest defence" in legend.text, f"the legend: {legend.text!r}")
+
+
 def main():
     binary, args = sys.argv[1], sys.argv[2:]
     os.makedirs("target", exist_ok=True)
@@ -376,6 +397,7 @@ def main():
                                             or "Solved" in d.find_element(By.ID, "puzzle").text)
         check_puzzles_hide_their_answers(driver, url)
         check_undo_against_the_computer(driver, url)
+        check_a_lost_position_s_marks(driver, url)
         # The review's chart under the board, where the table holds the game's positions.
         driver.get("about:blank")
         driver.get(url + "#pos=" + urllib.parse.quote("SSSSS/SSSSS/SSSS1/S1TTS/TSSST s 1") + "&moves=e3")
