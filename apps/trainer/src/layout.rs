@@ -67,17 +67,34 @@ fn span(generations: &[u32]) -> String {
 /// # Errors
 /// A folder whose weights go further than its state allows, saying what is kept.
 pub fn check_no_finished_after(out: &Path, complete: u32) -> anyhow::Result<()> {
-    let after: Vec<u32> =
-        generations_on_disk(out)?.into_iter().filter(|&n| n > complete + 1).collect();
-    if after.is_empty() {
-        return Ok(());
-    }
     let state = out.join("state.bin");
     let says = if complete == 0 {
         format!("{} is missing", state.display())
     } else {
         format!("{} names generation {complete} as the last finished", state.display())
     };
+    // `latest.bin` is written after the state: the generation it holds was finished, and a
+    // state that does not name it (or no state) is not this run's last.
+    let latest = out.join("latest.bin");
+    let next = generation_path(out, complete + 1);
+    if std::fs::symlink_metadata(&latest).is_ok() {
+        let finished_next = next.exists()
+            && tns_file::read(&latest).ok().is_some_and(|l| tns_file::read(&next).ok() == Some(l));
+        if complete == 0 || finished_next {
+            bail!(
+                "{says}, but {} holds a finished generation (it is written after the state): \
+                 the state is not the one this run wrote last (copied from another run, \
+                 restored, or removed?). Nothing was removed: every generation is kept. Put back \
+                 this run's state.bin, or train into a new folder",
+                latest.display()
+            );
+        }
+    }
+    let after: Vec<u32> =
+        generations_on_disk(out)?.into_iter().filter(|&n| n > complete + 1).collect();
+    if after.is_empty() {
+        return Ok(());
+    }
     bail!(
         "{says}, but {} ({} generation(s)) are saved after it: the state is not the one this run \
          wrote last (copied from another run, restored, or removed?). Nothing was removed: every \
@@ -102,7 +119,7 @@ pub fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> anyhow
             .and_then(|n| n.strip_suffix(".bin"))
             .and_then(|n| n.parse::<u32>().ok())
             .is_some_and(|n| n > complete);
-        if name.contains(".tmp") || unfinished {
+        if is_temporary(&name, &entry) || unfinished {
             std::fs::remove_file(entry.path())
                 .with_context(|| entry.path().display().to_string())?;
             removed.push(name);
@@ -118,4 +135,13 @@ pub fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> anyhow
         ));
     }
     Ok(())
+}
+
+/// Whether `name` is a temporary file an interrupted save left: a regular file named as
+/// `tns_file::write_atomically` names them, `<file>.tmp<process id>`. Anything else, a folder
+/// or a file of the user's (`notes.tmpl`), is left alone.
+fn is_temporary(name: &str, entry: &std::fs::DirEntry) -> bool {
+    let pid = name.rsplit_once(".tmp").map(|(_, pid)| pid);
+    pid.is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        && entry.file_type().is_ok_and(|t| t.is_file())
 }

@@ -66,7 +66,7 @@ fn a_generation_saved_in_part_is_done_again_and_ends_on_the_same_bits() {
     // temporary file of the interrupted save is left over.
     let cut = temp("cut");
     one_thread(|| train(&settings(cut.clone(), 2), &AtomicBool::new(false), |_| {})).unwrap();
-    std::fs::copy(generation_path(&cut, 2), generation_path(&cut, 3)).unwrap();
+    std::fs::copy(generation_path(&cut, 1), generation_path(&cut, 3)).unwrap();
     std::fs::copy(generation_path(&cut, 2), cut.join("latest.bin")).unwrap();
     std::fs::write(cut.join("state.bin.tmp4242"), b"half a state").unwrap();
     assert_eq!(complete_generation(&cut).unwrap(), Some(2));
@@ -120,7 +120,9 @@ fn a_first_generation_without_its_state_is_done_again_and_ends_on_the_same_bits(
     one_thread(|| train(&settings(whole.clone(), 2), &AtomicBool::new(false), |_| {})).unwrap();
     let cut = temp("first-cut");
     one_thread(|| train(&settings(cut.clone(), 1), &AtomicBool::new(false), |_| {})).unwrap();
+    // Killed before the state, so before latest.bin, which is written after it.
     std::fs::remove_file(cut.join("state.bin")).unwrap();
+    std::fs::remove_file(cut.join("latest.bin")).unwrap();
     assert_eq!(complete_generation(&cut).unwrap(), None, "weights alone are no generation");
     let mut lines = Vec::new();
     one_thread(|| {
@@ -297,8 +299,9 @@ fn short_run(dir: &std::path::Path, generations: u32, extra: &[&str]) -> (i32, S
 fn snapshot(dir: &std::path::Path) -> Vec<(String, u64)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().unwrap().is_file())
         .map(|e| {
-            let e = e.unwrap();
             let bytes = std::fs::read(e.path()).unwrap();
             (e.file_name().to_string_lossy().into_owned(), tns_file::checksum(&bytes))
         })
@@ -324,6 +327,10 @@ fn a_state_from_elsewhere_is_refused_before_any_generation_is_removed() {
     let sized = temp("keep-sized");
     let (code, text) = short_run(&sized, 2, &["--hidden", "4,4"]);
     assert_eq!(code, 0, "{text}");
+    // The same run stopped one generation short: its state is the one before ours.
+    let one_short = temp("keep-one-short");
+    let (code, text) = short_run(&one_short, 5, &[]);
+    assert_eq!(code, 0, "{text}");
     let original = snapshot(&ours);
     let original_state = std::fs::read(ours.join("state.bin")).unwrap();
 
@@ -331,6 +338,7 @@ fn a_state_from_elsewhere_is_refused_before_any_generation_is_removed() {
         (Some(&seeded), "is not this run's"),
         (Some(&sized), "is not this run's"),
         (Some(&early), "names generation 2 as the last finished"),
+        (Some(&one_short), "names generation 5 as the last finished"),
         (None, "state.bin is missing"),
     ] {
         match from {
@@ -347,12 +355,29 @@ fn a_state_from_elsewhere_is_refused_before_any_generation_is_removed() {
         assert_eq!(snapshot(&ours), changed, "{says}: nothing in the folder changes");
         std::fs::write(ours.join("state.bin"), &original_state).unwrap();
     }
+    // A user's files that only look like a save's leftovers are kept: `x.tmp` names a
+    // folder, `notes.tmpl` a file; a save's own leftover (`state.bin.tmp123`) goes.
+    std::fs::create_dir_all(ours.join("x.tmp")).unwrap();
+    std::fs::write(ours.join("notes.tmpl"), "mine").unwrap();
+    std::fs::write(ours.join("state.bin.tmp123"), "half").unwrap();
     // With its own state back, the run goes on from generation 6.
-    assert_eq!(snapshot(&ours), original);
     let (code, text) = short_run(&ours, 7, &[]);
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("resuming from generation 6 of 7"), "{text}");
-    for dir in [ours, early, seeded, sized] {
+    assert!(ours.join("x.tmp").is_dir() && ours.join("notes.tmpl").exists(), "{text}");
+    assert!(!ours.join("state.bin.tmp123").exists(), "{text}");
+    // No state and no weights left, but latest.bin and the log of finished generations: not
+    // a new run to start over them.
+    for n in 1..=7 {
+        std::fs::remove_file(generation_path(&ours, n)).unwrap();
+    }
+    std::fs::remove_file(ours.join("state.bin")).unwrap();
+    let before = snapshot(&ours);
+    let (code, text) = short_run(&ours, 7, &[]);
+    assert_ne!(code, 0, "{text}");
+    assert!(text.contains("latest.bin holds a finished generation"), "{text}");
+    assert_eq!(snapshot(&ours), before);
+    for dir in [ours, early, seeded, sized, one_short] {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
