@@ -355,6 +355,7 @@ fn a_state_from_elsewhere_is_refused_before_any_generation_is_removed() {
         assert_eq!(snapshot(&ours), changed, "{says}: nothing in the folder changes");
         std::fs::write(ours.join("state.bin"), &original_state).unwrap();
     }
+    assert_eq!(snapshot(&ours), original, "every refusal left the folder as it was");
     // A user's files that only look like a save's leftovers are kept: `x.tmp` names a
     // folder, `notes.tmpl` a file; a save's own leftover (`state.bin.tmp123`) goes.
     std::fs::create_dir_all(ours.join("x.tmp")).unwrap();
