@@ -40,10 +40,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         };
         ready(&spec).with_context(|| name.clone())?;
         let solved = AtomicUsize::new(0);
-        chosen.par_iter().try_for_each_init(
-            || ready(&spec).map_err(|e| format!("{e:#}")),
-            |player, puzzle| -> anyhow::Result<()> {
-                let player = player.as_mut().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        // One player a thread, made once: a player that is another program is one process a
+        // thread, not one per piece of rayon's work.
+        let size = chosen.len().div_ceil(rayon::current_num_threads().max(1)).max(1);
+        chosen.par_chunks(size).try_for_each(|chunk| -> anyhow::Result<()> {
+            let mut player = ready(&spec).with_context(|| name.clone())?;
+            for puzzle in chunk {
                 player.new_game(0);
                 let game = Game::from_position(puzzle.position);
                 let Some(chosen) = player.choose(&game, &AtomicBool::new(false)) else {
@@ -53,12 +55,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                         .map_or_else(|| "it gave no move".to_owned(), |e| tns_file::one_line(&e));
                     anyhow::bail!("{name} failed on the puzzle {}: {why}", puzzle.position);
                 };
+                // A move against the rules is a failure too, not a wrong answer.
+                if let Err(e) = puzzle.position.check_move(chosen) {
+                    anyhow::bail!(
+                        "{name} answered {chosen} to the puzzle {}, against the rules: {e}",
+                        puzzle.position
+                    );
+                }
                 if puzzle.solutions.contains(&chosen) {
                     solved.fetch_add(1, Ordering::Relaxed);
                 }
-                Ok(())
-            },
-        )?;
+            }
+            Ok(())
+        })?;
         let solved = solved.into_inner();
         #[expect(clippy::cast_precision_loss, reason = "counts of puzzles, far below 2^52")]
         let (share, count) = (100.0 * solved as f64 / chosen.len() as f64, solved as f64);

@@ -700,6 +700,24 @@ fn a_killed_match_keeps_every_game_it_finished() {
 
 #[test]
 fn puzzles_refuse_a_program_that_cannot_play_instead_of_scoring_it() {
+    // A program that does the handshake and answers every go with a move against the rules.
+    let ill = std::env::temp_dir().join(format!("tns-ill-engine-{}.sh", std::process::id()));
+    std::fs::write(
+        &ill,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in\n tsi) echo 'id name ill'; echo tsiok;;\n \
+         isready) echo readyok;;\n go*) echo 'bestmove a1b2';;\n quit) exit 0;;\n esac; done\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&ill, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let ill_player = format!("cmd:{}", ill.display());
+    let out = bench(&["puzzles", "--every", "100", &ill_player]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(stderr(&out).contains("against the rules"), "{}", stderr(&out));
+    std::fs::remove_file(&ill).unwrap();
     for player in ["cmd:/nonexistent", "cmd:/bin/false"] {
         let out = bench(&["puzzles", "--every", "100", player]);
         assert!(!out.status.success(), "{player}: {}", stdout(&out));
