@@ -73,22 +73,34 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Whether `last` can be the move that led to `board`: made by the side not to move, along a
-/// line, its piece standing where it went and its start empty (a jump's point jumped over too,
-/// its sheep killed); a placement is a sheep on its point.
+/// Whether `last` can be the move that led to `board`: the position before it is worked out
+/// (the piece put back where it came from, a placed sheep back in hand, a killed sheep back on
+/// the point it was jumped on) and must be one the game can have, in which `last` is legal and
+/// leads to `board`.
 fn check_last(board: Board, last: Move) -> anyhow::Result<()> {
     let mover = board.side_to_move().other();
-    let at = |p: tns_board::Point| board.piece_at(p);
-    let made_by = match last {
-        Move::Place(to) => at(to).filter(|&s| s == Side::Sheep),
-        Move::Step { from, to } => {
-            at(to).filter(|_| from.neighbours().contains(to) && at(from).is_none())
+    let (mut tigers, mut sheep, mut in_hand) = (board.tigers(), board.sheep(), board.in_hand());
+    let mut put_back = |from: Option<tns_board::Point>, to: tns_board::Point| {
+        let set = if mover == Side::Tiger { &mut tigers } else { &mut sheep };
+        *set = set.without(to);
+        match from {
+            Some(from) => *set = set.with(from),
+            None => in_hand += 1,
         }
-        Move::Jump { from, to } => from.jumped_over(to).and_then(|over| {
-            at(to).filter(|&s| s == Side::Tiger && at(from).is_none() && at(over).is_none())
-        }),
     };
-    if made_by == Some(mover) {
+    match last {
+        Move::Place(to) => put_back(None, to),
+        Move::Step { from, to } => put_back(Some(from), to),
+        Move::Jump { from, to } => {
+            put_back(Some(from), to);
+            if let Some(over) = from.jumped_over(to) {
+                sheep = sheep.with(over);
+            }
+        }
+    }
+    let before = Board::from_parts(tigers, sheep, in_hand, mover);
+    let leads_here = before.is_ok_and(|b| b.after(last).is_ok_and(|after| after == board));
+    if leads_here {
         return Ok(());
     }
     let who = match mover {

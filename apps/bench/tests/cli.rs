@@ -283,6 +283,9 @@ fn draw_writes_pictures_of_positions_and_games() {
         // A last move that cannot have led to the position: a5b4 onto an empty point.
         (vec!["draw", "T3T/5/5/5/T3T s 20", "--last", "a5b4", "-o", "x.svg"], "--last a5b4"),
         (vec!["draw", "1T2T/5/2S2/5/T3T t 19", "--last", "a5b5", "-o", "x.svg"], "--last a5b5"),
+        // A kill where no sheep is dead; a sheep's step while sheep are in hand.
+        (vec!["draw", "4T/5/T4/5/T2ST s 19", "--last", "c3a3", "-o", "x.svg"], "--last c3xa3"),
+        (vec!["draw", "T3T/1S3/S4/5/T3T t 17", "--last", "b3b4", "-o", "x.svg"], "--last b3b4"),
     ] {
         let out = bench(&args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
