@@ -225,3 +225,33 @@ fn links_that_loop_or_lead_nowhere_are_errors_not_skipped_or_written_through() {
     std::fs::remove_dir_all(&outside).unwrap();
     std::fs::remove_dir_all(&copy).unwrap();
 }
+
+#[test]
+fn verify_refuses_a_folder_with_parts_it_cannot_reach() {
+    // The top layer gone: the layer below it is there but nothing can verify or use it.
+    let copy = copy_of_table("stranded");
+    let d = copy.to_str().unwrap();
+    std::fs::remove_file(copy.join("k1-p19.tnspl")).unwrap();
+    for args in [vec!["verify"], vec!["verify", "--placement-only"], vec!["verify", "--checksums"]]
+    {
+        let mut all = vec!["--kills", "1", "--dir", d];
+        all.extend_from_slice(&args);
+        let out = run(&all);
+        let (stdout, stderr) = text(&out);
+        assert!(!out.status.success(), "{args:?}: {stdout}");
+        assert!(
+            stderr.contains("layers of 18 placed are there but cannot be verified"),
+            "{args:?}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&copy).unwrap();
+    // The movement phase gone, the layers left: the checksums of what is there are not enough.
+    let copy = copy_of_table("no-slice");
+    let d = copy.to_str().unwrap();
+    std::fs::remove_file(copy.join("k1-d0.tnstb")).unwrap();
+    let out = run(&["--kills", "1", "--dir", d, "verify", "--checksums"]);
+    let (stdout, stderr) = text(&out);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(stderr.contains("slices of 0 dead are missing"), "{stderr}");
+    std::fs::remove_dir_all(&copy).unwrap();
+}
