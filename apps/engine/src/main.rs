@@ -37,7 +37,7 @@ fn main() -> ExitCode {
                     return ExitCode::SUCCESS;
                 }
             }
-            Line::TooLong => session.handle_line_too_long(MAX_LINE),
+            Line::TooLong => session.handle_line_too_long(MAX_LINE, &line),
         }
     }
     // The controller closed our input: stop as for `quit`.

@@ -207,10 +207,15 @@ impl Session {
         self.error(&tns_file::one_line(error.as_ref()));
     }
 
-    /// Answers a line longer than `limit` bytes, which the reader skipped: one error line, as
-    /// for any line the engine cannot use.
-    pub fn handle_line_too_long(&mut self, limit: usize) {
+    /// Answers a line longer than `limit` bytes, which the reader skipped (`start` is what it
+    /// kept of it): one error line, as for any line the engine cannot use, and, for a `go`,
+    /// the `bestmove` every `go` is owed.
+    pub fn handle_line_too_long(&mut self, limit: usize, start: &[u8]) {
         self.error(&format!("a line longer than {limit} bytes: skipped"));
+        let first = start.split(u8::is_ascii_whitespace).find(|w| !w.is_empty());
+        if first == Some(b"go".as_slice()) {
+            self.owe_bestmove();
+        }
     }
 
     /// Handles one line of input.

@@ -249,6 +249,12 @@ fn a_line_too_long_is_refused_and_skipped_and_the_next_one_answered() {
     let lines = engine.sync();
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(!lines[0].contains("longer than"), "{lines:?}");
+    // A `go` too long to read is still owed its one bestmove.
+    engine.send(&format!("go depth 1 searchmoves {}", "c3 ".repeat(1 << 19)));
+    let lines = engine.sync();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains("longer than"), "{lines:?}");
+    assert_eq!(lines[1], "bestmove none", "{lines:?}");
     engine.quit();
 }
 

@@ -342,12 +342,13 @@ fn parse_go(words: &[&str]) -> Result<Command, CommandError> {
         let word = words[i];
         let value =
             || words.get(i + 1).copied().ok_or_else(|| bad(format!("{word} needs a number")));
-        let millis = |max: u64| -> Result<u64, CommandError> {
+        let millis_from = |min: u64, max: u64| -> Result<u64, CommandError> {
             let text = value()?;
-            text.parse::<u64>().ok().filter(|&n| n <= max).ok_or_else(|| {
-                bad(format!("{word} takes milliseconds from 0 to {max}, not {:?}", quote(text)))
+            text.parse::<u64>().ok().filter(|n| (min..=max).contains(n)).ok_or_else(|| {
+                bad(format!("{word} takes milliseconds from {min} to {max}, not {:?}", quote(text)))
             })
         };
+        let millis = |max: u64| millis_from(0, max);
         let limit = |e: crate::LimitError| bad(format!("{word}: {e}"));
         match word {
             "infinite" => {
@@ -373,11 +374,7 @@ fn parse_go(words: &[&str]) -> Result<Command, CommandError> {
             "depth" => go.limits.depth = Some(crate::limit::depth(value()?).map_err(limit)?),
             "nodes" => go.limits.nodes = Some(crate::limit::nodes(value()?).map_err(limit)?),
             "movetime" => {
-                let ms = millis(86_400_000)?;
-                if ms == 0 {
-                    return Err(bad("movetime must be at least 1 ms".into()));
-                }
-                go.limits.time = Some(Duration::from_millis(ms));
+                go.limits.time = Some(Duration::from_millis(millis_from(1, 86_400_000)?));
             }
             "stime" => go.time_left.stime = Some(millis(u64::from(u32::MAX))?),
             "ttime" => go.time_left.ttime = Some(millis(u64::from(u32::MAX))?),
@@ -488,6 +485,9 @@ mod tests {
         ] {
             assert!(parse(line).is_err(), "{line}");
         }
+        // A range said is the range taken: movetime 0 is refused, and the message says 1.
+        let e = parse("go movetime 0").unwrap_err().to_string();
+        assert!(e.contains("from 1 to 86400000"), "{e}");
         // What was wrong is quoted short, however long the line.
         let long = format!("position fen {} s 1", "S".repeat(1_000_000));
         assert!(parse(&long).unwrap_err().to_string().len() < 200);
