@@ -243,13 +243,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if cut_off > 0 {
         say!("{cut_off} requests under way at the time limit, not counted");
     }
-    say!(
-        "latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-        ms(percentile(&latencies, 0.5)),
-        ms(percentile(&latencies, 0.9)),
-        ms(percentile(&latencies, 0.99)),
-        ms(latencies.last().copied().unwrap_or_default())
-    );
+    // No answers, no latencies: zeros would read as a measure.
+    if ok > 0 {
+        say!(
+            "latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            ms(percentile(&latencies, 0.5)),
+            ms(percentile(&latencies, 0.9)),
+            ms(percentile(&latencies, 0.99)),
+            ms(latencies.last().copied().unwrap_or_default())
+        );
+    }
     if errors > 0 {
         let first = seen.iter().find_map(|s| s.first_error.clone()).unwrap_or_default();
         bail!("{errors} requests failed; the first: {first}");

@@ -771,6 +771,7 @@ fn load_stops_at_its_time_limit_with_requests_in_flight() {
     let out = child.wait_with_output().unwrap();
     assert!(!out.status.success(), "{}", stdout(&out));
     assert!(stdout(&out).contains("2 requests under way at the time limit"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("latency"), "no answer, no latency: {}", stdout(&out));
     assert!(
         stderr(&out).contains("no request was answered within the time limit"),
         "{}",
