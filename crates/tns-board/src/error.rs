@@ -274,6 +274,13 @@ pub enum ParseRecordError {
         /// Why it is illegal.
         source: PlayError,
     },
+    /// The last record of several has tags and nothing after them, not even the result that
+    /// ends every record written: the file was cut short while it was written.
+    #[error("line {line}: the last record has tags and no moves or result: the file is cut short")]
+    CutShort {
+        /// 1-based line number of its first tag.
+        line: usize,
+    },
 }
 
 /// Why [`Game::play`](crate::Game::play) refused a move.

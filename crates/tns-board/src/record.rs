@@ -448,7 +448,14 @@ impl GameRecord {
             }
             chunk.push((i + 1, line));
         }
-        if chunk.iter().any(|(_, l)| !l.is_empty()) {
+        if let Some(&(line, _)) = chunk.iter().find(|(_, l)| !l.is_empty()) {
+            // A record written whole ends in its result: tags alone after other records are
+            // the start of one whose writing was cut off.
+            let cut = !records.is_empty()
+                && chunk.iter().all(|(_, l)| l.is_empty() || l.starts_with('['));
+            if cut {
+                return Err(ParseRecordError::CutShort { line });
+            }
             records.push(parse_lines(chunk.into_iter())?);
         }
         Ok(records)
@@ -704,5 +711,14 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+
+        // A file cut short while a record was written: its tags and nothing after them. A
+        // record written whole ends in its result, an empty game's too.
+        let whole = format!("{}\n{}", texts[0], texts[1]);
+        assert_eq!(GameRecord::parse_all(&whole).unwrap().len(), 2);
+        let cut_at = texts[2].find("[Result").unwrap();
+        let cut = format!("{}\n{}", texts[0], &texts[2][..cut_at]);
+        let line = texts[0].lines().count() + 2;
+        assert_eq!(GameRecord::parse_all(&cut), Err(ParseRecordError::CutShort { line }));
     }
 }
