@@ -61,6 +61,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             Some(s) if !tns_svg::SECONDS_PER_PLY.contains(&s) => {
                 let (low, high) =
                     (tns_svg::SECONDS_PER_PLY.start(), tns_svg::SECONDS_PER_PLY.end());
+                let s = crate::short_number(s);
                 bail!("--animate takes {low} to {high} seconds a move, not {s}");
             }
             Some(seconds) => animated(&game, seconds),

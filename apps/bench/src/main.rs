@@ -23,6 +23,16 @@ fn say(line: std::fmt::Arguments<'_>) {
 /// The largest records or openings file read: a million games is about 600 MB.
 const RECORDS_LIMIT: u64 = 4 << 30;
 
+/// A number from the command line as an error quotes it: as written where it is of a usual
+/// size, in scientific notation where it would run to hundreds of digits (`1e308`).
+fn short_number(x: f64) -> String {
+    if x.is_finite() && (x == 0.0 || (1e-4..1e6).contains(&x.abs())) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
+}
+
 mod analyse;
 mod audit_cmd;
 mod ctrl_c;

@@ -95,8 +95,14 @@ fn parse_sprt(values: &[f64]) -> anyhow::Result<Sprt> {
         beta: values.get(3).copied().unwrap_or(0.05),
     };
     let rate = |p: f64| p > 0.0 && p < 0.5;
-    if !(sprt.elo0.is_finite() && sprt.elo1.is_finite() && sprt.elo0 < sprt.elo1) {
-        bail!("--sprt needs ELO0 < ELO1, got {} and {}", sprt.elo0, sprt.elo1);
+    // Beyond a thousand Elo a side scores over 99.6%: a certainty, not a hypothesis to test.
+    let elo = |e: f64| e.is_finite() && e.abs() <= 1000.0;
+    if !(elo(sprt.elo0) && elo(sprt.elo1) && sprt.elo0 < sprt.elo1) {
+        bail!(
+            "--sprt needs -1000 <= ELO0 < ELO1 <= 1000, got {} and {}",
+            crate::short_number(sprt.elo0),
+            crate::short_number(sprt.elo1)
+        );
     }
     if !(rate(sprt.alpha) && rate(sprt.beta)) {
         bail!(

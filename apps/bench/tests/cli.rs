@@ -77,6 +77,14 @@ fn sprt_stops_a_lopsided_match() {
     assert!(games < 100, "{text}");
 }
 
+#[test]
+fn sprt_bounds_beyond_a_thousand_elo_are_refused_and_quoted_short() {
+    let out = quick_match(&["--games", "2", "--sprt", "0", "1e308"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("-1000 <= ELO0 < ELO1 <= 1000") && err.contains("1e308"), "{err}");
+}
+
 /// A non-regression test's bounds are below zero: `--sprt -10 0` is two numbers, not an option.
 #[test]
 fn sprt_takes_negative_bounds() {
@@ -304,6 +312,7 @@ fn draw_writes_pictures_of_positions_and_games() {
         ]);
         assert_eq!(out.status.code(), Some(1), "{seconds}");
         assert!(stderr(&out).contains("--animate takes"), "{seconds}: {}", stderr(&out));
+        assert!(stderr(&out).len() < 200, "the number is quoted short: {}", stderr(&out));
     }
     std::fs::remove_file(&svg).unwrap();
     std::fs::remove_file(&records).unwrap();
