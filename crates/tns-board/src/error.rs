@@ -274,11 +274,15 @@ pub enum ParseRecordError {
         /// Why it is illegal.
         source: PlayError,
     },
-    /// The last record of several has tags and nothing after them, not even the result that
-    /// ends every record written: the file was cut short while it was written.
-    #[error("line {line}: the last record has tags and no moves or result: the file is cut short")]
+    /// A record of a file of records that does not end in its result (`1-0`, `0-1`,
+    /// `1/2-1/2` or `*`), which ends every record written, as PGN asks: the file was cut short
+    /// while it was written, or the record left unfinished.
+    #[error(
+        "line {line}: the record does not end in its result (1-0, 0-1, 1/2-1/2 or *): the file \
+         is cut short"
+    )]
     CutShort {
-        /// 1-based line number of its first tag.
+        /// 1-based line number of the record's first line.
         line: usize,
     },
 }

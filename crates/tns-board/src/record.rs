@@ -411,35 +411,46 @@ impl FromStr for GameRecord {
     type Err = ParseRecordError;
 
     fn from_str(s: &str) -> Result<GameRecord, ParseRecordError> {
-        parse_lines(s.lines().enumerate().map(|(i, l)| (i + 1, l.trim())))
+        parse_lines(s.lines().enumerate().map(|(i, l)| (i + 1, l.trim()))).map(|(r, _)| r)
     }
 }
 
 impl GameRecord {
     /// Parses a text holding any number of records one after another, as a match writes them.
     /// A record ends where a tag line follows its moves, or follows the blank line after its
-    /// header.
+    /// header. Each must end in its result (`1-0`, `0-1`, `1/2-1/2` or `*`), as PGN asks and
+    /// as every record written does: one that does not was cut off as it was written, and is
+    /// an error rather than a game that ends early.
     ///
     /// ```
-    /// use tns_board::GameRecord;
+    /// use tns_board::{GameRecord, ParseRecordError};
     ///
-    /// let text = "[Result \"*\"]\n\n1. c3\n\n[Result \"*\"]\n\n1. b2 a5b4\n";
+    /// let text = "[Result \"*\"]\n\n1. c3 *\n\n[Result \"*\"]\n\n1. b2 a5b4 *\n";
     /// let records = GameRecord::parse_all(text)?;
     /// assert_eq!(records.len(), 2);
     /// assert_eq!(records[1].moves.len(), 2);
+    /// // Cut off before its result: the file was cut short.
+    /// let cut = &text[..text.len() - 2];
+    /// assert_eq!(GameRecord::parse_all(cut), Err(ParseRecordError::CutShort { line: 5 }));
     /// # Ok::<(), tns_board::ParseRecordError>(())
     /// ```
     ///
     /// # Errors
-    /// The first record's [`ParseRecordError`], with line numbers counted in the whole text.
+    /// The first record's [`ParseRecordError`], with line numbers counted in the whole text;
+    /// [`ParseRecordError::CutShort`] for a record that does not end in its result.
     pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, ParseRecordError> {
         let mut records = Vec::new();
         let mut chunk: Vec<(usize, &str)> = Vec::new();
         let mut past_header = false;
+        let whole = |chunk: &mut Vec<(usize, &str)>| -> Result<GameRecord, ParseRecordError> {
+            let first = chunk.iter().find(|(_, l)| !l.is_empty()).map_or(1, |&(n, _)| n);
+            let (record, ended) = parse_lines(chunk.drain(..))?;
+            if ended { Ok(record) } else { Err(ParseRecordError::CutShort { line: first }) }
+        };
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.starts_with('[') && past_header {
-                records.push(parse_lines(chunk.drain(..))?);
+                records.push(whole(&mut chunk)?);
                 past_header = false;
             }
             let has_header = chunk.iter().any(|(_, l)| !l.is_empty());
@@ -448,15 +459,8 @@ impl GameRecord {
             }
             chunk.push((i + 1, line));
         }
-        if let Some(&(line, _)) = chunk.iter().find(|(_, l)| !l.is_empty()) {
-            // A record written whole ends in its result: tags alone after other records are
-            // the start of one whose writing was cut off.
-            let cut = !records.is_empty()
-                && chunk.iter().all(|(_, l)| l.is_empty() || l.starts_with('['));
-            if cut {
-                return Err(ParseRecordError::CutShort { line });
-            }
-            records.push(parse_lines(chunk.into_iter())?);
+        if chunk.iter().any(|(_, l)| !l.is_empty()) {
+            records.push(whole(&mut chunk)?);
         }
         Ok(records)
     }
@@ -483,10 +487,10 @@ fn keep_what_the_roster_adds(tags: &mut Vec<(String, String)>) {
     }
 }
 
-/// Parses one record from numbered, trimmed lines.
+/// Parses one record from numbered, trimmed lines; with whether its moves ended in a result.
 fn parse_lines<'a>(
     mut lines: impl Iterator<Item = (usize, &'a str)>,
-) -> Result<GameRecord, ParseRecordError> {
+) -> Result<(GameRecord, bool), ParseRecordError> {
     let mut record = GameRecord::default();
     let mut movetext = Vec::new();
     for (line, text) in lines.by_ref() {
@@ -568,7 +572,7 @@ fn parse_lines<'a>(
         }
     }
     record.moves = game.moves().to_vec();
-    Ok(record)
+    Ok((record, ended))
 }
 
 #[cfg(test)]
