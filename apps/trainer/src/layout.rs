@@ -90,6 +90,18 @@ pub fn check_no_finished_after(out: &Path, complete: u32) -> anyhow::Result<()> 
             );
         }
     }
+    // The log is written after a generation's weights and before its state: a row past the
+    // one under way, or a row for it without its weights, was a generation finished.
+    let log = out.join("progress.csv");
+    let logged = crate::progress::read(&log)?.iter().map(|r| r.generation).max().unwrap_or(0);
+    if logged > complete + 1 || (logged == complete + 1 && !next.exists()) {
+        bail!(
+            "{says}, but {} logs generation {logged}: the state is not the one this run wrote \
+             last (copied from another run, restored, or removed?). Nothing was removed, the \
+             log is kept. Put back this run's state.bin, or train into a new folder",
+            log.display()
+        );
+    }
     let after: Vec<u32> =
         generations_on_disk(out)?.into_iter().filter(|&n| n > complete + 1).collect();
     if after.is_empty() {
@@ -98,10 +110,11 @@ pub fn check_no_finished_after(out: &Path, complete: u32) -> anyhow::Result<()> 
     bail!(
         "{says}, but {} ({} generation(s)) are saved after it: the state is not the one this run \
          wrote last (copied from another run, restored, or removed?). Nothing was removed: every \
-         generation is kept. Put back this run's state.bin, or move the generations after \
-         {complete} out of the folder to go on from there, or train into a new folder",
+         generation is kept. Put back this run's state.bin, or move {} out of the folder to go \
+         on from generation {complete}, or train into a new folder",
         span(&after),
-        after.len()
+        after.len(),
+        span(&after)
     )
 }
 
@@ -141,7 +154,8 @@ pub fn clean_up(out: &Path, complete: u32, log: &mut impl FnMut(&str)) -> anyhow
 /// `tns_file::write_atomically` names them, `<file>.tmp<process id>`. Anything else, a folder
 /// or a file of the user's (`notes.tmpl`), is left alone.
 fn is_temporary(name: &str, entry: &std::fs::DirEntry) -> bool {
-    let pid = name.rsplit_once(".tmp").map(|(_, pid)| pid);
-    pid.is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
-        && entry.file_type().is_ok_and(|t| t.is_file())
+    let parts = name.rsplit_once(".tmp");
+    parts.is_some_and(|(file, pid)| {
+        !file.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+    }) && entry.file_type().is_ok_and(|t| t.is_file())
 }

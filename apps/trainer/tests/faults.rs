@@ -378,6 +378,13 @@ fn a_state_from_elsewhere_is_refused_before_any_generation_is_removed() {
     assert_ne!(code, 0, "{text}");
     assert!(text.contains("latest.bin holds a finished generation"), "{text}");
     assert_eq!(snapshot(&ours), before);
+    // The log alone left: it is not written over by a new run.
+    std::fs::remove_file(ours.join("latest.bin")).unwrap();
+    let before = snapshot(&ours);
+    let (code, text) = short_run(&ours, 2, &["--seed", "7"]);
+    assert_ne!(code, 0, "{text}");
+    assert!(text.contains("progress.csv logs generation 7"), "{text}");
+    assert_eq!(snapshot(&ours), before);
     for dir in [ours, early, seeded, sized, one_short] {
         std::fs::remove_dir_all(dir).unwrap();
     }
