@@ -99,14 +99,19 @@ fn check_last(board: Board, last: Move) -> anyhow::Result<()> {
             }
         }
     }
-    let before = Board::from_parts(tigers, sheep, in_hand, mover);
-    let leads_here = before.is_ok_and(|b| b.after(last).is_ok_and(|after| after == board));
-    if leads_here {
-        return Ok(());
-    }
     let who = match mover {
         Side::Sheep => "the sheep",
         Side::Tiger => "the tigers",
     };
-    bail!("it cannot have led to this position ({who} moved last)")
+    if board.piece_at(last.to()) != Some(mover) {
+        let piece = if mover == Side::Tiger { "tiger" } else { "sheep" };
+        bail!("it cannot have led to this position: no {piece} stands on {}", last.to());
+    }
+    let before = Board::from_parts(tigers, sheep, in_hand, mover)
+        .with_context(|| format!("it cannot have led to this position, {who} moving"))?;
+    match before.after(last) {
+        Ok(after) if after == board => Ok(()),
+        Ok(_) => bail!("it cannot have led to this position: it leads elsewhere"),
+        Err(e) => bail!("it cannot have led to this position, {who} moving: {e}"),
+    }
 }
