@@ -1,8 +1,9 @@
 //! What the table says about the shown position and its moves, and the threat view.
 
-use crate::App;
-use tns_tablebase::MoveEffect;
+use tns_board::Move;
+use tns_tablebase::{MoveEffect, Value, Verdict};
 
+use crate::App;
 use crate::board_view::Marks;
 use crate::wording::plies;
 
@@ -64,24 +65,26 @@ impl App {
         };
     }
 
-    /// The analysis marks for the position on the board: where the selected piece can go, or
-    /// every placement, each judged by the table against the best move's result. Empty when the
-    /// analysis is off, in review, or the table does not hold the position (the status line
-    /// says why it cannot answer).
-    pub fn analysis(&self) -> Marks {
-        let mut marks = Marks::default();
+    /// The moves the analysis judges: those of the selected piece (or every placement), each
+    /// with its verdict and its effect on the result, best first. Empty when the analysis is
+    /// off, in review, after the game, or where the table does not hold the position (the
+    /// status line says why it cannot answer).
+    fn judged_moves(&self) -> Vec<(Move, Verdict, MoveEffect)> {
         let Some(table) = self.table.loaded.as_ref().filter(|_| self.view.show_analysis) else {
-            return marks;
+            return Vec::new();
         };
         if self.review().is_some() || self.outcome().is_some() {
-            return marks;
+            return Vec::new();
         }
-        let board = self.board();
-        let Ok(verdicts) = table.verdicts(board) else { return marks };
-        for (m, _, effect) in MoveEffect::of_each(&verdicts) {
-            if m.from() != self.input.selected {
-                continue;
-            }
+        let Ok(verdicts) = table.verdicts(self.board()) else { return Vec::new() };
+        MoveEffect::of_each(&verdicts).filter(|(m, _, _)| m.from() == self.input.selected).collect()
+    }
+
+    /// The analysis marks for the position on the board: where the selected piece can go, or
+    /// every placement, each judged by the table against the best move's result.
+    pub fn analysis(&self) -> Marks {
+        let mut marks = Marks::default();
+        for (m, _, effect) in self.judged_moves() {
             let set = match effect {
                 MoveEffect::Keeps => &mut marks.keeps,
                 MoveEffect::LosesSooner => &mut marks.sooner,
@@ -93,40 +96,23 @@ impl App {
         marks
     }
 
-    /// The moves the analysis marks, with how far each is from the end where the table knows
-    /// it: `d2 Tigers win in 20 (longest) · d3 in 14`, the longest defence marked in a lost
-    /// position. `None` where there are no
-    /// marks or no distance is known (the placement phase).
+    /// The marked moves with how far each is from the end, where the table knows it: `d2
+    /// Tigers win in 20 (longest) · b4 in 12`, the longest defence named in a lost position.
+    /// `None` where nothing is marked or no distance is known (the placement phase).
     pub fn analysis_line(&self) -> Option<String> {
-        let marks = self.analysis();
-        if marks == Marks::default() {
-            return None;
-        }
-        let table = self.table.loaded.as_ref()?;
-        let board = self.board();
-        let side = board.side_to_move();
-        let verdicts = table.verdicts(board).ok()?;
+        let side = self.board().side_to_move();
         let mut parts = Vec::new();
-        let mut last_text = String::new();
-        for (m, v, effect) in MoveEffect::of_each(&verdicts) {
-            if m.from() != self.input.selected || v.value.is_none() {
-                continue;
-            }
-            let text = v.describe(side);
-            let shown = match text.rsplit_once(" in ") {
-                // The same winner as the move before: the distance alone.
-                Some((who, n)) if last_text.rsplit_once(" in ").is_some_and(|(w, _)| w == who) => {
-                    format!("in {n}")
-                }
-                _ => text.clone(),
+        let mut last = None;
+        for (m, v, effect) in self.judged_moves() {
+            let Some(value) = v.value else { continue };
+            // After a move with the same result, its distance alone.
+            let shown = match value {
+                Value::Win(n) | Value::Loss(n) if last == Some(v.wdl) => format!("in {n}"),
+                _ => v.describe(side),
             };
-            let best = if effect == MoveEffect::Keeps && v.wdl == tns_tablebase::Wdl::Loss {
-                " (longest)"
-            } else {
-                ""
-            };
-            parts.push(format!("{} {shown}{best}", m.to()));
-            last_text = text;
+            let longest = effect == MoveEffect::Keeps && matches!(value, Value::Loss(_));
+            parts.push(format!("{} {shown}{}", m.to(), if longest { " (longest)" } else { "" }));
+            last = Some(v.wdl);
         }
         (!parts.is_empty()).then(|| parts.join(" · "))
     }
