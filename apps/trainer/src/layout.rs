@@ -57,65 +57,54 @@ fn span(generations: &[u32]) -> String {
     }
 }
 
-/// Checks that the weights in `out` agree with the state that names generation `complete` (0:
-/// no state) before anything is removed. A run writes one generation's weights, then the state
-/// that names it complete, so at most one generation's weights (the one under way when it
-/// stopped) can stand after the state's: more than that means the state is not the one this
-/// folder's run wrote last (copied from another run, restored from a backup, or removed), and
-/// the finished generations after it are kept and the resume refused.
+/// Checks, before anything is removed, that nothing in `out` was finished after the generation
+/// its state names `complete` (0: no state). A run writes a generation's weights, then its log
+/// row, then the state that names it complete, then `latest.bin`; so only the one generation
+/// under way when it stopped may stand after the state: its weights, and perhaps its log row.
+/// Weights further on, a `latest.bin` holding a generation the state does not name, or log
+/// rows further on mean the state is not the one this folder's run wrote last (copied from
+/// another run, restored from a backup, or removed): the resume is refused and all is kept.
 ///
 /// # Errors
-/// A folder whose weights go further than its state allows, saying what is kept.
+/// A folder that holds more than its state allows, saying what it holds and that it is kept.
 pub fn check_no_finished_after(out: &Path, complete: u32) -> anyhow::Result<()> {
     let state = out.join("state.bin");
-    let says = if complete == 0 {
-        format!("{} is missing", state.display())
-    } else {
-        format!("{} names generation {complete} as the last finished", state.display())
+    let refuse = |holds: String, mend: &str| -> anyhow::Result<()> {
+        let says = if complete == 0 {
+            format!("{} is missing", state.display())
+        } else {
+            format!("{} names generation {complete} as the last finished", state.display())
+        };
+        bail!(
+            "{says}, but {holds}: the state is not the one this run wrote last (copied from \
+             another run, restored, or removed?). Nothing was removed. Put back this run's \
+             state.bin, {mend}or train into a new folder"
+        )
     };
-    // `latest.bin` is written after the state: the generation it holds was finished, and a
-    // state that does not name it (or no state) is not this run's last.
     let latest = out.join("latest.bin");
     let next = generation_path(out, complete + 1);
     if std::fs::symlink_metadata(&latest).is_ok() {
         let finished_next = next.exists()
             && tns_file::read(&latest).ok().is_some_and(|l| tns_file::read(&next).ok() == Some(l));
         if complete == 0 || finished_next {
-            bail!(
-                "{says}, but {} holds a finished generation (it is written after the state): \
-                 the state is not the one this run wrote last (copied from another run, \
-                 restored, or removed?). Nothing was removed: every generation is kept. Put back \
-                 this run's state.bin, or train into a new folder",
-                latest.display()
-            );
+            let holds = format!("{} holds a finished generation", latest.display());
+            return refuse(holds, "");
         }
     }
-    // The log is written after a generation's weights and before its state: a row past the
-    // one under way, or a row for it without its weights, was a generation finished.
     let log = out.join("progress.csv");
     let logged = crate::progress::read(&log)?.iter().map(|r| r.generation).max().unwrap_or(0);
     if logged > complete + 1 || (logged == complete + 1 && !next.exists()) {
-        bail!(
-            "{says}, but {} logs generation {logged}: the state is not the one this run wrote \
-             last (copied from another run, restored, or removed?). Nothing was removed, the \
-             log is kept. Put back this run's state.bin, or train into a new folder",
-            log.display()
-        );
+        return refuse(format!("{} logs generation {logged}", log.display()), "");
     }
     let after: Vec<u32> =
         generations_on_disk(out)?.into_iter().filter(|&n| n > complete + 1).collect();
     if after.is_empty() {
         return Ok(());
     }
-    bail!(
-        "{says}, but {} ({} generation(s)) are saved after it: the state is not the one this run \
-         wrote last (copied from another run, restored, or removed?). Nothing was removed: every \
-         generation is kept. Put back this run's state.bin, or move {} out of the folder to go \
-         on from generation {complete}, or train into a new folder",
-        span(&after),
-        after.len(),
-        span(&after)
-    )
+    let holds = format!("{} ({} generation(s)) are saved after it", span(&after), after.len());
+    let mend =
+        format!("or move {} out of the folder to go on from generation {complete}, ", span(&after));
+    refuse(holds, &mend)
 }
 
 /// Removes what a stopped run left unfinished: temporary files of interrupted saves, and the
