@@ -106,6 +106,9 @@ pub fn verify(
 }
 
 pub fn checksums(cli: &Cli) -> anyhow::Result<()> {
+    // Before the blocks are read (gigabytes of them): a folder with a part missing fails at
+    // once.
+    check_whole(cli)?;
     let start = Instant::now();
     let files = Tablebase::check_files(cli.kills, &cli.dir, |f| {
         say!("{}: every block checked ({:.1} MB)", f.path.display(), megabytes(f.bytes));
@@ -113,7 +116,6 @@ pub fn checksums(cli: &Cli) -> anyhow::Result<()> {
     if files.is_empty() {
         bail!("no table files in {} (tns-tablebase build)", cli.dir.display());
     }
-    check_whole(cli)?;
     let bytes: u64 = files.iter().map(|f| f.bytes).sum();
     say!(
         "{} files, {:.2} GB: every block agrees with its checksum ({:.1} s)",
