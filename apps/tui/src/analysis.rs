@@ -77,7 +77,9 @@ impl App {
             return Vec::new();
         }
         let Ok(verdicts) = table.verdicts(self.board()) else { return Vec::new() };
-        MoveEffect::of_each(&verdicts).filter(|(m, _, _)| m.from() == self.input.selected).collect()
+        MoveEffect::of_each(&verdicts)
+            .filter(|(m, _, _)| m.from() == self.input.entry.selected)
+            .collect()
     }
 
     /// The analysis marks for the position on the board: where the selected piece can go, or

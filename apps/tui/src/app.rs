@@ -12,6 +12,8 @@ use tns_tablebase::Tablebase;
 use crate::clock::GameClock;
 use crate::engine::HintAnswer;
 use crate::engine::{ENGINE_TT_MB, Thinking, engine};
+use crate::leave::Leave;
+use crate::move_entry::{Entered, MoveEntry};
 use crate::new_game::NewGameForm;
 use crate::players::{Controller, Seat, TurnInfo, seat_index, seed};
 use crate::screen::{Question, Screen};
@@ -51,17 +53,10 @@ pub struct App {
 }
 
 /// What the player is busy with on the board. A move or a take-back clears it.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Input {
-    /// The keyboard cursor.
-    pub(crate) cursor: Point,
-    /// The piece the player has selected.
-    pub(crate) selected: Option<Point>,
-    /// Move text being typed.
-    pub(crate) typed: String,
-    /// Whether `typed` is a whole move that was refused (shown until the next key, so that an
-    /// Enter after it does not act on the cursor instead).
-    pub(crate) typed_refused: bool,
+    /// The cursor, the piece picked up, a typed move.
+    pub(crate) entry: MoveEntry,
     /// The hint, asked for or shown.
     pub(crate) hint: Hinting,
 }
@@ -82,9 +77,7 @@ pub(crate) enum Hinting {
 impl Input {
     /// What a move, a take-back or an ending leaves behind: no selection, no typed text, no hint.
     pub(crate) fn clear(&mut self) {
-        self.selected = None;
-        self.typed.clear();
-        self.typed_refused = false;
+        self.entry.clear();
         self.hint = Hinting::None;
     }
 
@@ -168,15 +161,6 @@ pub(crate) struct Notes {
     pub(crate) game_review: Option<crate::game_review::GameReview>,
 }
 
-/// How the program leaves the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Leave {
-    /// The program ends.
-    Quit,
-    /// The game gives way to the puzzles (`p` on the start screen).
-    Puzzles,
-}
-
 /// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect player,
 /// or one with `table=on`, without `tablebase` plays as the network.
 pub(crate) fn seat(kind: Controller, limits: &Limits, tablebase: Option<&Arc<Tablebase>>) -> Seat {
@@ -202,12 +186,6 @@ pub(crate) fn seat(kind: Controller, limits: &Limits, tablebase: Option<&Arc<Tab
     Seat { kind, engine, limits, random }
 }
 
-/// The centre point, c3, where the cursor starts.
-const CENTRE: Point = match Point::new(2, 2) {
-    Some(p) => p,
-    None => panic!("c3 is on the board"),
-};
-
 impl App {
     /// A new game between the two players, who think within `limits` unless their spec sets
     /// limits of its own (`heuristic:depth=2`). A perfect player, or one with `table=on`, needs
@@ -224,13 +202,7 @@ impl App {
         App {
             game,
             seats: [seat(sheep), seat(tiger)],
-            input: Input {
-                cursor: CENTRE,
-                selected: None,
-                typed: String::new(),
-                typed_refused: false,
-                hint: Hinting::None,
-            },
+            input: Input::default(),
             screen: Screen::Play,
             message: "Press ? for help".into(),
             notes: Notes::default(),
@@ -261,22 +233,22 @@ impl App {
 
     /// The keyboard cursor.
     pub fn cursor(&self) -> Point {
-        self.input.cursor
+        self.input.entry.cursor
     }
 
     /// The piece selected on the board.
     pub fn selected(&self) -> Option<Point> {
-        self.input.selected
+        self.input.entry.selected
     }
 
     /// Selects a piece (or none), as a click on it does, without playing.
     pub fn select(&mut self, p: Option<Point>) {
-        self.input.selected = p;
+        self.input.entry.selected = p;
     }
 
     /// The move text being typed.
     pub fn typed(&self) -> &str {
-        &self.input.typed
+        &self.input.entry.typed
     }
 
     /// The hint shown, after `H`.
@@ -441,8 +413,7 @@ impl App {
 
     /// Destinations of the selected piece.
     pub fn targets(&self) -> Bitboard {
-        let Some(from) = self.input.selected else { return Bitboard::EMPTY };
-        self.game.legal_moves().iter().filter(|m| m.from() == Some(from)).map(|m| m.to()).collect()
+        self.input.entry.targets(self.board())
     }
 
     pub(crate) fn after_move(&mut self) {
@@ -488,121 +459,47 @@ impl App {
                 self.played(m);
                 self.after_move();
             }
-            Err(e) => self.message = crate::input::refusal(m, &e),
+            Err(e) => self.message = crate::move_entry::refusal(m, &e),
         }
     }
 
     /// A click or Enter on a point: place, select, or move the selected piece there.
     pub fn activate(&mut self, p: Point) {
-        self.input.cursor = p;
-        if !self.human_to_move() {
-            return;
-        }
-        let board = self.board();
-        let side = board.side_to_move();
-        if let Some(from) = self.input.selected {
-            if from == p {
-                self.input.selected = None;
-                return;
-            }
-            if let Some(&m) =
-                self.game.legal_moves().iter().find(|m| m.from() == Some(from) && m.to() == p)
-            {
-                self.play(m);
-                return;
-            }
-        }
-        if board.piece_at(p) == Some(side) {
-            self.input.selected = Some(p);
-            if self.targets().is_empty() {
-                self.message = format!("the piece on {p} cannot move");
-            }
-        } else if side == Side::Sheep && board.in_hand() > 0 {
-            self.play(Move::Place(p));
-        } else {
-            self.input.selected = None;
+        let entered = self.input.entry.click(self.board(), p, self.human_to_move());
+        self.entered(entered);
+    }
+
+    /// Plays or says what an entry came to.
+    fn entered(&mut self, entered: Entered) {
+        match entered {
+            Entered::Nothing => {}
+            Entered::Move(m) => self.play(m),
+            Entered::Say(text) => self.message = text,
         }
     }
 
     /// Moves the keyboard cursor.
     pub fn move_cursor(&mut self, dx: i8, dy: i8) {
-        #[expect(
-            clippy::cast_possible_wrap,
-            clippy::cast_sign_loss,
-            reason = "the cursor's coordinates, 0 to 4, between u8 and i8"
-        )]
-        let (x, y) = (
-            (self.input.cursor.x() as i8 + dx).clamp(0, 4) as u8,
-            (self.input.cursor.y() as i8 + dy).clamp(0, 4) as u8,
-        );
-        if let Some(p) = Point::new(x, y) {
-            self.input.cursor = p;
-        }
+        self.input.entry.move_cursor(dx, dy);
     }
 
     /// A typed character of a move; the move is played as soon as it is complete.
     pub fn type_char(&mut self, c: char) {
-        if std::mem::take(&mut self.input.typed_refused) {
-            self.input.typed.clear();
-        }
-        let c = c.to_ascii_lowercase();
-        if c == 'x' && self.input.typed.len() != 2 {
-            // An x belongs only between a kill's two points.
-            self.message = "x goes between a kill's points: a5xc3".into();
-            return;
-        }
-        self.input.typed.push(c);
-        let board = self.board();
-        // A placement is two characters, a step four, a kill four or five (`a5c3`, `a5xc3`).
-        let complete = crate::input::typed_move_complete(board, &self.input.typed);
-        if self.input.typed.len() == 2
-            && !complete
-            && self.human_to_move()
-            && let Ok(p) = self.input.typed.parse::<Point>()
-            && board.piece_at(p) == Some(board.side_to_move())
-        {
-            // The piece a typed move starts from is selected, its moves shown, as a click does.
-            self.input.cursor = p;
-            self.input.selected = Some(p);
-        }
-        if complete {
-            let text = self.input.typed.clone();
+        let entered = self.input.entry.type_char(self.board(), c, self.human_to_move());
+        if let Entered::Move(m) = entered {
             let played = self.game.len();
-            match text.parse::<Move>() {
-                Ok(Move::Place(p)) if self.human_to_move() && board.piece_at(p).is_some() => {
-                    // A sheep's move while sheep are in hand is a placement: typing a piece's
-                    // point (to move it, as later in the game) cannot be one.
-                    self.message = format!(
-                        "{p} is taken: while sheep are in hand ({} now), each sheep move places \
-                         one on an empty point",
-                        board.in_hand()
-                    );
-                }
-                Ok(m) => self.play(m),
-                Err(e) => self.message = e.to_string(),
-            }
-            if self.game.len() > played {
-                self.input.typed.clear();
-            } else {
-                // Refused: the text stays on screen with the reason until the next key.
-                self.input.typed_refused = true;
-            }
-        } else if self.input.typed.len() > 5 {
-            self.input.typed.clear();
+            self.play(m);
+            self.input.entry.typed_played(self.game.len() > played);
+        } else {
+            self.entered(entered);
         }
     }
 
     /// Enter or Space on the cursor's point, from the keyboard: with a move being typed, it
     /// does not act on the cursor (the typed text is what the player is busy with).
     pub fn activate_cursor(&mut self) {
-        if self.input.typed.is_empty() {
-            self.activate(self.input.cursor);
-        } else if self.input.typed_refused {
-            // The message already says why the typed move was refused.
-        } else {
-            self.message =
-                format!("typing {}: finish the move, or Esc to drop it", self.input.typed);
-        }
+        let entered = self.input.entry.enter(self.board(), self.human_to_move());
+        self.entered(entered);
     }
 
     /// Goes back to just before move `index` (0-based), stopping any search; `r` plays the
@@ -759,11 +656,11 @@ impl App {
         } else if let Screen::Review { .. } = self.screen {
             self.screen = Screen::Play;
             self.message = "back to the game".into();
-        } else if !self.input.typed.is_empty() {
-            self.input.typed.clear();
-            self.input.typed_refused = false;
+        } else if !self.input.entry.typed.is_empty() {
+            self.input.entry.typed.clear();
+            self.input.entry.typed_refused = false;
             self.message = "typing cleared".into();
-        } else if self.input.selected.is_some() || !matches!(self.input.hint, Hinting::None) {
+        } else if self.input.entry.selected.is_some() || !matches!(self.input.hint, Hinting::None) {
             self.input.clear();
             self.message = "cancelled".into();
         } else {
@@ -773,8 +670,7 @@ impl App {
 
     /// Backspace: deletes the last typed character.
     pub fn backspace(&mut self) {
-        self.input.typed.pop();
-        self.input.typed_refused = false;
+        self.input.entry.backspace();
     }
 
     /// Asks to quit: at once when nothing is unsaved, else after a yes.

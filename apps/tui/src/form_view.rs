@@ -18,12 +18,6 @@ pub struct NewGameView<'a> {
     pub theme: Theme,
 }
 
-/// The keys, under the rows.
-const KEYS: &str = "↑ ↓ row · ← → change · Enter start · Esc cancel";
-
-/// The keys on the start screen, where there is no game to go back to.
-const OPENING_KEYS: &str = "↑ ↓ row · ← → change · Enter play · p puzzles · Esc quit";
-
 /// The start screen's first line: what the game is, for someone who has never played it.
 const OPENING_INTRO: &str = "4 tigers hunt 20 sheep. Tigers win by killing five; sheep win by \
                              leaving no tiger a move.";
@@ -59,11 +53,12 @@ impl NewGameView<'_> {
 impl Widget for NewGameView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let lines = self.lines();
-        let (keys_text, title) = if self.form.opening {
-            (OPENING_KEYS, " Tigers and Sheep ")
+        let (keys, title) = if self.form.opening {
+            (crate::keymap::Keys::Opening, " Tigers and Sheep ")
         } else {
-            (KEYS, " New game ")
+            (crate::keymap::Keys::Form, " New game ")
         };
+        let keys_text = &keys.line();
         // As wide as the keys' line (the widest choice is narrower): a long typed position or
         // error wraps inside rather than widening the box across the screen.
         let widest = keys_text.chars().count();
@@ -85,6 +80,6 @@ impl Widget for NewGameView<'_> {
         let [body, keys] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(key_rows)]).areas(inner);
         Paragraph::new(lines).wrap(Wrap { trim: true }).render(body, buf);
-        Paragraph::new(keys_text).wrap(Wrap { trim: true }).render(keys, buf);
+        Paragraph::new(keys_text.as_str()).wrap(Wrap { trim: true }).render(keys, buf);
     }
 }

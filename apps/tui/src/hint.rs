@@ -37,17 +37,17 @@ impl App {
         self.input.hint = Hinting::None;
         let Some(Hint { mv: m, by }) = found.filter(|_| !stale) else { return };
         self.input.hint = Hinting::Shown(m);
-        if !self.input.typed.is_empty() && !self.input.typed_refused {
+        if !self.input.entry.typed.is_empty() && !self.input.entry.typed_refused {
             // The player is typing a move: the hint is shown, but takes neither the typed
             // text nor the cursor.
             self.message =
                 format!("hint from {by}: {m} (Tab plays it; finish typing yours, or Esc)");
             return;
         }
-        self.input.typed.clear();
-        self.input.typed_refused = false;
-        self.input.cursor = m.to();
-        self.input.selected = m.from();
+        self.input.entry.typed.clear();
+        self.input.entry.typed_refused = false;
+        self.input.entry.cursor = m.to();
+        self.input.entry.selected = m.from();
         self.message = format!("hint from {by}: {m} (Enter or Tab plays it, Esc drops it)");
     }
 

@@ -1,5 +1,6 @@
 //! The terminal game: state ([`App`]), input mapping, drawing, and the game loop.
 
+mod action;
 mod analysis;
 pub mod app;
 pub mod board_view;
@@ -11,9 +12,13 @@ mod form_view;
 mod game_review;
 mod hint;
 pub mod input;
+pub mod keymap;
 pub mod layout;
+mod leave;
+mod move_entry;
 pub mod new_game;
 mod players;
+mod program;
 pub mod puzzle_view;
 pub mod puzzles;
 mod review;
@@ -29,13 +34,11 @@ mod turns;
 pub mod ui;
 mod wording;
 
-use std::path::Path;
-use std::time::Duration;
-
-pub use app::{App, Leave};
+pub use app::App;
 pub use folders::Folders;
+pub use leave::Leave;
 pub use players::{Controller, DEFAULT_TIME, TurnInfo};
-use ratatui::crossterm::event;
+pub use program::{Mode, run};
 pub use review::Browse;
 pub use saving::{clock_of, ending_of, limits_of_tag, utc_now, utc_of};
 pub use screen::{Question, Screen};
@@ -44,7 +47,7 @@ pub use theme::Theme;
 pub use timekeeping::ClockFace;
 pub use wording::{bar_position, result_text};
 
-use crate::input::{Action, Hitmap, map_event};
+use crate::input::Action;
 use crate::new_game::NewGameForm;
 
 /// The workspace README's Rust examples, compiled and run as doctests here, in a crate that is
@@ -64,7 +67,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         (Screen::Help { .. }, _) => app.close_help(),
         // Looking back, the game's moves are refused, saying how to get back to the game.
         (&Screen::Review { ply }, Action::Activate(p)) => {
-            app.input.cursor = p;
+            app.input.entry.cursor = p;
             app.refuse_in_review(ply);
         }
         (
@@ -104,7 +107,7 @@ fn act(app: &mut App, action: Action, save_dir: &std::path::Path) {
         }
         Action::Activate(p) => {
             // A click is on a point: whatever was being typed is dropped.
-            app.input.typed.clear();
+            app.input.entry.typed.clear();
             app.activate(p);
         }
         Action::ActivateCursor => app.activate_cursor(),
@@ -117,17 +120,8 @@ fn act(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::NewGame => app.request_new_game(),
         Action::FormRow(by) => form(app, |f| f.move_row(by)),
         Action::FormChange(by) => form(app, |f| f.change(by)),
-        Action::FormChar(c) => {
-            // On the start screen, where no position is being typed, `q` quits and `?` helps,
-            // as the board's frame says.
-            let opening = app.new_game_form().is_some_and(|f| f.opening && !f.typing());
-            match c {
-                'q' if opening => app.force_quit(),
-                'p' if opening => app.open_puzzles(),
-                '?' if opening => app.open_help(),
-                _ => form(app, |f| f.type_char(c)),
-            }
-        }
+        Action::FormChar(c) => form(app, |f| f.type_char(c)),
+        Action::OpenPuzzles => app.open_puzzles(),
         Action::FormBackspace => form(app, NewGameForm::backspace),
         Action::FormStart => app.submit_new_game(),
         Action::FormClose => app.close_new_game(),
@@ -140,7 +134,8 @@ fn act(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::OfferDraw => app.offer_draw(),
         Action::Save => app.save(save_dir),
         Action::ToggleHelp => app.open_help(),
-        Action::ScrollHelp(_) => {}
+        // The help scrolls only while it is open, and the puzzles' keys are read only there.
+        Action::ScrollHelp(_) | Action::ShowAnswer | Action::NextPuzzle | Action::PlayPuzzle => {}
         Action::CopyPosition => app.copy_position(),
         Action::SavePicture => app.save_picture(save_dir),
         Action::BuildTable => app.build_table(),
@@ -170,40 +165,4 @@ pub fn base64(bytes: &[u8]) -> String {
         }
     }
     out
-}
-
-/// Runs the game until the user quits: draw, advance computer players, handle input.
-///
-/// # Errors
-/// A terminal I/O error.
-pub fn run(
-    terminal: &mut ratatui::DefaultTerminal,
-    app: &mut App,
-    save_dir: &Path,
-) -> std::io::Result<()> {
-    let mut hit = Hitmap::default();
-    while app.leaving().is_none() {
-        terminal.draw(|frame| hit = ui::draw(frame, app))?;
-        if let Some(text) = app.take_clipboard() {
-            // OSC 52: terminals that allow it put the text on the clipboard; others ignore it.
-            use std::io::Write as _;
-            let mut out = std::io::stdout();
-            write!(out, "\x1b]52;c;{}\x07", base64(text.as_bytes()))?;
-            out.flush()?;
-        }
-        app.tick();
-        app.autosave_now();
-        // Short polls keep the screen live while a computer thinks, and quitting quick; shorter
-        // still while it thinks, so that its move is played the moment it is found (on a clock,
-        // every millisecond waited is the computer's).
-        let wait = if app.thinking().is_some() { 2 } else { 50 };
-        if event::poll(Duration::from_millis(wait))? {
-            let ev = event::read()?;
-            if let Some(action) = map_event(&ev, &hit, app.screen()) {
-                apply(app, action, save_dir);
-            }
-        }
-    }
-    app.autosave_final();
-    Ok(())
 }

@@ -9,7 +9,7 @@ use anyhow::{Context as _, anyhow, bail};
 use clap::Parser;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
-use tigers_and_sheep::{App, Controller, Folders};
+use tigers_and_sheep::{App, Controller, Folders, Leave, Mode};
 use tigers_and_sheep::{DEFAULT_TIME, limits_of_tag};
 use tigers_and_sheep::{find_tablebase, offer_table_build, partial_table_note};
 use tns_board::{Board, Game, GameRecord, Side};
@@ -122,9 +122,19 @@ fn saved_game(cli: &Cli, save_dir: &std::path::Path) -> anyhow::Result<Option<Ga
     Ok(Some(record))
 }
 
-fn setup(cli: &Cli, folders: &Folders) -> anyhow::Result<App> {
+/// The game the options ask for, or, after `g` in the puzzles, the puzzle's position played
+/// by the person on its side to move against the strongest player.
+fn setup(cli: &Cli, folders: &Folders, puzzle: Option<Board>) -> anyhow::Result<App> {
     let option = if cli.resume { "--resume" } else { "--load" };
-    let record = saved_game(cli, &folders.games())?;
+    let record = if puzzle.is_some() { None } else { saved_game(cli, &folders.games())? };
+    let (given_sheep, given_tiger) = match puzzle {
+        Some(board) => {
+            let (me, other) = (Some("human".to_string()), Some("strongest".to_string()));
+            if board.side_to_move() == Side::Sheep { (me, other) } else { (other, me) }
+        }
+        None => (cli.sheep.clone(), cli.tiger.clone()),
+    };
+    let position = puzzle.map(|b| b.to_string()).or_else(|| cli.position.clone());
     // A side's player: the option if given, else the saved game's, else the shipped network.
     let seat = |given: &Option<String>, tag: &str, option: &str| match given {
         Some(text) => player(text).with_context(|| option.to_owned()),
@@ -140,8 +150,8 @@ fn setup(cli: &Cli, folders: &Folders) -> anyhow::Result<App> {
             None => Ok(Controller::network()),
         },
     };
-    let mut sheep = seat(&cli.sheep, "Sheep", "--sheep")?;
-    let mut tiger = seat(&cli.tiger, "Tiger", "--tiger")?;
+    let mut sheep = seat(&given_sheep, "Sheep", "--sheep")?;
+    let mut tiger = seat(&given_tiger, "Tiger", "--tiger")?;
     let time = cli.time.map_or(DEFAULT_TIME, Duration::from_secs_f64);
     let saved_limits = record.as_ref().and_then(|r| {
         ["SheepLimits", "TigerLimits"].iter().find_map(|t| r.tag(t).and_then(limits_of_tag))
@@ -153,7 +163,7 @@ fn setup(cli: &Cli, folders: &Folders) -> anyhow::Result<App> {
     };
     let game = if let Some(record) = &record {
         record.replay().context(option)?
-    } else if let Some(text) = &cli.position {
+    } else if let Some(text) = &position {
         let board: Board = text.parse().with_context(|| format!("--position {text:?}"))?;
         Game::from_position(board)
     } else {
@@ -169,8 +179,10 @@ fn setup(cli: &Cli, folders: &Folders) -> anyhow::Result<App> {
                 || matches!(seat, Controller::Computer(s)
                     if s.table || tns_match::Level::named(&s.name).is_some_and(|l| l.name == "strongest")))
     };
-    let optional =
-        [table_optional(&sheep, &cli.sheep, "Sheep"), table_optional(&tiger, &cli.tiger, "Tiger")];
+    let optional = [
+        table_optional(&sheep, &given_sheep, "Sheep"),
+        table_optional(&tiger, &given_tiger, "Tiger"),
+    ];
     for (seat, optional) in [&mut sheep, &mut tiger].into_iter().zip(optional) {
         if optional {
             *seat = seat.clone().without_table();
@@ -207,7 +219,7 @@ fn setup(cli: &Cli, folders: &Folders) -> anyhow::Result<App> {
         app.end_as(ending);
     }
     // Nobody said who plays: the game asks first.
-    if cli.sheep.is_none() && cli.tiger.is_none() && record.is_none() {
+    if given_sheep.is_none() && given_tiger.is_none() && record.is_none() {
         app.open_start_screen();
     }
     Ok(app)
@@ -233,112 +245,63 @@ fn folders(cli: &Cli) -> Folders {
 }
 
 fn main() -> ExitCode {
-    let mut cli = Cli::parse();
-    let folders = folders(&cli);
-    // The puzzles and a game may follow each other: `p` on the start screen opens the puzzles,
-    // `g` in the puzzles plays one as a game.
-    loop {
-        match session(&mut cli, &folders) {
-            Ok(true) => cli.puzzles = true,
-            Ok(false) => return ExitCode::SUCCESS,
-            Err(code) => return code,
+    let cli = Cli::parse();
+    match play(&cli, &folders(&cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tigers-and-sheep: {}", tns_file::one_line(e.as_ref()));
+            ExitCode::FAILURE
         }
     }
 }
 
-/// The puzzles if asked for, then a game unless the player left them; `Ok(true)` when the
-/// game's start screen asked for the puzzles.
-fn session(cli: &mut Cli, folders: &Folders) -> Result<bool, ExitCode> {
-    if cli.puzzles {
-        cli.puzzles = false;
-        match puzzles(folders) {
-            Ok(None) => return Ok(false),
-            Ok(Some(board)) => {
-                // `g`: the puzzle's position as a game, the player on the side to move.
-                cli.position = Some(board.to_string());
-                let (me, other) = (Some("human".to_string()), Some("strongest".to_string()));
-                (cli.sheep, cli.tiger) =
-                    if board.side_to_move() == Side::Sheep { (me, other) } else { (other, me) };
-            }
-            Err(e) => {
-                eprintln!("tigers-and-sheep: {}", tns_file::one_line(e.as_ref()));
-                return Err(ExitCode::FAILURE);
-            }
+/// The mode a mode left for asks for: the puzzles, or a puzzle's position as a game.
+fn open(cli: &Cli, folders: &Folders, leave: Leave) -> anyhow::Result<Mode> {
+    Ok(match leave {
+        Leave::Puzzles => Mode::Puzzles(Box::new(puzzle_screen(folders)?)),
+        Leave::Game(board) => {
+            let mut app = setup(cli, folders, Some(board))?;
+            app.set_autosave(Some(folders.games().join(AUTOSAVE)));
+            Mode::Game(Box::new(app))
         }
-    }
+        Leave::Quit => bail!("nothing to open once the program ends"),
+    })
+}
+
+/// Sets up the first mode, then runs the program on one terminal until it ends; then says what
+/// the modes left behind have to say.
+fn play(cli: &Cli, folders: &Folders) -> anyhow::Result<()> {
     let save_dir = folders.games();
-    let mut app = match setup(cli, folders) {
-        Ok(mut app) => {
-            // https://no-color.org: a set, non-empty NO_COLOR means no colours.
-            app.set_no_color(std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()));
-            app.set_autosave(Some(save_dir.join(AUTOSAVE)));
-            app
-        }
-        Err(e) => {
-            eprintln!("tigers-and-sheep: {}", tns_file::one_line(e.as_ref()));
-            return Err(ExitCode::FAILURE);
-        }
+    let mut mode = if cli.puzzles {
+        open(cli, folders, Leave::Puzzles)?
+    } else {
+        let mut app = setup(cli, folders, None)?;
+        app.set_autosave(Some(save_dir.join(AUTOSAVE)));
+        Mode::Game(Box::new(app))
     };
     // Without a terminal (run from a script, say) there is nothing to draw on: say so.
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        eprintln!(
-            "tigers-and-sheep: the game needs a terminal, and standard input or output is not \
-             one (for scripts, use tns-bench or tns-tablebase)"
+        let what = if cli.puzzles { "the puzzles need" } else { "the game needs" };
+        bail!(
+            "{what} a terminal, and standard input or output is not one (for scripts, use \
+             tns-bench or tns-tablebase)"
         );
-        return Err(ExitCode::FAILURE);
     }
+    // https://no-color.org: a set, non-empty NO_COLOR means no colours.
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     // ratatui::try_init installs a panic hook that restores the terminal before the message.
-    let mut terminal = match ratatui::try_init() {
-        Ok(terminal) => terminal,
-        Err(e) => {
-            eprintln!("tigers-and-sheep: cannot open the terminal: {e}");
-            return Err(ExitCode::FAILURE);
-        }
-    };
-    let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let result = tigers_and_sheep::run(&mut terminal, &mut app, &save_dir);
-    let _ = execute!(std::io::stdout(), DisableMouseCapture);
-    ratatui::restore();
-    if let Err(e) = result {
-        eprintln!("tigers-and-sheep: {e}");
-        return Err(ExitCode::FAILURE);
-    }
-    if let Some(outcome) = app.outcome() {
-        println!("{outcome}");
-    }
-    // The whole path, once the screen is gone (the status line may have had to wrap it).
-    if let Some(path) = app.saved_to() {
-        println!("saved {}", path.display());
-    }
-    if let Some(note) = app.resume_note() {
-        println!("{note}");
-    }
-    Ok(app.leaving() == Some(tigers_and_sheep::Leave::Puzzles))
-}
-
-/// Runs the puzzle screen; the position to play as a game, if the player asked for one.
-fn puzzles(folders: &Folders) -> anyhow::Result<Option<Board>> {
-    let mut screen = puzzle_screen(folders)?;
-    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        bail!("the puzzles need a terminal, and standard input or output is not one");
-    }
     let mut terminal = ratatui::try_init().context("cannot open the terminal")?;
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let result = tigers_and_sheep::puzzle_view::run(
-        &mut terminal,
-        &mut screen,
-        tigers_and_sheep::Theme::new(no_color),
-    );
+    let mut said = Vec::new();
+    let mut open = |leave| open(cli, folders, leave);
+    let result =
+        tigers_and_sheep::run(&mut terminal, &mut mode, &save_dir, no_color, &mut open, &mut said);
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
-    result?;
-    let p = screen.progress();
-    println!(
-        "puzzles: rating {:.0}, {} solved of {} tried, best streak {}",
-        p.rating.rating, p.solved, p.tried, p.best_streak
-    );
-    Ok(screen.open_as_game)
+    for line in said {
+        println!("{line}");
+    }
+    result
 }
 
 #[cfg(test)]
@@ -354,7 +317,7 @@ mod tests {
             let mut all = vec!["tigers-and-sheep", "--tablebase", &table];
             all.extend(args);
             let cli = Cli::try_parse_from(all).unwrap();
-            setup(&cli, &folders(&cli)).unwrap()
+            setup(&cli, &folders(&cli), None).unwrap()
         };
         let asked = app(&[]);
         assert!(asked.new_game_form().is_some_and(|f| f.opening), "no side named: asked");
@@ -386,7 +349,7 @@ mod tests {
         let dir_arg = dir.to_str().unwrap();
         let args = ["tigers-and-sheep", "--resume", "--save-dir", dir_arg, "--tablebase", dir_arg];
         let cli = Cli::try_parse_from(args).unwrap();
-        let app = setup(&cli, &folders(&cli)).unwrap();
+        let app = setup(&cli, &folders(&cli), None).unwrap();
         assert!(app.message().contains("B to build"), "{}", app.message());
         assert_eq!(app.takes_table(), [false, true], "the tigers take a table B builds");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -1,19 +1,14 @@
-//! Drawing the puzzle screen, and its keys and clicks.
+//! Drawing the puzzle screen.
 
-use std::time::Duration;
-
+use crate::board_view::{BoardView, Geometry, Marks};
+use crate::keymap::Keys;
+use crate::puzzles::{Attempt, PuzzleScreen};
+use crate::theme::Theme;
 use ratatui::Frame;
-use ratatui::crossterm::event::{
-    self, Event, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
-};
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use tns_board::Bitboard;
-
-use crate::board_view::{BoardView, Geometry, Marks};
-use crate::puzzles::{Attempt, PuzzleScreen};
-use crate::theme::Theme;
 
 /// The side panel's width.
 const PANEL: u16 = 36;
@@ -31,24 +26,18 @@ pub fn draw(frame: &mut Frame, screen: &PuzzleScreen, theme: Theme) -> Option<Ge
             .areas(left);
     let block = Block::bordered()
         .title(format!(" Puzzle {} · rated {} ", screen.number(), screen.puzzle().rating))
-        .title_bottom(" H answer · n next · g play it · q quit ");
+        .title_bottom(format!(" {} ", Keys::Puzzles.line()));
     let inner = block.inner(board_area);
     frame.render_widget(block, board_area);
     let geometry = Geometry::fit(inner);
     if let Some(geometry) = geometry {
         let board = screen.board();
-        let targets = screen.selected.map_or(Bitboard::EMPTY, |from| {
-            board
-                .legal_moves()
-                .iter()
-                .filter(|m| m.from() == Some(from))
-                .fold(Bitboard::EMPTY, |b, m| b.with(m.to()))
-        });
+        let targets = screen.targets();
         let view = BoardView {
             board,
             geometry,
             cursor: None,
-            selected: screen.selected,
+            selected: screen.selected(),
             targets,
             last: Bitboard::EMPTY,
             captured: None,
@@ -78,7 +67,9 @@ fn panel_lines(screen: &PuzzleScreen) -> Vec<Line<'static>> {
     let puzzle = screen.puzzle();
     let themes: Vec<&str> = puzzle.themes.iter().map(|t| t.name()).collect();
     let state = match screen.attempt() {
-        Attempt::Solving { .. } if !screen.typed.is_empty() => format!("typed: {}", screen.typed),
+        Attempt::Solving { .. } if !screen.typed().is_empty() => {
+            format!("typed: {}", screen.typed())
+        }
         Attempt::Solving { .. } => "Your move: click, or type it (c3, b4b5, a5xc3)".into(),
         Attempt::Solved => "Solved!".into(),
         Attempt::Failed { .. } => "Not this time.".into(),
@@ -90,7 +81,7 @@ fn panel_lines(screen: &PuzzleScreen) -> Vec<Line<'static>> {
         Line::from(format!("Sheep in hand {} · dead {}", board.in_hand(), board.dead())),
         Line::from(screen.task()),
         Line::from(state),
-        Line::from(screen.message.clone()),
+        Line::from(screen.message().to_owned()),
         Line::from(format!(
             "Your rating {:.0} (±{:.0}) · streak {} (best {}) · solved {} of {}",
             p.rating.rating, p.rating.deviation, p.streak, p.best_streak, p.solved, p.tried
@@ -98,71 +89,16 @@ fn panel_lines(screen: &PuzzleScreen) -> Vec<Line<'static>> {
     ]
 }
 
-/// Applies one terminal event to the screen; `geometry` is the board's, for clicks.
-pub fn handle(screen: &mut PuzzleScreen, ev: &Event, geometry: Option<Geometry>) {
-    match ev {
-        Event::Key(key) if key.kind != KeyEventKind::Release => {
-            let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-            let typing = !screen.typed.is_empty();
-            match key.code {
-                KeyCode::Char('c') if ctrl => screen.quit = true,
-                KeyCode::Esc if typing => screen.typed.clear(),
-                KeyCode::Esc => screen.selected = None,
-                KeyCode::Enter if typing => screen.enter_typed(),
-                KeyCode::Backspace => {
-                    screen.typed.pop();
-                }
-                KeyCode::Char('q') if !typing => screen.quit = true,
-                KeyCode::Char('H') if !typing => screen.show_answer(),
-                KeyCode::Char('n') if !typing => screen.next(),
-                KeyCode::Char('g') if !typing => screen.open_as_game(),
-                KeyCode::Char(c)
-                    if (c.is_ascii_alphanumeric() || c == 'x') && screen.typed.len() < 12 =>
-                {
-                    // As in the game: a whole move is played as soon as it is typed.
-                    screen.typed.push(c.to_ascii_lowercase());
-                    if crate::input::typed_move_complete(screen.board(), &screen.typed) {
-                        screen.enter_typed();
-                    }
-                }
-                _ => {}
-            }
-        }
-        Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
-            if let Some(p) = geometry.and_then(|g| g.point_at(mouse.column, mouse.row)) {
-                screen.point(p);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Runs the puzzle screen until the player leaves (or opens a puzzle as a game).
-///
-/// # Errors
-/// A terminal I/O error.
-pub fn run(
-    terminal: &mut ratatui::DefaultTerminal,
-    screen: &mut PuzzleScreen,
-    theme: Theme,
-) -> std::io::Result<()> {
-    let mut geometry = None;
-    while !screen.quit {
-        terminal.draw(|frame| geometry = draw(frame, screen, theme))?;
-        if event::poll(Duration::from_millis(100))? {
-            handle(screen, &event::read()?, geometry);
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    use ratatui::crossterm::event::{KeyEvent, KeyEventState};
+    use ratatui::crossterm::event::KeyModifiers;
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyEventState};
     use tns_puzzles::Progress;
+
+    use crate::input::{Hitmap, map_keys};
 
     fn key(code: KeyCode) -> Event {
         Event::Key(KeyEvent {
@@ -171,6 +107,14 @@ mod tests {
             kind: KeyEventKind::Press,
             state: KeyEventState::NONE,
         })
+    }
+
+    /// The event as the program hands it on: through the keymap, to the screen.
+    fn handle(screen: &mut PuzzleScreen, ev: &Event, board: Option<Geometry>) {
+        let hit = Hitmap { board, ..Hitmap::default() };
+        if let Some(action) = map_keys(ev, &hit, Keys::Puzzles, true) {
+            screen.apply(action);
+        }
     }
 
     fn text(terminal: &Terminal<TestBackend>) -> String {
@@ -216,11 +160,11 @@ mod tests {
         assert!(shown.contains("solved 0 of 1"), "{shown}");
         // H shows every answer; n moves on; q leaves.
         handle(&mut screen, &key(KeyCode::Char('H')), geometry);
-        assert!(screen.message.contains(&screen.puzzle().solutions[0].to_string()));
+        assert!(screen.message().contains(&screen.puzzle().solutions[0].to_string()));
         handle(&mut screen, &key(KeyCode::Char('n')), geometry);
         assert_eq!(screen.attempt(), &Attempt::Solving { step: 0 });
         handle(&mut screen, &key(KeyCode::Char('q')), geometry);
-        assert!(screen.quit);
+        assert_eq!(screen.leaving(), Some(crate::Leave::Quit));
         // Beside the side panel, the board's panel is as tall as it: both end on the last row.
         for (w, h) in [(100, 32), (80, 24)] {
             let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();

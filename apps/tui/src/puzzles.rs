@@ -6,9 +6,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use tns_board::{Board, Move, Point, Side};
+use tns_board::{Bitboard, Board, Move, Point, Side};
 use tns_puzzles::{Progress, Puzzle, Theme};
 use tns_tablebase::{Tablebase, Verdict, Wdl};
+
+use crate::input::Action;
+use crate::leave::Leave;
+use crate::move_entry::{Entered, MoveEntry};
 
 /// Where the player is with the puzzle on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,18 +48,15 @@ pub struct PuzzleScreen {
     /// The position shown.
     board: Board,
     attempt: Attempt,
-    /// The piece picked up (movement phase), or the typed text.
-    pub selected: Option<Point>,
-    /// Text typed so far (a move in notation).
-    pub typed: String,
+    /// The piece picked up, the text typed: entered as in a game.
+    entry: MoveEntry,
     /// A line for the player: what happened last.
-    pub message: String,
+    message: String,
     /// Drawn from for the next puzzle; moves on with every puzzle.
     seed: u64,
-    /// Set when the player asks to play the position as a game (`g`).
-    pub open_as_game: Option<Board>,
-    /// Set when the player leaves.
-    pub quit: bool,
+    /// How the player leaves, once they do: the program ends, or the puzzle's position is
+    /// played as a game (`g`).
+    leaving: Option<Leave>,
 }
 
 impl PuzzleScreen {
@@ -78,12 +79,10 @@ impl PuzzleScreen {
             current,
             board,
             attempt: Attempt::Solving { step: 0 },
-            selected: None,
-            typed: String::new(),
+            entry: MoveEntry::default(),
             message: String::new(),
             seed,
-            open_as_game: None,
-            quit: false,
+            leaving: None,
         })
     }
 
@@ -130,10 +129,10 @@ impl PuzzleScreen {
             return;
         };
         if let Err(e) = self.board.check_move(m) {
-            self.message = crate::input::refusal(m, &e);
+            self.message = crate::move_entry::refusal(m, &e);
             return;
         }
-        self.selected = None;
+        self.entry.clear();
         let puzzle = self.puzzle().clone();
         if !puzzle.solutions_at(step).contains(&m) {
             let why = self.why_wrong(m);
@@ -180,8 +179,7 @@ impl PuzzleScreen {
     /// would otherwise stay on the board beside an answer for the position before it).
     pub fn show_answer(&mut self) {
         self.board = self.puzzle().position;
-        self.selected = None;
-        self.typed.clear();
+        self.entry.clear();
         let answer: Vec<String> = self.puzzle().solutions.iter().map(Move::to_string).collect();
         let line: Vec<String> = self.puzzle().line.iter().map(Move::to_string).collect();
         let mut text = format!("The answer, from the puzzle's position: {}", answer.join(" or "));
@@ -206,43 +204,75 @@ impl PuzzleScreen {
         }
         self.board = self.puzzle().position;
         self.attempt = Attempt::Solving { step: 0 };
-        self.selected = None;
-        self.typed.clear();
+        self.entry.clear();
         self.message.clear();
     }
 
-    /// Asks to play the puzzle's position as a game (`g`).
-    pub fn open_as_game(&mut self) {
-        self.open_as_game = Some(self.puzzle().position);
-        self.quit = true;
+    /// The line that says what happened last.
+    pub fn message(&self) -> &str {
+        &self.message
     }
 
-    /// A click or Enter on point `p`: picks up a piece of the side to move, or plays the
-    /// placement or the move of the piece picked up.
-    pub fn point(&mut self, p: Point) {
-        let board = self.board;
-        let side = board.side_to_move();
-        let moves = board.legal_moves();
-        if board.piece_at(p) == Some(side) && (side == Side::Tiger || board.in_hand() == 0) {
-            self.selected = Some(p);
-            return;
-        }
-        let wanted = moves.iter().copied().find(|m| match self.selected {
-            Some(from) => m.from() == Some(from) && m.to() == p,
-            None => *m == Move::Place(p),
-        });
-        match wanted {
-            Some(m) => self.play(m),
-            None => self.message = format!("no move to {p} here"),
-        }
+    /// The piece picked up.
+    pub fn selected(&self) -> Option<Point> {
+        self.entry.selected
     }
 
-    /// Enter with typed text: plays the move typed.
-    pub fn enter_typed(&mut self) {
-        let text = std::mem::take(&mut self.typed);
-        match text.parse::<Move>() {
-            Ok(m) => self.play(m),
-            Err(e) => self.message = e.to_string(),
+    /// Where the piece picked up can go.
+    pub fn targets(&self) -> Bitboard {
+        self.entry.targets(self.board)
+    }
+
+    /// The move text being typed.
+    pub fn typed(&self) -> &str {
+        &self.entry.typed
+    }
+
+    /// How the player leaves, once they do.
+    pub fn leaving(&self) -> Option<Leave> {
+        self.leaving
+    }
+
+    /// Applies one action, as the puzzles take it; the game's own actions do nothing here.
+    pub fn apply(&mut self, action: Action) {
+        let entered = match action {
+            Action::Quit | Action::ForceQuit => {
+                self.leaving = Some(Leave::Quit);
+                return;
+            }
+            Action::PlayPuzzle => {
+                self.leaving = Some(Leave::Game(self.puzzle().position));
+                return;
+            }
+            Action::ShowAnswer => return self.show_answer(),
+            Action::NextPuzzle => return self.next(),
+            Action::Cancel if !self.entry.typed.is_empty() => {
+                self.entry.typed.clear();
+                self.entry.typed_refused = false;
+                return;
+            }
+            Action::Cancel => {
+                self.entry.selected = None;
+                return;
+            }
+            Action::Backspace => return self.entry.backspace(),
+            Action::Activate(p) => {
+                self.entry.typed.clear();
+                self.entry.click(self.board, p, true)
+            }
+            Action::ActivateCursor if self.entry.typed.is_empty() => return,
+            Action::ActivateCursor => self.entry.enter(self.board, true),
+            Action::Type(c) => self.entry.type_char(self.board, c, true),
+            _ => return,
+        };
+        match entered {
+            Entered::Nothing => {}
+            Entered::Say(text) => self.message = text,
+            Entered::Move(m) => {
+                let before = self.board;
+                self.play(m);
+                self.entry.typed_played(self.board != before);
+            }
         }
     }
 
@@ -312,9 +342,9 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
-        assert!(s.progress().rating.rating > 1500.0, "{}", s.message);
+        assert!(s.progress().rating.rating > 1500.0, "{}", s.message());
         assert_eq!(s.progress().streak, 1);
-        assert!(s.message.contains("is right"), "{}", s.message);
+        assert!(s.message().contains("is right"), "{}", s.message());
     }
 
     /// A legal move that is not one of the puzzle's answers.
@@ -329,7 +359,7 @@ mod tests {
         let wrong = wrong_move(&s);
         s.play(wrong);
         assert!(matches!(s.attempt(), Attempt::Failed { .. }));
-        assert!(s.message.starts_with(&wrong.to_string()), "{}", s.message);
+        assert!(s.message().starts_with(&wrong.to_string()), "{}", s.message());
         assert!(s.progress().rating.rating < 1500.0);
         assert_eq!(s.progress().streak, 0);
         // Moves after the end only point to the next puzzle.
@@ -345,7 +375,7 @@ mod tests {
         s.show_answer();
         assert_eq!(s.attempt(), &Attempt::Shown);
         for m in &s.puzzle().solutions {
-            assert!(s.message.contains(&m.to_string()), "{}", s.message);
+            assert!(s.message().contains(&m.to_string()), "{}", s.message());
         }
         assert_eq!(s.progress().tried, 1);
         assert_eq!(s.progress().solved, 0);
@@ -360,11 +390,11 @@ mod tests {
         assert_ne!(s.board(), start, "the wrong move is on the board");
         s.show_answer();
         assert_eq!(s.board(), start, "the board is back where the answer applies");
-        assert!(s.message.contains("from the puzzle's position"), "{}", s.message);
+        assert!(s.message().contains("from the puzzle's position"), "{}", s.message());
         // One pair of brackets: "(keeps the win in 7)", never "(keeps the win (win in 7))".
-        let inner = s.message.split_once('(').map_or("", |(_, rest)| rest);
-        assert!(!inner.split(')').next().unwrap_or("").contains('('), "{}", s.message);
-        assert!(s.message.contains("(keeps the "), "{}", s.message);
+        let inner = s.message().split_once('(').map_or("", |(_, rest)| rest);
+        assert!(!inner.split(')').next().unwrap_or("").contains('('), "{}", s.message());
+        assert!(s.message().contains("(keeps the "), "{}", s.message());
     }
 
     #[test]
@@ -383,8 +413,8 @@ mod tests {
         };
         s.play(Move::Place(occupied));
         let twice = format!("{occupied}: {occupied}");
-        assert!(!s.message.contains(&twice), "{}", s.message);
-        assert!(s.message.contains(&occupied.to_string()), "{}", s.message);
+        assert!(!s.message().contains(&twice), "{}", s.message());
+        assert!(s.message().contains(&occupied.to_string()), "{}", s.message());
     }
 
     #[test]

@@ -61,8 +61,8 @@ impl App {
             return;
         }
         self.screen = Screen::Review { ply: target };
-        self.input.selected = None;
-        self.input.typed.clear();
+        self.input.entry.selected = None;
+        self.input.entry.typed.clear();
         // Counted as the move list counts: by turns, a sheep move and a tigers' move each.
         // The keys are on the status line; the message says only where the review is.
         self.message = format!(

@@ -37,31 +37,10 @@ fn status_height(app: &App, compact: bool) -> u16 {
     STATUS_HEIGHT + u16::from(table_line) + u16::from(moves_line) - if compact { 2 } else { 0 }
 }
 
-/// Every key, for the help overlay.
-pub const KEYS: &[(&str, &str)] = &[
-    ("click", "place a sheep, select a piece, move it"),
-    ("hjkl, ↑ ↓, Shift+← →", "move the cursor"),
-    ("Enter, Space", "place / select / move at the cursor"),
-    ("c3, a5b4, a5xc3", "type a move to play it (a kill with or without its x)"),
-    ("Backspace", "delete the last typed character"),
-    ("Esc", "cancel the selection, typed move or hint"),
-    ("← → Home End", "look through the game (it goes on)"),
-    ("click a move", "look at the position after it"),
-    ("End, Esc", "back to the game"),
-    ("t, u, r", "take back: to the move looked at / your last move; redo"),
-    ("n", "new game: sides, time, start (asks if not saved)"),
-    ("R, =", "resign (asks); offer a draw (two people)"),
-    ("H", "hint: cursor on the best move; Enter or Tab plays it"),
-    ("s", "save the game (in the games folder)"),
-    ("y", "show and copy the position string"),
-    ("P", "save the position as an SVG picture"),
-    ("v, m", "marks: sheep open to a jump / moves by table result"),
-    ("g, !", "review the game against the table / the next mistake"),
-    ("B", "build the endgame table (about a minute)"),
-    ("?", "this help"),
-    ("q", "quit (asks if not saved)"),
-    ("Ctrl+C", "quit at once"),
-];
+/// Every key of the game the help lists, from the keymap.
+pub fn help_rows() -> impl Iterator<Item = (&'static str, &'static str)> {
+    crate::keymap::GAME.iter().filter(|r| !r.what.is_empty()).map(|r| (r.keys, r.what))
+}
 
 /// Draws everything and returns where the board and history landed, for mapping clicks.
 pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
@@ -106,9 +85,10 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         let view = BoardView {
             board: app.shown_board(),
             geometry,
-            cursor: (live && app.human_to_move()).then_some(app.input.cursor),
+            cursor: (live && app.human_to_move()).then_some(app.input.entry.cursor),
             selected: app
                 .input
+                .entry
                 .selected
                 .or(app.input.hinted().and_then(Move::from))
                 .filter(|_| live),
@@ -300,10 +280,10 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         lines.push(Line::styled(format!("{outcome}   dead {}", board.dead()), theme.emphasis));
     } else if *app.player(side) == Controller::Human {
         lines.push(to_move_line(app));
-        details.push(Line::from(if app.input.typed.is_empty() {
+        details.push(Line::from(if app.input.entry.typed.is_empty() {
             "Your move: click, Enter, or type it".to_string()
         } else {
-            format!("Your move · typed: {}", app.input.typed)
+            format!("Your move · typed: {}", app.input.entry.typed)
         }));
     } else if let Some(r) = app.live_report() {
         lines.push(to_move_line(app));
@@ -383,8 +363,8 @@ fn to_move_line(app: &App) -> Line<'static> {
 }
 
 fn draw_help(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
-    let key_width = KEYS.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
-    let what_width = KEYS.iter().map(|(_, w)| w.chars().count()).max().unwrap_or(0);
+    let key_width = help_rows().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    let what_width = help_rows().map(|(_, w)| w.chars().count()).max().unwrap_or(0);
     #[expect(
         clippy::cast_possible_truncation,
         reason = "the help's widest line, under 100 columns"
@@ -395,14 +375,14 @@ fn draw_help(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
     let inner_width = width.saturating_sub(2);
     let key_style = theme.key;
     let mut lines: Vec<Line> = Vec::new();
-    for (k, what) in KEYS {
+    for (k, what) in help_rows() {
         if usize::from(inner_width) >= key_width + 2 + what.chars().count() {
             lines.push(Line::from(vec![
                 Span::styled(format!("{k:>key_width$}  "), key_style),
-                Span::raw(*what),
+                Span::raw(what),
             ]));
         } else {
-            lines.push(Line::styled(*k, key_style));
+            lines.push(Line::styled(k, key_style));
             for part in wrap_words(what, inner_width.saturating_sub(2)) {
                 lines.push(Line::from(format!("  {part}")));
             }

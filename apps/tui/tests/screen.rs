@@ -395,7 +395,7 @@ fn help_lists_every_key() {
     apply(&mut app, Action::ToggleHelp, &std::env::temp_dir());
     let (buf, _) = draw(&app, 100, 32);
     let text = screen_text(&buf);
-    for (k, _) in ui::KEYS {
+    for (k, _) in ui::help_rows() {
         assert!(text.contains(k), "{k}\n{text}");
     }
 }
@@ -648,7 +648,7 @@ fn every_panel_is_whole_from_80_by_24_up_and_the_minimum_shows_a_board() {
         let mut app = human_game();
         app.open_help();
         let text = screen_text(&draw(&app, w, h).0);
-        for (k, what) in ui::KEYS {
+        for (k, what) in ui::help_rows() {
             assert!(text.contains(&format!("{k}  {what}")), "{w}x{h}: {k} {what}\n{text}");
         }
         // The status panel: the prompt and the longest messages end on screen.
