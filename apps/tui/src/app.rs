@@ -15,7 +15,8 @@ use crate::engine::{ENGINE_TT_MB, Thinking, engine};
 use crate::leave::Leave;
 use crate::move_entry::{Entered, MoveEntry};
 use crate::new_game::NewGameForm;
-use crate::players::{Controller, Seat, TurnInfo, seat_index, seed};
+use crate::notes::Notes;
+use crate::players::{Controller, Seat, seat_index, seed};
 use crate::screen::{Question, Screen};
 use crate::table_job::TableBuild;
 use crate::theme::Theme;
@@ -144,21 +145,6 @@ pub(crate) struct View {
     /// The analysis: with a table, the moves of the selected piece (or every placement) marked
     /// by what they do to the position's result.
     pub(crate) show_analysis: bool,
-}
-
-/// What the game keeps beside its moves.
-#[derive(Debug, Default)]
-pub(crate) struct Notes {
-    /// How the players ended the game, if they did (a resignation, an agreed draw): the rules'
-    /// own endings come from the game itself.
-    pub(crate) ended: Option<Outcome>,
-    /// What the computer's searches found, by the ply of the move they chose: kept when moves
-    /// are taken back, so a redo shows them again, and shown only while that move stands.
-    pub(crate) turns: std::collections::BTreeMap<usize, TurnInfo>,
-    /// Moves taken back, for `r` to play again: the next one last.
-    pub(crate) redo: Vec<Move>,
-    /// The review of the game (`g`), while the game has the moves it was made of.
-    pub(crate) game_review: Option<crate::game_review::GameReview>,
 }
 
 /// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect player,

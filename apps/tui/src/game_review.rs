@@ -4,24 +4,17 @@
 
 use std::sync::atomic::AtomicBool;
 
-use tns_board::Move;
 use tns_match::{Budget, PlayerSpec};
 use tns_puzzles::{Judgement, Mark, Review, review};
 use tns_search::Limits;
 
 use crate::App;
+use crate::notes::GameReview;
 use crate::review::Browse;
 
 /// The depth of the strongest player's search where the table does not hold a position: a
 /// review of a long game stays within a second or so.
 const ESTIMATE_DEPTH: u32 = 4;
-
-/// A review, and the moves it is of: it is shown only while the game still has those moves.
-#[derive(Clone, Debug)]
-pub struct GameReview {
-    review: Review,
-    moves: Vec<Move>,
-}
 
 impl App {
     /// The review of the game as it stands, if one was made of these moves.

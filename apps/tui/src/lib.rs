@@ -17,6 +17,7 @@ pub mod layout;
 mod leave;
 mod move_entry;
 pub mod new_game;
+mod notes;
 mod players;
 mod program;
 pub mod puzzle_view;
