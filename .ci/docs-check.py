@@ -11,9 +11,9 @@
    package of the workspace.
 2. Links. Every relative link in README.md, docs/*.md, CHANGELOG.md and crates/*/README.md
    reaches a file, and a `#anchor` a heading of that file (GitHub's anchors).
-3. results.md. Every `##` or `###` section with a body of its own is a measurement and has a
-   line that starts `Commit:` naming at least one commit (`abc1234`) and a line that starts
-   `Command:` or a fenced bash block.
+3. results.md. Every `##` or `###` section whose own body holds a table or a number (outside
+   code, links and dates) is a measurement, and has a line that starts `Commit:` naming at
+   least one commit (`abc1234`) and a line that starts `Command:` or a fenced bash block.
 4. The README's layout table names every package under apps/ and crates/, and each program
    of the apps; every "Rust 1.NN" the docs name is the workspace's rust-version.
 
@@ -314,8 +314,10 @@ def check_results(path):
         elif sections:
             sections[-1][2].append(raw)
     for n, title, body in sections:
-        text = "\n".join(body).strip()
-        if not text:
+        text = "\n".join(body)
+        # Prose alone (no table, and no number outside code, links and dates) is no measurement.
+        bare = re.sub(r"`[^`]*`|\]\([^)]*\)|\d{4}-\d\d-\d\d", "", text)
+        if not re.search(r"^\|", text, re.M) and not re.search(r"\d", bare):
             continue
         commit = [b for b in body if b.startswith("Commit:")]
         if not commit or not any(re.search(r"`[0-9a-f]{7,40}`", c) for c in commit):
