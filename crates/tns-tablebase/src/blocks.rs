@@ -64,13 +64,13 @@ impl Fault {
     }
 }
 
-/// Decoded bytes in a block. Chosen by measurement (docs/results.md#compressing-the-table):
+/// Decoded bytes in a block. Chosen by measurement (CHANGELOG.md, "Other codecs, levels and block sizes"):
 /// larger blocks save little space and take longer to decode, which every probe that misses the
 /// cache pays; smaller ones cost space; and a sheep-to-move probe's look-ups (one tiger class of
 /// about 59 KiB in the middle layers) fall in one or two blocks.
 pub(crate) const BLOCK: usize = 64 * 1024;
 /// The zstd level the table is written with: a higher level saves little space and writes far
-/// more slowly (docs/results.md#compressing-the-table).
+/// more slowly (CHANGELOG.md, "Other codecs, levels and block sizes").
 pub(crate) const LEVEL: i32 = 15;
 /// The largest block size a file may declare (a guard on what is allocated for it).
 const MAX_BLOCK: usize = 1 << 24;
