@@ -16,6 +16,16 @@ use crate::error::ApiError;
 /// The version of the API's answers.
 pub const API_VERSION: u32 = 1;
 
+/// Where an answer's verdicts come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The tablebase: exact.
+    Table,
+    /// The engine's search: proved where it says so, else an estimate.
+    Search,
+}
+
 /// A verdict for one side: the side to move of a position, or the side that plays a move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VerdictJson {
@@ -128,8 +138,8 @@ pub struct PositionJson {
     pub dead: u8,
     /// `placement` or `movement`.
     pub phase: &'static str,
-    /// `table` or `search`: where the verdicts come from.
-    pub source: &'static str,
+    /// Where the verdicts come from: `table` or `search` in the JSON.
+    pub source: Source,
     /// The position's verdict for the side to move (`null` when the game is over).
     pub verdict: Option<VerdictJson>,
     /// Every legal move with its verdict for the side to move, best first.
@@ -195,8 +205,8 @@ pub fn search_verdict(score: i32, chances: Chances, side: Side) -> VerdictJson {
 }
 
 /// A table error as an API error: a damaged table is the server's failure.
-fn table_error(e: &TablebaseError) -> ApiError {
-    ApiError::internal(format!("the tablebase failed: {e}"))
+fn table_error(e: TablebaseError) -> ApiError {
+    ApiError::internal("the tablebase failed", e)
 }
 
 /// How far searches go where there is no table: the position's own search, and each move's.
@@ -264,7 +274,7 @@ impl Analyst {
             in_hand: board.in_hand(),
             dead: board.dead(),
             phase: if board.in_hand() > 0 { "placement" } else { "movement" },
-            source: if self.holds(board) { "table" } else { "search" },
+            source: if self.holds(board) { Source::Table } else { Source::Search },
             verdict: None,
             moves: Vec::new(),
             played,
@@ -274,7 +284,7 @@ impl Analyst {
             return Ok(answer);
         }
         if let Some(table) = self.table_for(board) {
-            let verdicts = table.verdicts(board).map_err(|e| table_error(&e))?;
+            let verdicts = table.verdicts(board).map_err(table_error)?;
             // A position's verdict is its best move's (the movement phase's included: its
             // value is the best move's value, one ply back).
             answer.verdict = verdicts.first().map(|&(_, best)| table_verdict(best, side));
@@ -304,12 +314,12 @@ impl Analyst {
                 let judged = match self.table_for(before) {
                     None => None,
                     Some(table) => {
-                        let best = table.verdict(before).map_err(|e| table_error(&e))?;
+                        let best = table.verdict(before).map_err(table_error)?;
                         let child = before.after_unchecked(m);
                         let after = if child.dead() >= table.kills() {
                             Verdict::from(Value::Win(1))
                         } else {
-                            table.verdict(child).map_err(|e| table_error(&e))?.before()
+                            table.verdict(child).map_err(table_error)?.before()
                         };
                         // Kept unless it lost or gave up what the position held: in a
                         // lost position every move keeps (the same rule as the marks).
@@ -341,8 +351,7 @@ impl Analyst {
     ) -> Result<(VerdictJson, Vec<MoveJson>), ApiError> {
         let board = game.board();
         let side = board.side_to_move();
-        let failed =
-            |e: tns_search::SearchError| ApiError::internal(format!("the search failed: {e}"));
+        let failed = |e: tns_search::SearchError| ApiError::internal("the search failed", e);
         let mut search = searcher(&self.strongest(), 8, self.table.as_ref())?;
         let lines = board.legal_moves().len();
         search.set_multipv(lines);
@@ -413,13 +422,13 @@ impl Analyst {
         plies: usize,
         time: Duration,
         stop: &AtomicBool,
-    ) -> Result<(Vec<MoveJson>, &'static str), ApiError> {
+    ) -> Result<(Vec<MoveJson>, Source), ApiError> {
         let mut game = game.clone();
         let start = Instant::now();
         let table = self.table.as_ref().filter(|_| self.holds(game.board()));
         let (spec, source) = match table {
-            Some(_) => (PlayerSpec::perfect(), "table"),
-            None => (self.strongest(), "search"),
+            Some(_) => (PlayerSpec::perfect(), Source::Table),
+            None => (self.strongest(), Source::Search),
         };
         let mut search = searcher(&spec, 16, table.or(self.table.as_ref()))?;
         let mut line = Vec::new();
@@ -429,22 +438,22 @@ impl Analyst {
             let limits = Limits::depth(4).with_time(time / 10);
             let result = search
                 .search(board, game.previous(), limits, stop, |_| {})
-                .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
+                .map_err(|e| ApiError::internal("the search failed", e))?;
             let Some(m) = result.best_move else { break };
             let verdict = match (source, self.table.as_deref()) {
-                ("table", Some(t)) => {
+                (Source::Table, Some(t)) => {
                     let child = board.after_unchecked(m);
                     let v = if child.dead() >= t.kills() {
                         Verdict::from(Value::Win(1))
                     } else {
-                        t.verdict(child).map_err(|e| table_error(&e))?.before()
+                        t.verdict(child).map_err(table_error)?.before()
                     };
                     table_verdict(v, side)
                 }
                 _ => search_verdict(result.score, result.chances, side),
             };
             line.push(MoveJson { mv: m.to_string(), verdict, effect: None });
-            game.play(m).map_err(|e| ApiError::internal(e.to_string()))?;
+            game.play(m).map_err(|e| ApiError::internal("the line's move was not legal", e))?;
         }
         Ok((line, source))
     }
@@ -460,7 +469,7 @@ fn searcher(
     let defaults = Budget { time: None, depth: None, threads: 1, tt_mb };
     match spec.searcher(defaults, table) {
         Ok(Some(search)) => Ok(search),
-        Ok(None) => Err(ApiError::internal(format!("{spec} does not search"))),
-        Err(e) => Err(ApiError::internal(format!("the search failed: {e}"))),
+        Ok(None) => Err(ApiError::internal("no search", anyhow::anyhow!("{spec} does not search"))),
+        Err(e) => Err(ApiError::internal("the search failed", e)),
     }
 }

@@ -4,17 +4,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use axum::extract::{RawQuery, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use anyhow::anyhow;
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
-use tns_board::{Game, Move};
+use serde::{Deserialize, Deserializer, Serialize};
+use tns_board::Move;
 use tns_match::{Budget, PlayerSpec};
 use tokio::sync::Semaphore;
 
-use crate::analysis::{API_VERSION, Analyst, MoveJson, PositionJson};
+use crate::analysis::{API_VERSION, Analyst, MoveJson, PositionJson, Source};
 use crate::error::ApiError;
-use crate::query::Query;
+use crate::query::{GameQuery, Params, game, within};
 
 /// What a request may cost: the server's limits on searching.
 #[derive(Clone, Copy, Debug)]
@@ -81,17 +82,18 @@ impl AppState {
 }
 
 pub(crate) async fn not_found() -> ApiError {
-    ApiError {
-        status: StatusCode::NOT_FOUND,
-        message: "no such page: the API is under /api/v1/ (docs/web.md)".into(),
-    }
+    ApiError::NotFound
+}
+
+pub(crate) async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
 }
 
 /// A JSON answer; answers from the table never change, so caches may keep them.
 pub(crate) fn json<T: Serialize>(value: &T, from_table: bool) -> Response {
     let body = match serde_json::to_string(value) {
         Ok(body) => body,
-        Err(e) => return ApiError::internal(e.to_string()).into_response(),
+        Err(e) => return ApiError::internal("an answer did not serialize", e).into_response(),
     };
     let mut response = ([(header::CONTENT_TYPE, "application/json")], body).into_response();
     let cache = if from_table { "public, max-age=31536000, immutable" } else { "no-store" };
@@ -130,10 +132,11 @@ pub(crate) async fn off_thread<T: Send + 'static>(
         Slot::Search => &state.searches,
         Slot::Lookup => &state.lookups,
     };
+    // Nothing closes the slots: were they closed, it would be the server's own fault.
     let permit = Arc::clone(slots)
         .acquire_owned()
         .await
-        .map_err(|_| ApiError::unavailable("the server is stopping"))?;
+        .map_err(|e| ApiError::internal("the work's slots are closed", e))?;
     let stop = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(Arc::clone(&stop));
     let state = Arc::clone(state);
@@ -142,27 +145,20 @@ pub(crate) async fn off_thread<T: Send + 'static>(
         work(&state, &stop)
     })
     .await
-    .map_err(|e| ApiError::internal(format!("the request's work failed: {e}")))?
-}
-
-pub(crate) fn parse(raw: Option<&str>, known: &[&str]) -> Result<(Query, Game), ApiError> {
-    let query = Query::parse(raw.unwrap_or(""))?;
-    query.only(known)?;
-    let game = query.game()?;
-    Ok((query, game))
+    .map_err(|e| ApiError::internal("the request's work failed", e))?
 }
 
 pub(crate) async fn position(
     State(state): State<Arc<AppState>>,
-    RawQuery(raw): RawQuery,
+    Params(query): Params<GameQuery>,
 ) -> Result<Response, ApiError> {
-    let (_, game) = parse(raw.as_deref(), &["pos", "moves"])?;
+    let game = game(query.pos.as_deref(), query.moves.as_deref())?;
     // Only searching needs a slot; the table answers at once.
     let needs_search = !state.analyst.holds(game.board()) && game.outcome().is_none();
     let slot = if needs_search { Slot::Search } else { Slot::Lookup };
     let answer: PositionJson =
         off_thread(&state, slot, move |s, stop| s.analyst.position(&game, stop)).await?;
-    let from_table = answer.source == "table";
+    let from_table = answer.source == Source::Table;
     Ok(json(&answer, from_table))
 }
 
@@ -170,23 +166,30 @@ pub(crate) async fn position(
 struct MainlineJson {
     api: u32,
     position: String,
-    source: &'static str,
+    source: Source,
     moves: Vec<MoveJson>,
+}
+
+/// The parameters of `mainline`.
+#[derive(Deserialize)]
+pub(crate) struct MainlineQuery {
+    pos: Option<String>,
+    moves: Option<String>,
+    /// The longest line, 1 to 500 plies; 200 when not given.
+    #[serde(default, deserialize_with = "plies")]
+    plies: Option<usize>,
+}
+
+fn plies<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    within(d, &(1..=500), "1 to 500").map(Some)
 }
 
 pub(crate) async fn mainline(
     State(state): State<Arc<AppState>>,
-    RawQuery(raw): RawQuery,
+    Params(query): Params<MainlineQuery>,
 ) -> Result<Response, ApiError> {
-    let (query, game) = parse(raw.as_deref(), &["pos", "moves", "plies"])?;
-    let plies = match query.get("plies") {
-        None => 200,
-        Some(p) => p
-            .parse::<usize>()
-            .ok()
-            .filter(|p| (1..=500).contains(p))
-            .ok_or_else(|| ApiError::bad(format!("plies must be 1 to 500, not {p:?}")))?,
-    };
+    let game = game(query.pos.as_deref(), query.moves.as_deref())?;
+    let plies = query.plies.unwrap_or(200);
     let position = game.board().to_string();
     let (moves, source) = off_thread(&state, Slot::Search, move |s, stop| {
         s.analyst.mainline(&game, plies, s.limits.max_line_time, stop)
@@ -235,29 +238,35 @@ fn default_player(state: &AppState) -> &'static str {
     if state.analyst.table.is_some() { "strongest:table=on" } else { "strongest" }
 }
 
+/// The parameters of `move`.
+#[derive(Deserialize)]
+pub(crate) struct MoveQuery {
+    pos: Option<String>,
+    moves: Option<String>,
+    /// One of the server's players, by name; the default when not given.
+    player: Option<String>,
+}
+
 pub(crate) async fn play(
     State(state): State<Arc<AppState>>,
-    RawQuery(raw): RawQuery,
+    Params(query): Params<MoveQuery>,
 ) -> Result<Response, ApiError> {
-    let (query, game) = parse(raw.as_deref(), &["pos", "moves", "player"])?;
-    let name = query.get("player").unwrap_or(default_player(&state)).to_string();
+    let game = game(query.pos.as_deref(), query.moves.as_deref())?;
+    let name = query.player.unwrap_or_else(|| default_player(&state).to_string());
     // Never a program or a file named by the client.
     // Only the server's own list, by a level's name or its spec (`strongest` or `network`).
     let offered = offered(&state);
     let level = tns_match::level_name(&name);
     if !offered.iter().any(|p| p.name == name || p.name == level) {
         let names: Vec<&str> = offered.iter().map(|p| p.name.as_str()).collect();
-        return Err(ApiError::bad(format!(
-            "unknown player {name:?}: this server offers {}",
-            names.join(", ")
-        )));
+        return Err(ApiError::UnknownPlayer { name, offered: names.join(", ") });
     }
     if let Some(outcome) = game.outcome() {
-        return Err(ApiError::bad(format!("the game is over: {outcome}")));
+        return Err(ApiError::GameOver { outcome: outcome.to_string() });
     }
     let spec: PlayerSpec = match state.extra.iter().find(|s| s.name == name) {
         Some(spec) => spec.clone(),
-        None => name.parse().map_err(|e| ApiError::internal(tns_file::one_line(&e)))?,
+        None => name.parse().map_err(|e| ApiError::internal("an offered player's spec", e))?,
     };
     let position = game.board().to_string();
     let chosen: Move = off_thread(&state, Slot::Search, move |s, stop| {
@@ -268,11 +277,11 @@ pub(crate) async fn play(
         let budget = Budget { time, depth: None, threads: 1, tt_mb: 16 };
         let mut player = capped
             .build(budget, s.analyst.table.as_ref())
-            .map_err(|e| ApiError::unavailable(tns_file::one_line(&e)))?;
+            .map_err(|e| ApiError::internal("the player could not be made", e))?;
         player.new_game(0);
         player.choose(&game, stop).ok_or_else(|| {
             let why = player.failure().map_or_else(|| "no move".into(), |e| tns_file::one_line(&e));
-            ApiError::internal(format!("the player found no move: {why}"))
+            ApiError::internal("the player found no move", anyhow!(why))
         })
     })
     .await?;

@@ -4,16 +4,16 @@
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::response::Response;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use tns_board::Move;
 use tns_puzzles::{Judgement, MIN_DEVIATION, Progress, Puzzle, Rating, START};
 
 use crate::analysis::API_VERSION;
-use crate::api::{AppState, Slot, json, off_thread, parse};
+use crate::api::{AppState, Slot, json, off_thread};
 use crate::error::ApiError;
-use crate::query::{Query, short};
+use crate::query::{GameQuery, Params, game, within};
 
 #[derive(Serialize)]
 struct RatingJson {
@@ -54,17 +54,54 @@ fn names(moves: &[Move]) -> Vec<String> {
     moves.iter().map(Move::to_string).collect()
 }
 
-/// The number `key` gives, if it is given: a 400 naming the range for anything outside it.
-fn number(query: &Query, key: &str, range: RangeInclusive<f64>) -> Result<Option<f64>, ApiError> {
-    let Some(text) = query.get(key) else { return Ok(None) };
-    text.parse::<f64>().ok().filter(|x| range.contains(x)).map(Some).ok_or_else(|| {
-        ApiError::bad(format!(
-            "{key} must be a number from {} to {}, not {:?}",
-            range.start(),
-            range.end(),
-            short(text)
-        ))
-    })
+/// The parameters of `puzzle`, every one optional.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct PuzzleQuery {
+    #[serde(default, deserialize_with = "rating")]
+    rating: Option<f64>,
+    #[serde(default, deserialize_with = "deviation")]
+    deviation: Option<f64>,
+    #[serde(default, deserialize_with = "volatility")]
+    volatility: Option<f64>,
+    /// The number of the puzzle just tried (from 1); checked against the set by the handler.
+    #[serde(default, deserialize_with = "after")]
+    after: Option<usize>,
+    #[serde(default, deserialize_with = "solved")]
+    solved: Option<bool>,
+    #[serde(default, deserialize_with = "seed")]
+    seed: Option<u64>,
+}
+
+/// A number within `range`, refused with the range for anything outside it.
+fn number<'de, D: Deserializer<'de>>(
+    d: D,
+    range: &RangeInclusive<f64>,
+) -> Result<Option<f64>, D::Error> {
+    within(d, range, &format!("a number from {} to {}", range.start(), range.end())).map(Some)
+}
+
+fn rating<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    number(d, &RATING)
+}
+
+fn deviation<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    number(d, &DEVIATION)
+}
+
+fn volatility<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    number(d, &VOLATILITY)
+}
+
+fn after<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    within(d, &(1..=usize::MAX), "a puzzle's number").map(Some)
+}
+
+fn solved<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    within(d, &(false..=true), "true or false").map(Some)
+}
+
+fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    within(d, &(0..=u64::MAX), "a whole number").map(Some)
 }
 
 /// `/api/v1/puzzle?rating=R[&deviation=D&volatility=V][&after=N&solved=true|false][&seed=S]`:
@@ -73,58 +110,39 @@ fn number(query: &Query, key: &str, range: RangeInclusive<f64>) -> Result<Option
 /// keeps it).
 pub async fn puzzle(
     State(state): State<Arc<AppState>>,
-    RawQuery(raw): RawQuery,
+    Params(query): Params<PuzzleQuery>,
 ) -> Result<Response, ApiError> {
-    let query = Query::parse(raw.as_deref().unwrap_or(""))?;
-    query.only(&["rating", "deviation", "volatility", "after", "solved", "seed"])?;
-    let set: &[Puzzle] = state
-        .puzzles
-        .as_deref()
-        .map_err(|e| ApiError::internal(format!("the puzzle set: {}", tns_file::one_line(e))))?;
+    let set: &[Puzzle] = state.puzzles.as_deref().map_err(|e| {
+        ApiError::internal("the puzzle set", anyhow::anyhow!(tns_file::one_line(e)))
+    })?;
     let mut solver = Rating {
-        rating: number(&query, "rating", RATING)?.unwrap_or(START.rating),
-        deviation: number(&query, "deviation", DEVIATION)?.unwrap_or(START.deviation),
-        volatility: number(&query, "volatility", VOLATILITY)?.unwrap_or(START.volatility),
+        rating: query.rating.unwrap_or(START.rating),
+        deviation: query.deviation.unwrap_or(START.deviation),
+        volatility: query.volatility.unwrap_or(START.volatility),
     };
     let mut progress = Progress::default();
-    if let Some(after) = query.get("after") {
-        let index =
-            after.parse::<usize>().ok().filter(|n| (1..=set.len()).contains(n)).ok_or_else(
-                || {
-                    ApiError::bad(format!(
-                        "after must be a puzzle's number, 1 to {}, not {:?}",
-                        set.len(),
-                        short(after)
-                    ))
-                },
-            )? - 1;
-        let was_solved = match query.get("solved") {
-            Some("true") => true,
-            Some("false") => false,
-            Some(other) => {
-                return Err(ApiError::bad(format!(
-                    "solved must be true or false, not {:?}",
-                    short(other)
-                )));
+    match (query.after, query.solved) {
+        (Some(after), Some(was_solved)) => {
+            if after > set.len() {
+                return Err(ApiError::parameter(
+                    "after",
+                    format!("must be a puzzle's number, 1 to {}, not \"{after}\"", set.len()),
+                ));
             }
-            None => return Err(ApiError::bad("after needs solved=true or solved=false")),
-        };
-        progress.rating = solver;
-        progress.record(index, set[index].rating, was_solved);
-        solver = progress.rating;
-    } else if query.get("solved").is_some() {
-        return Err(ApiError::bad("solved goes with after, the puzzle it is about"));
+            progress.rating = solver;
+            progress.record(after - 1, set[after - 1].rating, was_solved);
+            solver = progress.rating;
+        }
+        (Some(_), None) => {
+            return Err(ApiError::parameter("after", "needs solved=true or solved=false"));
+        }
+        (None, Some(_)) => {
+            return Err(ApiError::parameter("solved", "goes with after, the puzzle it is about"));
+        }
+        (None, None) => {}
     }
     progress.rating = solver;
-    let seed = match query.get("seed") {
-        None => 0,
-        Some(s) => s.parse::<u64>().map_err(|_| {
-            ApiError::bad(format!("seed must be a whole number, not {:?}", short(s)))
-        })?,
-    };
-    let index = progress
-        .next(set, seed)
-        .ok_or_else(|| ApiError::unavailable("the server has no puzzles"))?;
+    let index = progress.next(set, query.seed.unwrap_or(0)).ok_or(ApiError::NoPuzzles)?;
     let p = &set[index];
     let answer = PuzzleAnswer {
         api: API_VERSION,
@@ -171,13 +189,13 @@ struct ReviewAnswer {
 /// moves that threw a result away.
 pub async fn review(
     State(state): State<Arc<AppState>>,
-    RawQuery(raw): RawQuery,
+    Params(query): Params<GameQuery>,
 ) -> Result<Response, ApiError> {
-    let (_, game) = parse(raw.as_deref(), &["pos", "moves"])?;
+    let game = game(query.pos.as_deref(), query.moves.as_deref())?;
     let answer = off_thread(&state, Slot::Lookup, move |s, _stop| {
         let table = s.analyst.table.as_deref();
         let review = tns_puzzles::review(&game, table, &mut |_| None)
-            .map_err(|e| ApiError::internal(tns_file::one_line(&e)))?;
+            .map_err(|e| ApiError::internal("the review failed", e))?;
         let plies = review
             .plies
             .iter()
@@ -202,4 +220,38 @@ pub async fn review(
     })
     .await?;
     Ok(json(&answer, state.analyst.table.is_some()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use axum::response::IntoResponse;
+
+    use super::*;
+    use crate::{Analyst, RequestLimits, SearchBudget};
+
+    #[tokio::test]
+    async fn a_damaged_puzzle_set_is_a_500_that_does_not_say_why() {
+        let analyst = Analyst {
+            table: None,
+            budget: SearchBudget { position: Duration::ZERO, per_move: Duration::ZERO },
+        };
+        let limits = RequestLimits {
+            max_move_time: Duration::from_millis(10),
+            max_line_time: Duration::from_millis(10),
+            searches: 1,
+        };
+        let mut state = AppState::new(analyst, limits);
+        state.puzzles = tns_puzzles::parse("not a puzzle at all");
+        let why = tns_file::one_line(state.puzzles.as_ref().unwrap_err());
+        let error =
+            puzzle(State(Arc::new(state)), Params(PuzzleQuery::default())).await.unwrap_err();
+        assert!(matches!(error, ApiError::Internal(_)), "{error:?}");
+        let response = error.into_response();
+        assert_eq!(response.status(), 500);
+        let body = axum::body::to_bytes(response.into_body(), 4096).await.unwrap();
+        assert_eq!(&body[..], br#"{"error":"internal error"}"#);
+        assert!(!String::from_utf8_lossy(&body).contains(&why), "{why}");
+    }
 }

@@ -12,9 +12,9 @@ mod query;
 mod routes;
 mod serve;
 
-pub use analysis::{API_VERSION, Analyst, SearchBudget};
+pub use analysis::{API_VERSION, Analyst, SearchBudget, Source};
 pub use api::{AppState, RequestLimits};
 pub use error::ApiError;
-pub use query::{MAX_MOVES, MAX_QUERY, Query};
+pub use query::{GameQuery, MAX_MOVES, MAX_QUERY, Params};
 pub use routes::router;
 pub use serve::{ConnectionLimits, serve};

@@ -23,5 +23,6 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/puzzle", get(learn::puzzle))
         .route("/api/v1/review", get(learn::review))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(state)
 }

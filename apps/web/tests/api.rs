@@ -65,6 +65,19 @@ fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     (status, body)
 }
 
+/// `method path` over a fresh connection: the whole response, head and body.
+fn request(addr: SocketAddr, method: &str, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
+
 /// The names of a `players` answer.
 fn names(players: &Value) -> Vec<&str> {
     players["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect()
@@ -150,6 +163,58 @@ fn bad_requests_get_400_with_the_reason() {
     assert!(v["error"].as_str().unwrap().contains("more than the"), "{v}");
     let (status, _) = get(addr, "/etc/passwd");
     assert_eq!(status, 404);
+}
+
+#[test]
+fn a_malformed_query_is_a_400_naming_the_parameter() {
+    let addr = server(None);
+    for (path, expected) in [
+        ("/api/v1/mainline?plies=abc", "plies must be 1 to 500, not \"abc\""),
+        ("/api/v1/mainline?plies=501", "plies must be 1 to 500, not \"501\""),
+        ("/api/v1/puzzle?seed=x", "seed must be a whole number, not \"x\""),
+        ("/api/v1/puzzle?after=x&solved=true", "after must be a puzzle's number, not \"x\""),
+        ("/api/v1/puzzle?solved=true", "solved goes with after, the puzzle it is about"),
+        ("/api/v1/position?pos=start&pos=start", "pos is given twice"),
+        ("/api/v1/move?player=easy&player=hard", "player is given twice"),
+        ("/api/v1/review?ply=3", "unknown parameter \"ply\": expected pos, moves"),
+        ("/api/v1/position?pos=%ff", "the query is not UTF-8 text"),
+        ("/api/v1/position?pos=%f", "bad escape in \"pos=%f\""),
+    ] {
+        let (status, v) = json(addr, path);
+        assert_eq!(status, 400, "{path}: {v}");
+        assert_eq!(v["error"], expected, "{path}");
+    }
+    // A puzzle's number past the set's end is refused with the set's range.
+    let (status, v) = json(addr, "/api/v1/puzzle?after=99999&solved=true");
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().starts_with("after must be a puzzle's number, 1 to "));
+    // The longest query accepted, and one byte more.
+    let at_most = format!("/api/v1/position?moves={}", "x".repeat(tns_web::MAX_QUERY - 6));
+    let (_, v) = json(addr, &at_most);
+    assert!(v["error"].as_str().unwrap().starts_with("move 1 "), "{v}");
+    let (status, v) = json(addr, &format!("{at_most}x"));
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(v["error"], "the query is 8193 bytes, more than the 8192 accepted");
+}
+
+#[test]
+fn each_status_the_docs_give() {
+    let addr = server(None);
+    let (status, v) = json(addr, "/etc/passwd");
+    assert_eq!(status, 404);
+    assert_eq!(v["error"], "no such page: the API is under /api/v1/ (docs/web.md)");
+    // Another method on a path that is served: 405, saying what is allowed, in JSON too.
+    for path in ["/api/v1/position", "/"] {
+        let response = request(addr, "POST", path);
+        assert!(response.starts_with("HTTP/1.1 405"), "{response}");
+        assert!(response.to_ascii_lowercase().contains("\r\nallow: get,head"), "{response}");
+        assert!(response.ends_with(r#"{"error":"only GET is answered"}"#), "{response}");
+    }
+    // HEAD is answered as GET is, without the body.
+    assert!(request(addr, "HEAD", "/api/v1/players").starts_with("HTTP/1.1 200"));
+    // A URI past hyper's own limit never reaches the API: hyper answers 414 itself.
+    let huge = format!("/api/v1/position?moves={}", "c3,".repeat(22_000));
+    assert!(request(addr, "GET", &huge).starts_with("HTTP/1.1 414"));
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tns_board::{Board, Game};
-use tns_web::{Analyst, SearchBudget};
+use tns_web::{Analyst, SearchBudget, Source};
 
 #[test]
 #[ignore = "needs the built tablebase (TNS_TABLEBASE_DIR)"]
@@ -20,7 +20,7 @@ fn a_lost_positions_moves_keep_or_lose_sooner_and_none_is_thrown_away() {
     };
     let board: Board = "SSSSS/S1TTS/STS2/S1S1S/TSSSS s 0".parse().unwrap();
     let answer = analyst.position(&Game::from_position(board), &AtomicBool::new(false)).unwrap();
-    assert_eq!(answer.source, "table");
+    assert_eq!(answer.source, Source::Table);
     let best = &answer.moves[0];
     assert_eq!((best.mv.as_str(), best.verdict.plies), ("c3d2", Some(20)));
     assert_eq!(best.effect, Some("keeps"));
