@@ -1,6 +1,19 @@
 //! The game's state, and the intents of playing it: moves by click, cursor and typing, take-back
 //! and redo, the questions asked and their answers, quitting.
 
+pub mod actions;
+mod analysis;
+pub mod draw;
+mod endings;
+mod game_review;
+mod hint;
+pub mod review;
+pub mod saving;
+mod starting;
+mod table_build;
+pub mod timekeeping;
+mod turns;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -25,41 +38,41 @@ use crate::theme::Theme;
 #[derive(Debug)]
 pub struct App {
     /// The game so far.
-    pub(crate) game: Game,
+    game: Game,
     /// Who plays each side (sheep, tigers), and a computer's engine.
-    pub(crate) seats: [Seat; 2],
+    seats: [Seat; 2],
     /// The game's own limits, for a computer player whose spec sets none.
-    pub(crate) game_limits: Limits,
+    game_limits: Limits,
     /// The clocks, when the game is played on them (`--clock 5+3`).
-    pub(crate) clock: Option<GameClock>,
+    clock: Option<GameClock>,
     /// What the game keeps beside its moves.
-    pub(crate) notes: Notes,
+    notes: Notes,
     /// What the screen shows, and so what the keys mean.
-    pub(crate) screen: Screen,
+    screen: Screen,
     /// What the player is busy with on the board: the cursor, the selection, a typed move, the
     /// hint.
-    pub(crate) input: Input,
+    input: Input,
     /// A one-line message for the status bar.
-    pub(crate) message: String,
+    message: String,
     /// How the board is drawn.
-    pub(crate) view: View,
+    view: View,
     /// The work running on other threads.
-    pub(crate) jobs: Jobs,
+    jobs: Jobs,
     /// The tablebase: loaded, or where `B` builds one, and the seats that take it.
-    pub(crate) table: Table,
+    table: Table,
     /// Whether the game is saved, and where it and the position shown go out.
-    pub(crate) saving: Saving,
+    saving: Saving,
     /// How the program leaves, once it is asked to.
-    pub(crate) leaving: Option<Leave>,
+    leaving: Option<Leave>,
 }
 
 /// What the player is busy with on the board. A move or a take-back clears it.
 #[derive(Debug, Default)]
 pub(crate) struct Input {
     /// The cursor, the piece picked up, a typed move.
-    pub(crate) entry: MoveEntry,
+    entry: MoveEntry,
     /// The hint, asked for or shown.
-    pub(crate) hint: Hinting,
+    hint: Hinting,
 }
 
 /// Where the hint is: a hint is either being worked out or shown, never both.
@@ -95,12 +108,12 @@ impl Input {
 #[derive(Debug, Default)]
 pub(crate) struct Jobs {
     /// The search in progress, if a computer is thinking.
-    pub(crate) thinking: Option<Thinking>,
+    thinking: Option<Thinking>,
     /// The table being built, while it is.
-    pub(crate) table_build: Option<TableBuild>,
+    table_build: Option<TableBuild>,
     /// The computer's last search failed (a damaged table): it does not search again until
     /// the game changes (take back, new game).
-    pub(crate) failed: bool,
+    failed: bool,
 }
 
 /// The tablebase, loaded or to be built.
@@ -108,43 +121,43 @@ pub(crate) struct Jobs {
 pub(crate) struct Table {
     /// The table, when one is loaded: the perfect player's, and the source of the status
     /// line's verdict.
-    pub(crate) loaded: Option<Arc<Tablebase>>,
+    loaded: Option<Arc<Tablebase>>,
     /// The folder `B` builds the movement phase's table into (`--tablebase`, else
     /// `TNS_TABLEBASE_DIR`, else the data folder's, all places the game looks for a table), where
     /// there is one.
-    pub(crate) home: Option<PathBuf>,
+    home: Option<PathBuf>,
     /// The seats (sheep, tigers) that search with the table's movement phase (`table=on`) once
     /// a table is loaded: those left to the default (not named on the command line, and kept as
     /// they were in the new-game form).
-    pub(crate) takes: [bool; 2],
+    takes: [bool; 2],
 }
 
 /// Whether the game is saved, and where it and the position shown go out.
 #[derive(Debug, Default)]
 pub(crate) struct Saving {
     /// Whether moves were played or taken back since the game was started, loaded or saved.
-    pub(crate) dirty: bool,
+    dirty: bool,
     /// Where the game in progress is written after every change, so that Ctrl+C, a closed
     /// terminal or a crash loses nothing (`--resume` takes it up); `None` writes nothing.
-    pub(crate) autosave: Option<PathBuf>,
+    autosave: Option<PathBuf>,
     /// The start, moves and ending of the game as last written there.
-    pub(crate) autosaved: Option<(Board, Vec<Move>, Option<Outcome>)>,
+    autosaved: Option<(Board, Vec<Move>, Option<Outcome>)>,
     /// Where the game was last saved, for the line the program prints when it ends.
-    pub(crate) saved_to: Option<PathBuf>,
+    saved_to: Option<PathBuf>,
     /// Text for the terminal's clipboard, sent by the game loop (OSC 52) and then cleared.
-    pub(crate) clipboard: Option<String>,
+    clipboard: Option<String>,
 }
 
 /// How the board is drawn: switches the player turns on and off, kept from game to game.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct View {
     /// Draw without colours (the `NO_COLOR` convention).
-    pub(crate) no_color: bool,
+    no_color: bool,
     /// The threat view: the sheep a tiger could jump are marked.
-    pub(crate) show_threats: bool,
+    show_threats: bool,
     /// The analysis: with a table, the moves of the selected piece (or every placement) marked
     /// by what they do to the position's result.
-    pub(crate) show_analysis: bool,
+    show_analysis: bool,
 }
 
 /// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect player,
@@ -247,21 +260,6 @@ impl App {
         self.jobs.thinking.as_ref()
     }
 
-    /// Takes the running search away from the game (for tests and scripts, which then wait
-    /// for it themselves).
-    pub fn take_thinking(&mut self) -> Option<Thinking> {
-        self.jobs.thinking.take()
-    }
-
-    /// The table being built, while it is.
-    pub fn table_build(&self) -> Option<&TableBuild> {
-        self.jobs.table_build.as_ref()
-    }
-
-    /// Follows a build of the table started elsewhere, as if `B` had started it.
-    pub fn follow_table_build(&mut self, job: TableBuild) {
-        self.jobs.table_build = Some(job);
-    }
 
     /// The tablebase, when one is loaded.
     pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
@@ -274,7 +272,7 @@ impl App {
     }
 
     /// Where `B` builds the table.
-    pub fn set_table_home(&mut self, dir: Option<PathBuf>) {
+    pub(crate) fn set_table_home(&mut self, dir: Option<PathBuf>) {
         self.table.home = dir;
     }
 
@@ -344,11 +342,6 @@ impl App {
         &self.screen
     }
 
-    /// Whether the help is open.
-    pub fn help_open(&self) -> bool {
-        matches!(self.screen, Screen::Help { .. })
-    }
-
     /// Opens the help, at its top, over what the screen shows.
     pub fn open_help(&mut self) {
         let back = Box::new(std::mem::take(&mut self.screen));
@@ -356,7 +349,7 @@ impl App {
     }
 
     /// Closes the help: the screen is as it was.
-    pub fn close_help(&mut self) {
+    pub(crate) fn close_help(&mut self) {
         match std::mem::take(&mut self.screen) {
             Screen::Help { back, .. } => self.screen = *back,
             other => self.screen = other,
@@ -364,7 +357,7 @@ impl App {
     }
 
     /// Scrolls the help by this many rows.
-    pub fn scroll_help(&mut self, rows: i8) {
+    pub(crate) fn scroll_help(&mut self, rows: i8) {
         if let Screen::Help { scroll, .. } = &mut self.screen {
             *scroll = scroll.saturating_add_signed(i16::from(rows));
         }
@@ -483,14 +476,14 @@ impl App {
 
     /// Enter or Space on the cursor's point, from the keyboard: with a move being typed, it
     /// does not act on the cursor (the typed text is what the player is busy with).
-    pub fn activate_cursor(&mut self) {
+    pub(crate) fn activate_cursor(&mut self) {
         let entered = self.input.entry.enter(self.board(), self.human_to_move());
         self.entered(entered);
     }
 
     /// Goes back to just before move `index` (0-based), stopping any search; `r` plays the
     /// moves taken back again.
-    pub fn revert_to(&mut self, index: usize) {
+    pub(crate) fn revert_to(&mut self, index: usize) {
         self.cancel_search();
         self.saving.dirty |= index < self.game.len();
         if index < self.game.len() {
@@ -570,11 +563,6 @@ impl App {
         self.message = format!("redid {replayed} move{}", if replayed == 1 { "" } else { "s" });
     }
 
-    /// Whether `r` has moves to play again.
-    pub fn can_redo(&self) -> bool {
-        !self.notes.redo.is_empty()
-    }
-
     /// Starts a new game from the same start.
     pub fn new_game(&mut self) {
         self.jobs.failed = false;
@@ -606,13 +594,13 @@ impl App {
     }
 
     /// The styles to draw with: the colours, or none where `NO_COLOR` is set.
-    pub fn theme(&self) -> Theme {
+    pub(crate) fn theme(&self) -> Theme {
         Theme::new(self.view.no_color)
     }
 
     /// The answer to the question asked: the screen goes back to what it was, and yes does
     /// what the question said.
-    pub fn answer(&mut self, yes: bool) {
+    pub(crate) fn answer(&mut self, yes: bool) {
         let (question, back) = match std::mem::take(&mut self.screen) {
             Screen::Ask { question, back } => (question, back),
             other => {
@@ -636,7 +624,7 @@ impl App {
     }
 
     /// Esc: drops the selection, the typed move or the hint, whichever there is.
-    pub fn cancel(&mut self) {
+    pub(crate) fn cancel(&mut self) {
         if let Screen::Ask { .. } = self.screen {
             self.answer(false);
         } else if let Screen::Review { .. } = self.screen {
@@ -655,12 +643,12 @@ impl App {
     }
 
     /// Backspace: deletes the last typed character.
-    pub fn backspace(&mut self) {
+    pub(crate) fn backspace(&mut self) {
         self.input.entry.backspace();
     }
 
     /// Asks to quit: at once when nothing is unsaved, else after a yes.
-    pub fn request_quit(&mut self) {
+    pub(crate) fn request_quit(&mut self) {
         if self.unsaved() {
             let message = "Quit without saving? y: quit, s: save and quit, n: stay".into();
             self.ask(Question::Quit, message);
@@ -670,11 +658,18 @@ impl App {
     }
 
     /// Quits at once; a running search is told to stop.
-    pub fn force_quit(&mut self) {
+    pub(crate) fn force_quit(&mut self) {
         if let Some(t) = &self.jobs.thinking {
             t.stop();
         }
         self.leaving.get_or_insert(Leave::Quit);
+    }
+
+    /// The game as the program leaves it: a computer's search stopped and waited for, and the
+    /// last autosave written.
+    pub fn close(&mut self) {
+        self.cancel_search();
+        self.autosave_final();
     }
 
     /// Leaves the game for the puzzles.

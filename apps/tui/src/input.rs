@@ -3,7 +3,7 @@
 use ratatui::crossterm::event::{Event, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 
-use crate::review::Browse;
+use crate::app::review::Browse;
 
 pub use crate::action::Action;
 use crate::board_view::Geometry;

@@ -6,7 +6,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::action::Action;
-use crate::review::Browse;
+use crate::app::review::Browse;
 
 /// Where the keys are read, and so which rows apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

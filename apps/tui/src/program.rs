@@ -12,7 +12,7 @@ use crate::input::{Hitmap, map_event, map_keys};
 use crate::keymap::Keys;
 use crate::leave::Leave;
 use crate::puzzles::PuzzleScreen;
-use crate::{App, Theme, apply, base64, puzzle_view, ui};
+use crate::{App, Theme, apply, base64, draw, puzzle_view};
 
 /// What the program is doing.
 #[derive(Debug)]
@@ -61,7 +61,7 @@ impl Mode {
 
     fn draw(&mut self, frame: &mut ratatui::Frame, theme: &Theme) -> Hitmap {
         match self {
-            Mode::Game(app) => ui::draw(frame, app),
+            Mode::Game(app) => draw(frame, app),
             Mode::Puzzles(screen) => {
                 Hitmap { board: puzzle_view::draw(frame, screen, *theme), ..Hitmap::default() }
             }
@@ -88,7 +88,7 @@ pub fn run(
     loop {
         if let Some(leave) = mode.leaving() {
             if let Mode::Game(app) = mode {
-                app.autosave_final();
+                app.close();
             }
             said.extend(mode.farewell());
             if leave == Leave::Quit {

@@ -8,14 +8,14 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use tigers_and_sheep::clock::parse_clock;
-use tigers_and_sheep::{App, Controller, clock_of, ending_of, ui};
+use tigers_and_sheep::{App, Controller, clock_of, ending_of};
 use tns_board::{EndReason, Game, GameRecord, Outcome, RecordResult, Side};
 use tns_match::TimeControl;
 use tns_search::Limits;
 
 fn screen(app: &App, w: u16, h: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| _ = ui::draw(f, app)).unwrap();
+    terminal.draw(|f| _ = tigers_and_sheep::draw(f, app)).unwrap();
     let buf: &Buffer = terminal.backend().buffer();
     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
 }
@@ -155,7 +155,7 @@ fn the_last_autosave_keeps_the_time_spent_on_the_move_in_progress() {
     std::thread::sleep(Duration::from_millis(300));
     app.autosave_now();
     assert!(tiger_left(&path) >= Duration::from_millis(59_900), "no change, no write");
-    app.autosave_final();
+    app.close();
     assert!(tiger_left(&path) <= Duration::from_millis(59_700), "{:?}", tiger_left(&path));
     std::fs::remove_dir_all(&dir).unwrap();
 }

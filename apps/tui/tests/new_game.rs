@@ -5,14 +5,14 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use tigers_and_sheep::input::{Hitmap, map_event};
-use tigers_and_sheep::{App, Controller, Screen, apply, ui};
+use tigers_and_sheep::{App, Controller, Screen, apply};
 use tns_board::{Board, Game, Side};
 use tns_search::Limits;
 
 fn screen(app: &App, w: u16, h: u16) -> (String, Hitmap) {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut hit = Hitmap::default();
-    terminal.draw(|f| hit = ui::draw(f, app)).unwrap();
+    terminal.draw(|f| hit = tigers_and_sheep::draw(f, app)).unwrap();
     let buf = terminal.backend().buffer();
     let text = (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n");
     (text.collect(), hit)
@@ -213,10 +213,11 @@ fn behind_the_start_screen_nobody_is_said_to_think() {
 fn q_and_question_mark_on_the_start_screen_do_what_the_frame_says() {
     let mut app = started_without_sides();
     press(&mut app, KeyCode::Char('?'));
-    assert!(app.help_open(), "? opens the help");
+    assert!(matches!(app.screen(), Screen::Help { .. }), "? opens the help");
     press(&mut app, KeyCode::Esc);
     assert!(
-        !app.help_open() && matches!(app.screen(), Screen::NewGame { .. }),
+        !matches!(app.screen(), Screen::Help { .. })
+            && matches!(app.screen(), Screen::NewGame { .. }),
         "closing it, the start screen is back"
     );
     press(&mut app, KeyCode::Char('q'));

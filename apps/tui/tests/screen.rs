@@ -14,7 +14,7 @@ use tigers_and_sheep::Browse;
 use tigers_and_sheep::Screen;
 use tigers_and_sheep::board_view::{BoardView, Geometry};
 use tigers_and_sheep::input::{Action, Hitmap, map_event};
-use tigers_and_sheep::{App, Controller, apply, ui};
+use tigers_and_sheep::{App, Controller, apply};
 use tns_board::{Bitboard, Board, Game, Point};
 use tns_search::Limits;
 
@@ -117,7 +117,7 @@ fn human_game() -> App {
 fn draw(app: &App, w: u16, h: u16) -> (Buffer, Hitmap) {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     let mut hit = Hitmap::default();
-    terminal.draw(|f| hit = ui::draw(f, app)).unwrap();
+    terminal.draw(|f| hit = tigers_and_sheep::draw(f, app)).unwrap();
     (terminal.backend().buffer().clone(), hit)
 }
 
@@ -146,7 +146,10 @@ fn every_size_draws_without_panic() {
     for w in [1, 10, 39, 40, 41, 60, 100, 200] {
         for h in [1, 5, 14, 15, 16, 30, 60] {
             let (buf, _) = draw(&app, w, h);
-            if (w < ui::MIN_SIZE.0 || h < ui::MIN_SIZE.1) && w >= 10 && h >= 5 {
+            if (w < tigers_and_sheep::MIN_SIZE.0 || h < tigers_and_sheep::MIN_SIZE.1)
+                && w >= 10
+                && h >= 5
+            {
                 assert!(screen_text(&buf).contains("Enlarge"), "{w}x{h}");
             }
         }
@@ -323,12 +326,12 @@ fn redo_brings_back_a_move_and_the_computers_reply_and_a_new_move_ends_it() {
     assert_eq!(moves.len(), 2);
     keys(&mut app, &[key(KeyCode::Char('u'))]);
     assert_eq!(app.game().len(), 0);
-    assert!(app.can_redo());
     keys(&mut app, &[key(KeyCode::Char('r'))]);
     assert_eq!(app.game().moves(), moves.as_slice(), "the move and the reply came back");
     keys(&mut app, &[key(KeyCode::Char('u'))]);
     app.play("b5".parse().unwrap());
-    assert!(!app.can_redo(), "another move forgets what was taken back");
+    keys(&mut app, &[key(KeyCode::Char('r'))]);
+    assert_eq!(app.message(), "nothing to redo", "another move forgets what was taken back");
 }
 
 #[test]
@@ -385,8 +388,14 @@ fn quit_returns_while_a_search_runs() {
     assert!(app.leaving().is_some());
     // The search has no limit, so it only ends because quitting raised its stop flag; cancel
     // waits for it and hands the engine back.
-    let thinking = app.take_thinking().expect("still searching");
-    assert!(thinking.cancel().is_some(), "the search stopped and returned its engine");
+    assert!(app.thinking().is_some(), "still searching");
+    let (done, closed) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        app.close();
+        let _ = done.send(app.thinking().is_none());
+    });
+    let stopped = closed.recv_timeout(Duration::from_secs(60));
+    assert_eq!(stopped, Ok(true), "closing waited for the search, which stopped");
 }
 
 #[test]
@@ -395,7 +404,7 @@ fn help_lists_every_key() {
     apply(&mut app, Action::ToggleHelp, &std::env::temp_dir());
     let (buf, _) = draw(&app, 100, 32);
     let text = screen_text(&buf);
-    for (k, _) in ui::help_rows() {
+    for (k, _) in tigers_and_sheep::help_rows() {
         assert!(text.contains(k), "{k}\n{text}");
     }
 }
@@ -435,6 +444,15 @@ fn the_verdict_reaches_into_the_placement_with_its_layers() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Lets the game's ticks collect the hint asked for, as the game's loop does.
+fn wait_for_hint(app: &mut App) {
+    let start = Instant::now();
+    while app.message() == "hint: thinking…" && start.elapsed() < Duration::from_secs(60) {
+        app.tick();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 fn press(app: &mut App, code: KeyCode) {
     if let Some(action) = map_event(&key(code), &Hitmap::default(), app.screen()) {
         apply(app, action, &std::env::temp_dir());
@@ -450,7 +468,7 @@ fn typing_while_the_hint_thinks_plays_the_typed_move() {
     let cursor = app.cursor();
     press(&mut app, KeyCode::Char('H'));
     press(&mut app, KeyCode::Char('c'));
-    app.wait_for_hint();
+    wait_for_hint(&mut app);
     assert_eq!(app.typed(), "c", "the hint took the typed text");
     assert!(app.hinted().is_some(), "the hint is shown");
     assert_eq!(app.cursor(), cursor, "nor the cursor");
@@ -484,7 +502,7 @@ fn a_hint_puts_the_cursor_on_its_move_and_enter_plays_it() {
     // The sheep to move: the hint is a placement, and Enter places it.
     let mut app = human_game();
     press(&mut app, KeyCode::Char('H'));
-    app.wait_for_hint();
+    wait_for_hint(&mut app);
     let hint = app.hinted().expect("a hint");
     assert_eq!(app.cursor(), hint.to());
     // Without a table the hint is the shipped network's, and says so.
@@ -497,7 +515,7 @@ fn a_hint_puts_the_cursor_on_its_move_and_enter_plays_it() {
     assert_eq!(app.game().moves().last(), Some(&hint));
     // Now the tigers: the hint is a step or a jump; its piece is selected and Tab plays it.
     press(&mut app, KeyCode::Char('H'));
-    app.wait_for_hint();
+    wait_for_hint(&mut app);
     let hint = app.hinted().expect("a hint");
     assert_eq!((app.selected(), app.cursor()), (hint.from(), hint.to()));
     press(&mut app, KeyCode::Tab);
@@ -527,7 +545,7 @@ fn the_hint_comes_from_the_network_where_the_table_does_not_hold_the_position() 
     let hint_at = |board: Board| {
         let mut app = two_people_at(board, &table);
         app.hint();
-        app.wait_for_hint();
+        wait_for_hint(&mut app);
         assert!(app.hinted().is_some(), "a hint");
         app.message().to_owned()
     };
@@ -556,7 +574,7 @@ fn the_hint_comes_from_the_table_where_it_knows_the_position() {
     assert!(verdicts.iter().any(|&(_, v)| v.wdl < best), "some move throws the result away");
     let mut app = two_people_at(board, &table);
     app.hint();
-    app.wait_for_hint();
+    wait_for_hint(&mut app);
     let hint = app.hinted().expect("a hint");
     assert!(app.message().starts_with("hint from the table: "), "{}", app.message());
     let kept = verdicts.iter().find(|&&(m, _)| m == hint).map(|&(_, v)| v.wdl);
@@ -648,7 +666,7 @@ fn every_panel_is_whole_from_80_by_24_up_and_the_minimum_shows_a_board() {
         let mut app = human_game();
         app.open_help();
         let text = screen_text(&draw(&app, w, h).0);
-        for (k, what) in ui::help_rows() {
+        for (k, what) in tigers_and_sheep::help_rows() {
             assert!(text.contains(&format!("{k}  {what}")), "{w}x{h}: {k} {what}\n{text}");
         }
         // The status panel: the prompt and the longest messages end on screen.
@@ -668,7 +686,7 @@ fn every_panel_is_whole_from_80_by_24_up_and_the_minimum_shows_a_board() {
         assert!(hit.board.is_some() && hit.history.is_some(), "{w}x{h}");
     }
     // The smallest size the game asks for still draws a board to play on.
-    let (w, h) = ui::MIN_SIZE;
+    let (w, h) = tigers_and_sheep::MIN_SIZE;
     let (buf, hit) = draw(&human_game(), w, h);
     assert!(hit.board.is_some(), "{}", screen_text(&buf));
     assert!(!screen_text(&buf).contains("too small"));
@@ -970,7 +988,7 @@ fn the_last_turn_panel_follows_take_backs_and_redos() {
 fn the_help_scrolls_where_it_does_not_fit() {
     let mut app = human_game();
     press(&mut app, KeyCode::Char('?'));
-    assert!(app.help_open());
+    assert!(matches!(app.screen(), Screen::Help { .. }));
     let text = screen_text(&draw(&app, 40, 15).0);
     assert!(text.contains("more"), "the title says there is more:\n{text}");
     assert!(!text.contains("quit at once"), "{text}");
@@ -978,12 +996,12 @@ fn the_help_scrolls_where_it_does_not_fit() {
     for _ in 0..40 {
         press(&mut app, KeyCode::Down);
     }
-    assert!(app.help_open());
+    assert!(matches!(app.screen(), Screen::Help { .. }));
     let text = screen_text(&draw(&app, 40, 15).0);
     assert!(text.contains("quit at once"), "the last key is reachable:\n{text}");
     // Any other key closes it; a large screen shows it whole, without scrolling.
     press(&mut app, KeyCode::Char('x'));
-    assert!(!app.help_open());
+    assert!(!matches!(app.screen(), Screen::Help { .. }));
     press(&mut app, KeyCode::Char('?'));
     let text = screen_text(&draw(&app, 120, 40).0);
     assert!(text.contains("any key closes") && text.contains("quit at once"), "{text}");
@@ -1227,79 +1245,6 @@ fn two_people_agree_a_draw_and_a_computer_takes_no_offer() {
     press(&mut app, KeyCode::Char('='));
     assert!(app.message().contains("the computer plays on"), "{}", app.message());
     assert_eq!(app.outcome(), None);
-}
-
-#[test]
-fn b_builds_the_endgame_table_and_the_seats_that_take_one_search_with_it() {
-    use tigers_and_sheep::table_job::TableBuild;
-    use tns_board::Side;
-    let mut app =
-        App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
-    press(&mut app, KeyCode::Char('B'));
-    assert!(app.message().contains("no folder to build the table in"), "{}", app.message());
-    assert!(app.table_build().is_none());
-    // The game's `B` builds the five-kill table (a minute in release); the one-kill variant
-    // takes a moment and goes the same way: progress on the status line, then the table.
-    let dir = std::env::temp_dir().join(format!("tns-tui-b-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    app.set_table_home(Some(dir.clone()));
-    app.set_takes_table([true, true]);
-    app.follow_table_build(TableBuild::start(&dir, 1));
-    let text = screen_text(&draw(&app, 100, 32).0);
-    assert!(text.contains("Building the table: 0%"), "{text}");
-    press(&mut app, KeyCode::Char('B'));
-    assert!(app.message().contains("the table is being built"), "{}", app.message());
-    // A new game from the form, the sides as they were: the build goes on, and the side left
-    // to the default still takes the table.
-    press(&mut app, KeyCode::Char('n'));
-    press(&mut app, KeyCode::Enter);
-    assert!(app.new_game_form().is_none() && app.table_build().is_some(), "{}", app.message());
-    let start = Instant::now();
-    while app.table_build().is_some() && start.elapsed() < Duration::from_secs(60) {
-        app.tick();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(app.tablebase().is_some(), "the built table is loaded: {}", app.message());
-    assert!(app.message().contains("the endgame table is built"), "{}", app.message());
-    // The computer seat searches with it; the person is a person still.
-    assert_eq!(app.player(Side::Tiger).name(), "strongest:table=on");
-    assert_eq!(*app.player(Side::Sheep), Controller::Human);
-    let text = screen_text(&draw(&app, 100, 32).0);
-    assert!(!text.contains("Building the table"), "{text}");
-    press(&mut app, KeyCode::Char('B'));
-    assert!(app.message().contains("the table is loaded already"), "{}", app.message());
-    // The files are where the game looks: the next start loads them.
-    assert!(tns_tablebase::Tablebase::load(1, &dir).is_ok());
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn a_table_built_while_the_form_is_open_waits_for_the_new_game() {
-    use tigers_and_sheep::table_job::TableBuild;
-    use tns_board::Side;
-    let dir = std::env::temp_dir().join(format!("tns-tui-form-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut app =
-        App::new(Game::new(), Controller::Human, Controller::network(), Limits::depth(1), None);
-    app.set_takes_table([true, true]);
-    app.follow_table_build(TableBuild::start(&dir, 1));
-    // The form is open while the build ends: the table waits, so the form's players stay true.
-    press(&mut app, KeyCode::Char('n'));
-    let start = Instant::now();
-    while app.table_build().is_some_and(|job| job.done < 1.0)
-        && start.elapsed() < Duration::from_secs(60)
-    {
-        app.tick();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    app.tick();
-    assert!(app.tablebase().is_none() && app.new_game_form().is_some());
-    // The new game, its sides as they were: then the table is loaded and the tigers take it.
-    press(&mut app, KeyCode::Enter);
-    app.tick();
-    assert!(app.tablebase().is_some(), "{}", app.message());
-    assert_eq!(app.player(Side::Tiger).name(), "strongest:table=on");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

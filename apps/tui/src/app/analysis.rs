@@ -38,7 +38,7 @@ impl App {
     }
 
     /// Turns the analysis marks on or off; without a table there is nothing to mark with.
-    pub fn toggle_analysis(&mut self) {
+    pub(crate) fn toggle_analysis(&mut self) {
         if self.table.loaded.is_none() {
             self.view.show_analysis = false;
             self.message = "the analysis needs the table: B builds the endgame table in about a \
@@ -120,7 +120,7 @@ impl App {
     }
 
     /// Marks the sheep a tiger could jump, or stops marking them, and says which.
-    pub fn toggle_threats(&mut self) {
+    pub(crate) fn toggle_threats(&mut self) {
         self.view.show_threats = !self.view.show_threats;
         self.message = if self.view.show_threats {
             let open = self.shown_board().capturable_sheep().len();

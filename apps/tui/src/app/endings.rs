@@ -8,7 +8,7 @@ use crate::screen::Question;
 
 impl App {
     /// R: resign for the human side (the side to move when both are human), after a yes.
-    pub fn request_resign(&mut self) {
+    pub(crate) fn request_resign(&mut self) {
         if self.outcome().is_some() {
             return;
         }
@@ -29,7 +29,7 @@ impl App {
 
     /// =: the side to move offers a draw. Between two people the other answers; a computer
     /// plays on (it judges the position by its search, not by offers).
-    pub fn offer_draw(&mut self) {
+    pub(crate) fn offer_draw(&mut self) {
         if self.outcome().is_some() {
             return;
         }

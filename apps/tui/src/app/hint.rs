@@ -2,7 +2,6 @@
 //! or Tab (the search itself runs in [`crate::engine::start_hint`]).
 
 use std::sync::mpsc::TryRecvError;
-use std::time::Duration;
 
 use crate::App;
 use crate::app::Hinting;
@@ -51,16 +50,8 @@ impl App {
         self.message = format!("hint from {by}: {m} (Enter or Tab plays it, Esc drops it)");
     }
 
-    /// Waits for a hint being worked out (for tests and scripts; the game loop polls instead).
-    pub fn wait_for_hint(&mut self) {
-        while matches!(self.input.hint, Hinting::Asked(..)) {
-            std::thread::sleep(Duration::from_millis(5));
-            self.poll_hint();
-        }
-    }
-
     /// Plays the hinted move.
-    pub fn play_hint(&mut self) {
+    pub(crate) fn play_hint(&mut self) {
         match self.input.hinted() {
             Some(m) => self.play(m),
             None => self.message = "no hint: press H for one".into(),

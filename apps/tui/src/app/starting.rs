@@ -21,7 +21,7 @@ impl App {
     }
 
     /// `n`: opens the new-game form, with this game's players and time chosen.
-    pub fn request_new_game(&mut self) {
+    pub(crate) fn request_new_game(&mut self) {
         let time = match (&self.clock, self.seats[0].limits.time) {
             (Some(clock), _) => {
                 let minutes = clock.control.base.as_secs_f64() / 60.0;
@@ -71,7 +71,7 @@ impl App {
 
     /// Enter in the form: starts the game it chose, after a yes when this one is not saved.
     /// A typed position that does not parse keeps the form open, saying why.
-    pub fn submit_new_game(&mut self) {
+    pub(crate) fn submit_new_game(&mut self) {
         let Screen::NewGame { form, .. } = &mut self.screen else { return };
         if let Err(e) = form.choice() {
             form.error = Some(tns_file::one_line(e.as_ref()));
@@ -90,7 +90,7 @@ impl App {
     }
 
     /// Esc in the form: closes it, the game as it was; on the start screen, quits.
-    pub fn close_new_game(&mut self) {
+    pub(crate) fn close_new_game(&mut self) {
         match std::mem::take(&mut self.screen) {
             Screen::NewGame { form, back } => {
                 self.screen = *back;

@@ -28,7 +28,7 @@ impl App {
     }
 
     /// The number of moves the shown position follows.
-    pub fn shown_ply(&self) -> usize {
+    pub(crate) fn shown_ply(&self) -> usize {
         self.review().unwrap_or(self.game.len()).min(self.game.len())
     }
 
@@ -74,14 +74,14 @@ impl App {
 
     /// The turns (a sheep move and a tigers' move each, as the move list numbers them) that
     /// the first `plies` plies of the game make.
-    pub fn turns_in(&self, plies: usize) -> usize {
+    pub(crate) fn turns_in(&self, plies: usize) -> usize {
         let offset = usize::from(self.game.start().side_to_move() == Side::Tiger);
         (plies + offset).div_ceil(2)
     }
 
     /// Takes the game back to the position shown in review (an explicit choice, never a side
     /// effect of looking).
-    pub fn take_back_to_review(&mut self) {
+    pub(crate) fn take_back_to_review(&mut self) {
         self.jobs.failed = false;
         match self.review() {
             Some(ply) => {

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use tns_board::{Bitboard, Move, Side};
 
+use crate::app::timekeeping::ClockFace;
 use crate::board_view::{BoardView, Geometry};
 use crate::clock::clock_face;
 use crate::form_view::NewGameView;
@@ -15,7 +16,6 @@ use crate::input::{HISTORY_COLUMNS, HistoryHit, Hitmap};
 use crate::layout::{centred, wrap_words, wrapped_rows};
 use crate::screen::Screen;
 use crate::theme::Theme;
-use crate::timekeeping::ClockFace;
 use crate::{App, Controller, bar_position, result_text};
 
 /// The smallest terminal the game draws in.

@@ -66,9 +66,10 @@ impl App {
         self.saving.autosaved = Some(now);
     }
 
-    /// The last autosave, as the program ends: on clocks it is written even if no move was made
-    /// since the last one, so that `--resume` does not give back the time spent on this move.
-    pub fn autosave_final(&mut self) {
+    /// The last autosave, as the game is closed: on clocks it is written even if no move was
+    /// made since the last one, so that `--resume` does not give back the time spent on this
+    /// move.
+    pub(super) fn autosave_final(&mut self) {
         if self.clock.is_some() {
             self.saving.autosaved = None;
         }
@@ -97,7 +98,7 @@ impl App {
 
     /// Saves the shown position (the one under review, if any) as an SVG picture in `dir`,
     /// with its last move ringed and the hint, if there is one, as an arrow.
-    pub fn save_picture(&mut self, dir: &Path) {
+    pub(crate) fn save_picture(&mut self, dir: &Path) {
         if let Err(e) = std::fs::create_dir_all(dir) {
             self.message = format!("could not save into {}: {e}", dir.display());
             return;
@@ -119,7 +120,7 @@ impl App {
 
     /// Shows the position on the board (the one under review, if any) in position notation
     /// and puts it on the clipboard (where the terminal allows), as `P` saves its picture.
-    pub fn copy_position(&mut self) {
+    pub(crate) fn copy_position(&mut self) {
         let text = self.shown_board().to_string();
         self.message = format!("position: {text} (copied)");
         self.saving.clipboard = Some(text);

@@ -9,8 +9,8 @@ use tns_puzzles::{Judgement, Mark, Review, review};
 use tns_search::Limits;
 
 use crate::App;
+use crate::app::review::Browse;
 use crate::notes::GameReview;
-use crate::review::Browse;
 
 /// The depth of the strongest player's search where the table does not hold a position: a
 /// review of a long game stays within a second or so.
@@ -24,7 +24,7 @@ impl App {
 
     /// `g`: reviews the game (or forgets the review when it is shown), then shows the first
     /// mistake.
-    pub fn toggle_game_review(&mut self) {
+    pub(crate) fn toggle_game_review(&mut self) {
         if self.game_review().is_some() {
             self.notes.game_review = None;
             self.message = "the review is closed (g opens it again)".into();
@@ -68,7 +68,7 @@ impl App {
     }
 
     /// `!`: the next move that threw a result away, after the one shown.
-    pub fn next_mistake(&mut self) {
+    pub(crate) fn next_mistake(&mut self) {
         let Some(review) = self.game_review() else {
             self.message = "g reviews the game first".into();
             return;
@@ -101,7 +101,7 @@ impl App {
     }
 
     /// The mark of the game's move `index` (from 0), in the review shown.
-    pub fn mark_of(&self, index: usize) -> Option<Mark> {
+    pub(crate) fn mark_of(&self, index: usize) -> Option<Mark> {
         self.game_review().and_then(|r| r.plies.get(index)).and_then(|p| p.mark)
     }
 }
