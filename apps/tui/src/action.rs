@@ -3,7 +3,7 @@
 
 use tns_board::Point;
 
-use crate::app::review::Browse;
+use crate::app::looking_back::Browse;
 
 /// Something the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ pub mod draw;
 mod endings;
 mod game_review;
 mod hint;
-pub mod review;
+pub mod looking_back;
 pub mod saving;
 mod starting;
 mod table_build;
@@ -29,10 +29,10 @@ use crate::leave::Leave;
 use crate::move_entry::{Entered, MoveEntry};
 use crate::new_game::NewGameForm;
 use crate::notes::Notes;
+use crate::palette::Palette;
 use crate::players::{Controller, Seat, seat_index, seed};
 use crate::screen::{Question, Screen};
 use crate::table_job::TableBuild;
-use crate::theme::Theme;
 
 /// The whole state of the program.
 #[derive(Debug)]
@@ -260,7 +260,6 @@ impl App {
         self.jobs.thinking.as_ref()
     }
 
-
     /// The tablebase, when one is loaded.
     pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
         self.table.loaded.as_ref()
@@ -326,10 +325,10 @@ impl App {
         self.leaving
     }
 
-    /// In review, the position looked at, as the number of the game's moves it follows;
+    /// Looking back, the position looked at, as the number of the game's moves it follows;
     /// `None` while the game itself is shown.
-    pub fn review(&self) -> Option<usize> {
-        self.screen.review()
+    pub fn looking_back(&self) -> Option<usize> {
+        self.screen.looking_back()
     }
 
     /// The new-game form, while it is open.
@@ -417,15 +416,15 @@ impl App {
     }
 
     /// Says that the game cannot be played while the position after `ply` moves is shown.
-    pub(crate) fn refuse_in_review(&mut self, ply: usize) {
+    pub(crate) fn refuse_while_looking_back(&mut self, ply: usize) {
         self.message = format!("looking at move {ply}: End goes back to the game first");
     }
 
     /// Plays a human's move, if it is a human's turn and the move is legal (and the game, not
     /// an earlier position, is shown).
     pub fn play(&mut self, m: Move) {
-        if let Some(ply) = self.review() {
-            self.refuse_in_review(ply);
+        if let Some(ply) = self.looking_back() {
+            self.refuse_while_looking_back(ply);
             return;
         }
         if !self.human_to_move() {
@@ -496,7 +495,7 @@ impl App {
         }
         self.game.truncate(index);
         self.notes.ended = None;
-        self.screen.leave_review();
+        self.screen.stop_looking_back();
         self.input.clear();
         self.restart_clock();
         self.message = format!("back to before move {}", index + 1);
@@ -594,8 +593,8 @@ impl App {
     }
 
     /// The styles to draw with: the colours, or none where `NO_COLOR` is set.
-    pub(crate) fn theme(&self) -> Theme {
-        Theme::new(self.view.no_color)
+    pub(crate) fn palette(&self) -> Palette {
+        Palette::new(self.view.no_color)
     }
 
     /// The answer to the question asked: the screen goes back to what it was, and yes does
@@ -627,7 +626,7 @@ impl App {
     pub(crate) fn cancel(&mut self) {
         if let Screen::Ask { .. } = self.screen {
             self.answer(false);
-        } else if let Screen::Review { .. } = self.screen {
+        } else if let Screen::LookingBack { .. } = self.screen {
             self.screen = Screen::Play;
             self.message = "back to the game".into();
         } else if !self.input.entry.typed.is_empty() {

@@ -6,7 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 use tns_board::{Bitboard, Board, Point, Side};
 
-use crate::theme::Theme;
+use crate::palette::Palette;
 
 /// Columns and rows between neighbouring points at scale 1.
 const COL_STEP: u16 = 4;
@@ -105,11 +105,11 @@ pub struct BoardView {
     /// a win for a draw (yellow, `=`), loses a result that was held (red, `-`), or, in a lost
     /// position, loses sooner than the longest defence (grey, `~`).
     pub marks: Marks,
-    /// The styles to draw with. Without colours ([`Theme::PLAIN`], for `NO_COLOR`) the marks
+    /// The styles to draw with. Without colours ([`Palette::PLAIN`], for `NO_COLOR`) the marks
     /// are shapes and text attributes instead: destinations are `+`, the selected piece is bold
     /// and underlined, the last move's points italic and in round brackets, a threatened sheep
     /// between `!`s (or underlined at the smallest scale).
-    pub theme: Theme,
+    pub palette: Palette,
 }
 
 /// The table's judgement of the moves to some points: each point in at most one set.
@@ -127,15 +127,15 @@ pub struct Marks {
 
 impl Marks {
     /// The style and the plain letter of a point's mark, if it has one.
-    fn of(self, p: Point, theme: &Theme) -> Option<(Style, &'static str)> {
+    fn of(self, p: Point, palette: &Palette) -> Option<(Style, &'static str)> {
         if self.keeps.contains(p) {
-            Some((theme.keeps, "+"))
+            Some((palette.keeps, "+"))
         } else if self.holds.contains(p) {
-            Some((theme.holds, "="))
+            Some((palette.holds, "="))
         } else if self.loses.contains(p) {
-            Some((theme.loses, "-"))
+            Some((palette.loses, "-"))
         } else if self.sooner.contains(p) {
-            Some((theme.sooner, "~"))
+            Some((palette.sooner, "~"))
         } else {
             None
         }
@@ -161,8 +161,8 @@ impl BoardView {
             Some(Side::Tiger) => "T",
             Some(Side::Sheep) => "S",
             None => match mark {
-                Some((_, letter)) if self.theme.plain => letter,
-                _ if self.theme.plain && self.targets.contains(p) => "+",
+                Some((_, letter)) if self.palette.plain => letter,
+                _ if self.palette.plain && self.targets.contains(p) => "+",
                 _ if captured => "x",
                 _ => "·",
             },
@@ -173,7 +173,7 @@ impl BoardView {
 impl Widget for BoardView {
     fn render(self, _area: Rect, buf: &mut Buffer) {
         let g = self.geometry;
-        let t = self.theme;
+        let t = self.palette;
         let line = t.line;
         let (cs, rs) = (COL_STEP * g.scale, ROW_STEP * g.scale);
         // Lines first, pieces on top.

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use crate::new_game::{NewGameForm, StartChoice};
-use crate::theme::Theme;
+use crate::palette::Palette;
 
 /// The form's box, centred in the area it is given.
 #[derive(Clone, Debug)]
@@ -15,7 +15,7 @@ pub struct NewGameView<'a> {
     /// The form.
     pub form: &'a NewGameForm,
     /// The styles.
-    pub theme: Theme,
+    pub palette: Palette,
 }
 
 /// The start screen's first line: what the game is, for someone who has never played it.
@@ -33,9 +33,9 @@ impl NewGameView<'_> {
         for (row, name, value) in form.rows() {
             let chosen = row == form.row;
             let (open, close) = if chosen { ("‹ ", " ›") } else { ("  ", "  ") };
-            let style = if chosen { self.theme.cursor } else { ratatui::style::Style::new() };
+            let style = if chosen { self.palette.cursor } else { ratatui::style::Style::new() };
             lines.push(Line::from(vec![
-                Span::styled(format!("{name:<7}"), self.theme.key),
+                Span::styled(format!("{name:<7}"), self.palette.key),
                 Span::styled(format!("{open}{value}{close}"), style),
             ]));
         }
@@ -44,7 +44,7 @@ impl NewGameView<'_> {
             lines.push(Line::from(format!("  {}{cursor}", form.typed)));
         }
         if let Some(error) = &form.error {
-            lines.push(Line::styled(error.clone(), self.theme.message));
+            lines.push(Line::styled(error.clone(), self.palette.message));
         }
         lines
     }

@@ -3,7 +3,7 @@
 use ratatui::crossterm::event::{Event, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 
-use crate::app::review::Browse;
+use crate::app::looking_back::Browse;
 
 pub use crate::action::Action;
 use crate::board_view::Geometry;
@@ -54,7 +54,7 @@ impl HistoryHit {
 /// The action for an event on this screen of the game, if any.
 pub fn map_event(event: &Event, hit: &Hitmap, screen: &Screen) -> Option<Action> {
     // The board and the move list take clicks only where nothing is open over them.
-    let clicks = matches!(screen, Screen::Play | Screen::Review { .. });
+    let clicks = matches!(screen, Screen::Play | Screen::LookingBack { .. });
     map_keys(event, hit, keys_of(screen), clicks)
 }
 
@@ -82,7 +82,7 @@ pub fn keys_of(screen: &Screen) -> Keys {
         Screen::NewGame { .. } => Keys::Form,
         // In review the game's keys are the same; its moves are refused when they arrive
         // (`apply`), saying how to get back to the game.
-        Screen::Play | Screen::Review { .. } => Keys::Game,
+        Screen::Play | Screen::LookingBack { .. } => Keys::Game,
     }
 }
 

@@ -6,7 +6,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::action::Action;
-use crate::app::review::Browse;
+use crate::app::looking_back::Browse;
 
 /// Where the keys are read, and so which rows apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,6 +14,7 @@ mod leave;
 mod move_entry;
 pub mod new_game;
 mod notes;
+pub mod palette;
 mod players;
 mod program;
 pub mod puzzle_view;
@@ -21,22 +22,21 @@ pub mod puzzles;
 pub mod screen;
 mod table_finding;
 pub mod table_job;
-pub mod theme;
 mod wording;
 
 pub use app::App;
 pub use app::actions::apply;
 pub use app::draw::{MIN_SIZE, draw, help_rows};
-pub use app::review::Browse;
+pub use app::looking_back::Browse;
 pub use app::saving::{clock_of, ending_of, limits_of_tag, utc_now, utc_of};
 pub use app::timekeeping::ClockFace;
 pub use folders::Folders;
 pub use leave::Leave;
+pub use palette::Palette;
 pub use players::{Controller, DEFAULT_TIME, TurnInfo};
 pub use program::{Mode, run};
 pub use screen::{Question, Screen};
 pub use table_finding::{find_tablebase, offer_table_build, partial_table_note};
-pub use theme::Theme;
 pub use wording::{bar_position, result_text};
 
 /// The workspace README's Rust examples, compiled and run as doctests here, in a crate that is

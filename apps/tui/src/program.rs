@@ -12,7 +12,7 @@ use crate::input::{Hitmap, map_event, map_keys};
 use crate::keymap::Keys;
 use crate::leave::Leave;
 use crate::puzzles::PuzzleScreen;
-use crate::{App, Theme, apply, base64, draw, puzzle_view};
+use crate::{App, Palette, apply, base64, draw, puzzle_view};
 
 /// What the program is doing.
 #[derive(Debug)]
@@ -59,11 +59,11 @@ impl Mode {
         }
     }
 
-    fn draw(&mut self, frame: &mut ratatui::Frame, theme: &Theme) -> Hitmap {
+    fn draw(&mut self, frame: &mut ratatui::Frame, palette: &Palette) -> Hitmap {
         match self {
             Mode::Game(app) => draw(frame, app),
             Mode::Puzzles(screen) => {
-                Hitmap { board: puzzle_view::draw(frame, screen, *theme), ..Hitmap::default() }
+                Hitmap { board: puzzle_view::draw(frame, screen, *palette), ..Hitmap::default() }
             }
         }
     }
@@ -83,7 +83,7 @@ pub fn run(
     open: &mut dyn FnMut(Leave) -> anyhow::Result<Mode>,
     said: &mut Vec<String>,
 ) -> anyhow::Result<()> {
-    let theme = Theme::new(no_color);
+    let palette = Palette::new(no_color);
     let mut hit = Hitmap::default();
     loop {
         if let Some(leave) = mode.leaving() {
@@ -100,7 +100,7 @@ pub fn run(
         if let Mode::Game(app) = mode {
             app.set_no_color(no_color);
         }
-        terminal.draw(|frame| hit = mode.draw(frame, &theme))?;
+        terminal.draw(|frame| hit = mode.draw(frame, &palette))?;
         let wait = match mode {
             Mode::Game(app) => {
                 if let Some(text) = app.take_clipboard() {

@@ -2,8 +2,8 @@
 
 use crate::board_view::{BoardView, Geometry, Marks};
 use crate::keymap::Keys;
+use crate::palette::Palette;
 use crate::puzzles::{Attempt, PuzzleScreen};
-use crate::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::Line;
@@ -14,7 +14,7 @@ use tns_board::Bitboard;
 const PANEL: u16 = 36;
 
 /// Draws the screen; the board's geometry, for clicks.
-pub fn draw(frame: &mut Frame, screen: &PuzzleScreen, theme: Theme) -> Option<Geometry> {
+pub fn draw(frame: &mut Frame, screen: &PuzzleScreen, palette: Palette) -> Option<Geometry> {
     let area = frame.area();
     let panel = if area.width >= 70 { PANEL } else { 0 };
     let [left, right] =
@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame, screen: &PuzzleScreen, theme: Theme) -> Option<Ge
             captured: None,
             threatened: Bitboard::EMPTY,
             marks: Marks::default(),
-            theme,
+            palette,
         };
         frame.render_widget(view, inner);
     } else {
@@ -132,7 +132,7 @@ mod tests {
         let mut screen = PuzzleScreen::new(set, Progress::default(), None, None, 11).unwrap();
         let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
         let mut geometry = None;
-        terminal.draw(|f| geometry = draw(f, &screen, Theme::COLOUR)).unwrap();
+        terminal.draw(|f| geometry = draw(f, &screen, Palette::COLOUR)).unwrap();
         let shown = text(&terminal);
         assert!(geometry.is_some());
         assert!(shown.contains(&format!("Puzzle {}", screen.number())), "{shown}");
@@ -154,7 +154,7 @@ mod tests {
             "a whole move is played as soon as it is typed, as in the game"
         );
         handle(&mut screen, &key(KeyCode::Enter), geometry);
-        terminal.draw(|f| geometry = draw(f, &screen, Theme::COLOUR)).unwrap();
+        terminal.draw(|f| geometry = draw(f, &screen, Palette::COLOUR)).unwrap();
         let shown = text(&terminal);
         assert!(shown.contains("Not this time"), "{shown}");
         assert!(shown.contains("solved 0 of 1"), "{shown}");
@@ -168,13 +168,13 @@ mod tests {
         // Beside the side panel, the board's panel is as tall as it: both end on the last row.
         for (w, h) in [(100, 32), (80, 24)] {
             let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-            t.draw(|f| geometry = draw(f, &screen, Theme::PLAIN)).unwrap();
+            t.draw(|f| geometry = draw(f, &screen, Palette::PLAIN)).unwrap();
             let last = text(&t).lines().last().unwrap_or("").to_owned();
             assert!(last.starts_with('└') && last.matches('└').count() == 2, "{w}x{h}: {last}");
         }
         // Small terminals still show the task under the board.
         let mut small = Terminal::new(TestBackend::new(60, 24)).unwrap();
-        small.draw(|f| geometry = draw(f, &screen, Theme::PLAIN)).unwrap();
+        small.draw(|f| geometry = draw(f, &screen, Palette::PLAIN)).unwrap();
         assert!(text(&small).contains("to move: find"), "{}", text(&small));
     }
 }

@@ -14,7 +14,7 @@ pub enum Screen {
     Play,
     /// Looking at an earlier position, without changing the game: the game's keys but its
     /// moves.
-    Review {
+    LookingBack {
         /// The position looked at, as the number of the game's moves it follows.
         ply: usize,
     },
@@ -55,13 +55,13 @@ pub enum Question {
 }
 
 impl Screen {
-    /// The position looked at in review, here or under what is open over it.
-    pub fn review(&self) -> Option<usize> {
+    /// The position looked at, looking back, here or under what is open over it.
+    pub fn looking_back(&self) -> Option<usize> {
         match self {
             Screen::Play => None,
-            Screen::Review { ply } => Some(*ply),
+            Screen::LookingBack { ply } => Some(*ply),
             Screen::Ask { back, .. } | Screen::NewGame { back, .. } | Screen::Help { back, .. } => {
-                back.review()
+                back.looking_back()
             }
         }
     }
@@ -72,7 +72,7 @@ impl Screen {
             Screen::NewGame { form, .. }
             | Screen::Ask { question: Question::NewGame(form), .. } => Some(form),
             Screen::Ask { back, .. } | Screen::Help { back, .. } => back.form(),
-            Screen::Play | Screen::Review { .. } => None,
+            Screen::Play | Screen::LookingBack { .. } => None,
         }
     }
 
@@ -91,12 +91,12 @@ impl Screen {
     }
 
     /// The same screen with the game shown instead of an earlier position, wherever the
-    /// review is (a take-back or a new game ends it).
-    pub(crate) fn leave_review(&mut self) {
+    /// looking back is (a take-back or a new game ends it).
+    pub(crate) fn stop_looking_back(&mut self) {
         match self {
-            Screen::Review { .. } => *self = Screen::Play,
+            Screen::LookingBack { .. } => *self = Screen::Play,
             Screen::Ask { back, .. } | Screen::NewGame { back, .. } | Screen::Help { back, .. } => {
-                back.leave_review();
+                back.stop_looking_back();
             }
             Screen::Play => {}
         }

@@ -47,7 +47,7 @@ fn render_board(scale: u16) -> (Buffer, Geometry) {
         captured: None,
         threatened: Bitboard::EMPTY,
         marks: tigers_and_sheep::board_view::Marks::default(),
-        theme: tigers_and_sheep::Theme::COLOUR,
+        palette: tigers_and_sheep::Palette::COLOUR,
     };
     ratatui::widgets::Widget::render(view, area, &mut buf);
     (buf, geometry)
@@ -244,7 +244,7 @@ fn review_looks_back_without_changing_the_game() {
     let moves = app.game().moves().to_vec();
     // ← twice: the position after the second move, with that move highlighted.
     keys(&mut app, &[key(KeyCode::Left), key(KeyCode::Left)]);
-    assert_eq!(app.review(), Some(2));
+    assert_eq!(app.looking_back(), Some(2));
     assert_eq!(app.shown_board(), app.game().positions()[2]);
     assert_eq!(app.shown_last_move(), Some("a5b4".parse().unwrap()));
     let (buf, hit) = draw(&app, 100, 32);
@@ -272,13 +272,13 @@ fn review_looks_back_without_changing_the_game() {
     assert_eq!(app.game().moves(), moves.as_slice());
     // Home, then → steps on; End and Esc go back to the game.
     keys(&mut app, &[key(KeyCode::Home)]);
-    assert_eq!((app.review(), app.shown_last_move()), (Some(0), None));
+    assert_eq!((app.looking_back(), app.shown_last_move()), (Some(0), None));
     keys(&mut app, &[key(KeyCode::Right)]);
-    assert_eq!(app.review(), Some(1));
+    assert_eq!(app.looking_back(), Some(1));
     keys(&mut app, &[key(KeyCode::End)]);
-    assert_eq!(app.review(), None);
+    assert_eq!(app.looking_back(), None);
     keys(&mut app, &[key(KeyCode::Left), key(KeyCode::Esc)]);
-    assert_eq!(app.review(), None);
+    assert_eq!(app.looking_back(), None);
     assert_eq!(app.game().moves(), moves.as_slice(), "looking changed nothing");
     // A click on a move in the list shows the position after it.
     let (_, hit) = draw(&app, 100, 32);
@@ -296,10 +296,10 @@ fn review_looks_back_without_changing_the_game() {
     assert_eq!(at(number, 0), Some(Action::Browse(Browse::At(1))));
     assert_eq!(at(number + width, 1), Some(Action::Browse(Browse::At(4))));
     apply(&mut app, at(number + width, 0).unwrap(), &std::env::temp_dir());
-    assert_eq!(app.review(), Some(2));
+    assert_eq!(app.looking_back(), Some(2));
     // t takes the game back there, on purpose; r plays the moves again.
     keys(&mut app, &[key(KeyCode::Char('t'))]);
-    assert_eq!((app.review(), app.game().len()), (None, 2));
+    assert_eq!((app.looking_back(), app.game().len()), (None, 2));
     keys(&mut app, &[key(KeyCode::Char('r'))]);
     assert_eq!(app.game().len(), 3, "r redoes one move between two people");
     keys(&mut app, &[key(KeyCode::Char('r'))]);
@@ -309,7 +309,7 @@ fn review_looks_back_without_changing_the_game() {
     // Shift+← still moves the cursor.
     let before = app.cursor();
     keys(&mut app, &[shift(KeyCode::Left)]);
-    assert_eq!((app.cursor().x() + 1, app.review()), (before.x(), None));
+    assert_eq!((app.cursor().x() + 1, app.looking_back()), (before.x(), None));
 }
 
 #[test]
@@ -1425,12 +1425,12 @@ fn the_review_marks_a_thrown_result_charts_the_game_and_jumps_to_it() {
     press(&mut app, KeyCode::Char('g'));
     assert!(app.message().contains(&format!("{losing}??")), "{}", app.message());
     assert!(app.message().contains(&format!("{best} kept it")), "{}", app.message());
-    assert_eq!(app.review(), Some(0), "the board shows the position before the mistake");
+    assert_eq!(app.looking_back(), Some(0), "the board shows the position before the mistake");
     let text = screen_text(&draw(&app, 100, 32).0);
     assert!(text.contains("Review: sheep"), "the chart is drawn:\n{text}");
     assert!(text.contains(&format!("{losing}??")), "the move list marks it:\n{text}");
     press(&mut app, KeyCode::Char('!'));
-    assert_eq!(app.review(), Some(0), "the only mistake again");
+    assert_eq!(app.looking_back(), Some(0), "the only mistake again");
     // g again closes it; a changed game forgets it.
     press(&mut app, KeyCode::Char('g'));
     assert!(app.game_review().is_none());

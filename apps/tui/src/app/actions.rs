@@ -16,12 +16,12 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
         // Any other key closes the help, and does nothing else.
         (Screen::Help { .. }, _) => app.close_help(),
         // Looking back, the game's moves are refused, saying how to get back to the game.
-        (&Screen::Review { ply }, Action::Activate(p)) => {
+        (&Screen::LookingBack { ply }, Action::Activate(p)) => {
             app.input.entry.cursor = p;
-            app.refuse_in_review(ply);
+            app.refuse_while_looking_back(ply);
         }
         (
-            &Screen::Review { ply },
+            &Screen::LookingBack { ply },
             Action::ActivateCursor
             | Action::Type(_)
             | Action::PlayHint
@@ -29,7 +29,7 @@ pub fn apply(app: &mut App, action: Action, save_dir: &std::path::Path) {
             | Action::Redo
             | Action::Resign
             | Action::OfferDraw,
-        ) => app.refuse_in_review(ply),
+        ) => app.refuse_while_looking_back(ply),
         (_, action) => act(app, action, save_dir),
     }
 }
@@ -64,7 +64,7 @@ fn act(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::Cursor(dx, dy) => app.move_cursor(dx, dy),
         Action::Type(c) => app.type_char(c),
         Action::Browse(to) => app.browse(to),
-        Action::TakeBackHere => app.take_back_to_review(),
+        Action::TakeBackHere => app.take_back_to_shown(),
         Action::Undo => app.undo(),
         Action::Redo => app.redo(),
         Action::NewGame => app.request_new_game(),

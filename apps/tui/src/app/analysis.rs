@@ -73,7 +73,7 @@ impl App {
         let Some(table) = self.table.loaded.as_ref().filter(|_| self.view.show_analysis) else {
             return Vec::new();
         };
-        if self.review().is_some() || self.outcome().is_some() {
+        if self.looking_back().is_some() || self.outcome().is_some() {
             return Vec::new();
         }
         let Ok(verdicts) = table.verdicts(self.board()) else { return Vec::new() };

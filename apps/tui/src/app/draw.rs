@@ -14,8 +14,8 @@ use crate::clock::clock_face;
 use crate::form_view::NewGameView;
 use crate::input::{HISTORY_COLUMNS, HistoryHit, Hitmap};
 use crate::layout::{centred, wrap_words, wrapped_rows};
+use crate::palette::Palette;
 use crate::screen::Screen;
-use crate::theme::Theme;
 use crate::{App, Controller, bar_position, result_text};
 
 /// The smallest terminal the game draws in.
@@ -80,7 +80,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
         let last = app.shown_last_move().map_or(Bitboard::EMPTY, |m| {
             m.from().map_or(Bitboard::EMPTY, Bitboard::from_point).with(m.to())
         });
-        let live = app.review().is_none();
+        let live = app.looking_back().is_none();
         let hinted = app.input.hinted().map_or(Bitboard::EMPTY, |m| Bitboard::from_point(m.to()));
         let view = BoardView {
             board: app.shown_board(),
@@ -101,7 +101,7 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
                 Bitboard::EMPTY
             },
             marks: app.analysis(),
-            theme: app.theme(),
+            palette: app.palette(),
         };
         frame.render_widget(view, inner);
     } else {
@@ -113,16 +113,16 @@ pub fn draw(frame: &mut Frame, app: &App) -> Hitmap {
     }
     draw_status(frame, app, status, compact);
     if let Some(form) = app.screen().form() {
-        frame.render_widget(NewGameView { form, theme: app.theme() }, area);
+        frame.render_widget(NewGameView { form, palette: app.palette() }, area);
     }
     if let Screen::Help { scroll, .. } = app.screen() {
-        draw_help(frame, area, *scroll, &app.theme());
+        draw_help(frame, area, *scroll, &app.palette());
     }
     hit
 }
 
 fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
-    let theme = app.theme();
+    let palette = app.palette();
     let block = Block::bordered().title(" Moves ");
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -132,20 +132,20 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
     let offset = usize::from(app.game.start().side_to_move() == Side::Tiger);
     let turns = (moves.len() + offset).div_ceil(2);
     let rows = usize::from(inner.height).max(1);
-    // Keep the shown move in view: the last rows while playing, the reviewed one in review.
+    // Keep the shown move in view: the last rows while playing, the one looked at when looking back.
     let focus_turn = (app.shown_ply() + offset).saturating_sub(1) / 2;
-    let first_turn = if app.review().is_some() {
+    let first_turn = if app.looking_back().is_some() {
         focus_turn.saturating_sub(rows / 2).min(turns.saturating_sub(rows))
     } else {
         turns.saturating_sub(rows)
     };
-    let shown = app.review().and_then(|ply| ply.checked_sub(1));
+    let shown = app.looking_back().and_then(|ply| ply.checked_sub(1));
     let (number_width, move_width) = HISTORY_COLUMNS;
     let lines: Vec<Line> = (first_turn..turns.min(first_turn + rows))
         .map(|turn| {
             let mut spans = vec![Span::styled(
                 format!("{:>w$}. ", turn + 1, w = usize::from(number_width) - 2),
-                theme.move_number,
+                palette.move_number,
             )];
             for slot in 0..2 {
                 let Some(index) = (turn * 2 + slot).checked_sub(offset) else {
@@ -153,9 +153,9 @@ fn draw_history(frame: &mut Frame, app: &App, area: Rect) -> HistoryHit {
                     continue;
                 };
                 let Some(&m) = moves.get(index) else { break };
-                let mut style = if slot == 1 { theme.tiger_move } else { theme.sheep_move };
+                let mut style = if slot == 1 { palette.tiger_move } else { palette.sheep_move };
                 if shown == Some(index) {
-                    style = style.patch(theme.reviewed);
+                    style = style.patch(palette.looked_at);
                 }
                 let text = m.to_string() + app.mark_of(index).map_or("", tns_puzzles::Mark::sign);
                 spans.push(Span::styled(text.clone(), style));
@@ -191,7 +191,7 @@ fn draw_chart(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
-    let theme = app.theme();
+    let palette = app.palette();
     // The last turn's panel needs room for a result's words: below 80 columns it gives way,
     // and the status takes the whole width.
     let alone = compact || area.width < 80;
@@ -201,7 +201,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
             .areas(area);
     let side = app.board().side_to_move();
     let opening = app.screen().opening();
-    let lines = status_lines(app, &theme);
+    let lines = status_lines(app, &palette);
     let title = if opening {
         " New game ".to_string()
     } else {
@@ -221,7 +221,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
     let [body, message] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(message_rows)]).areas(inner);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), body);
-    let message_style = theme.message;
+    let message_style = palette.message;
     frame.render_widget(
         Paragraph::new(Line::styled(app.message.clone(), message_style)).wrap(Wrap { trim: true }),
         message,
@@ -248,7 +248,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect, compact: bool) {
 /// The status panel's lines, what matters most first, as the rows run out from the bottom:
 /// whose move it is, the clocks, the table's verdict, then what the keys do or what the search
 /// thinks.
-fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+fn status_lines(app: &App, palette: &Palette) -> Vec<Line<'static>> {
     let board = app.board();
     let side = board.side_to_move();
     let mut lines = Vec::new();
@@ -262,7 +262,7 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
             board.in_hand(),
             board.dead()
         )));
-    } else if app.review().is_some() {
+    } else if app.looking_back().is_some() {
         let shown = app.shown_board();
         lines.push(Line::styled(
             format!(
@@ -271,13 +271,13 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
                 shown.in_hand(),
                 shown.dead()
             ),
-            theme.emphasis,
+            palette.emphasis,
         ));
         details.push(Line::from("← → step · End: the game · t: take back to here"));
     } else if let Some(outcome) = app.outcome() {
         // The result, once, in place of whose move it is, with the dead as every other state
         // shows them.
-        lines.push(Line::styled(format!("{outcome}   dead {}", board.dead()), theme.emphasis));
+        lines.push(Line::styled(format!("{outcome}   dead {}", board.dead()), palette.emphasis));
     } else if *app.player(side) == Controller::Human {
         lines.push(to_move_line(app));
         details.push(Line::from(if app.input.entry.typed.is_empty() {
@@ -292,7 +292,7 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
             r.depth,
             result_text(r.score, r.chances, side)
         )));
-        let mut bar = score_bar(r.chances, side, theme);
+        let mut bar = score_bar(r.chances, side, palette);
         bar.push_span(Span::raw(format!(" expects {}", pv_text(&r.pv))));
         details.push(bar);
     } else {
@@ -300,7 +300,7 @@ fn status_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         details.push(Line::from(format!("Thinking… ({})", app.limit_text(side))));
     }
     if let Some(faces) = app.clock_faces() {
-        lines.push(clock_line(faces, theme));
+        lines.push(clock_line(faces, palette));
     }
     if let Some(verdict) = app.verdict() {
         lines.push(Line::from(format!("Tablebase: {verdict}")));
@@ -322,16 +322,16 @@ fn pv_text(pv: &[tns_board::Move]) -> String {
 }
 
 /// A small bar for who stands better: the sheep's end on the left, the tigers' on the right.
-fn score_bar(chances: tns_search::Chances, side: Side, theme: &Theme) -> Line<'static> {
+fn score_bar(chances: tns_search::Chances, side: Side, palette: &Palette) -> Line<'static> {
     const WIDTH: u16 = 11;
     let at = bar_position(chances, side, WIDTH);
     let bar: String = (0..WIDTH).map(|i| if i == at.min(WIDTH - 1) { '┃' } else { '─' }).collect();
-    Line::from(vec![Span::raw("Sheep "), Span::styled(bar, theme.bar), Span::raw(" Tigers")])
+    Line::from(vec![Span::raw("Sheep "), Span::styled(bar, palette.bar), Span::raw(" Tigers")])
 }
 
 /// Both clocks, `Sheep [4:58]   Tigers 5:00`: the running one in brackets and its style, one
 /// under ten seconds in tenths and the warning style.
-fn clock_line(faces: [ClockFace; 2], theme: &Theme) -> Line<'static> {
+fn clock_line(faces: [ClockFace; 2], palette: &Palette) -> Line<'static> {
     let mut spans = Vec::new();
     for face in faces {
         if !spans.is_empty() {
@@ -339,9 +339,9 @@ fn clock_line(faces: [ClockFace; 2], theme: &Theme) -> Line<'static> {
         }
         spans.push(Span::raw(format!("{} ", face.side.plural())));
         let text = clock_face(face.left);
-        let mut style = if face.running { theme.clock_running } else { Style::new() };
+        let mut style = if face.running { palette.clock_running } else { Style::new() };
         if face.low {
-            style = style.patch(theme.clock_low);
+            style = style.patch(palette.clock_low);
         }
         let text = if face.running { format!("[{text}]") } else { text };
         spans.push(Span::styled(text, style));
@@ -362,7 +362,7 @@ fn to_move_line(app: &App) -> Line<'static> {
     ))
 }
 
-fn draw_help(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
+fn draw_help(frame: &mut Frame, area: Rect, scroll: u16, palette: &Palette) {
     let key_width = help_rows().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
     let what_width = help_rows().map(|(_, w)| w.chars().count()).max().unwrap_or(0);
     #[expect(
@@ -373,7 +373,7 @@ fn draw_help(frame: &mut Frame, area: Rect, scroll: u16, theme: &Theme) {
     // Where a key and its words do not fit on a line, the words go under the key, wrapped at
     // words; where the keys do not all fit, ↑ and ↓ scroll them, and the title says so.
     let inner_width = width.saturating_sub(2);
-    let key_style = theme.key;
+    let key_style = palette.key;
     let mut lines: Vec<Line> = Vec::new();
     for (k, what) in help_rows() {
         if usize::from(inner_width) >= key_width + 2 + what.chars().count() {

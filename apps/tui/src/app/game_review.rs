@@ -9,7 +9,7 @@ use tns_puzzles::{Judgement, Mark, Review, review};
 use tns_search::Limits;
 
 use crate::App;
-use crate::app::review::Browse;
+use crate::app::looking_back::Browse;
 use crate::notes::GameReview;
 
 /// The depth of the strongest player's search where the table does not hold a position: a
@@ -73,7 +73,7 @@ impl App {
             self.message = "g reviews the game first".into();
             return;
         };
-        match review.next_mark(self.review()) {
+        match review.next_mark(self.looking_back()) {
             Some(i) => self.show_mistake(i),
             None => self.message = "no move threw a result away".into(),
         }

@@ -105,7 +105,12 @@ impl App {
         }
         let picture = tns_svg::Picture {
             last_move: self.shown_last_move(),
-            arrows: self.input.hinted().filter(|_| self.review().is_none()).into_iter().collect(),
+            arrows: self
+                .input
+                .hinted()
+                .filter(|_| self.looking_back().is_none())
+                .into_iter()
+                .collect(),
             ..tns_svg::Picture::default()
         };
         let svg = tns_svg::position(self.shown_board(), &picture);

@@ -172,7 +172,11 @@ mod building {
         // to the default still takes the table.
         press(&mut app, KeyCode::Char('n'));
         press(&mut app, KeyCode::Enter);
-        assert!(app.new_game_form().is_none() && app.jobs.table_build.as_ref().is_some(), "{}", app.message());
+        assert!(
+            app.new_game_form().is_none() && app.jobs.table_build.as_ref().is_some(),
+            "{}",
+            app.message()
+        );
         let start = Instant::now();
         while app.jobs.table_build.as_ref().is_some() && start.elapsed() < Duration::from_secs(60) {
             app.tick();

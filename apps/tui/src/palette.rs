@@ -1,11 +1,11 @@
-//! How the game looks: one theme in colour, one without (the `NO_COLOR` convention), each a
+//! How the game looks: one palette in colour, one without (the `NO_COLOR` convention), each a
 //! set of named styles the widgets draw with.
 
 use ratatui::style::{Color, Modifier, Style};
 
 /// The styles of everything the game draws, by what it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Theme {
+pub struct Palette {
     /// Without colours: the marks colour makes are made by shapes instead (`+` on a
     /// destination, the last move's points in round brackets, a threatened sheep between `!`s).
     pub plain: bool,
@@ -47,7 +47,7 @@ pub struct Theme {
     /// A tigers' move in the list.
     pub tiger_move: Style,
     /// Laid over the move looked at in review.
-    pub reviewed: Style,
+    pub looked_at: Style,
     /// The message line.
     pub message: Style,
     /// A key in the help.
@@ -72,9 +72,9 @@ const fn on(colour: Color) -> Style {
 
 const BOLD: Style = Style::new().add_modifier(Modifier::BOLD);
 
-impl Theme {
+impl Palette {
     /// The colours.
-    pub const COLOUR: Theme = Theme {
+    pub const COLOUR: Palette = Palette {
         plain: false,
         line: fg(Color::DarkGray),
         label: Style::new(),
@@ -96,7 +96,7 @@ impl Theme {
         move_number: fg(Color::DarkGray),
         sheep_move: fg(Color::White),
         tiger_move: fg(Color::Yellow),
-        reviewed: Style::new().add_modifier(Modifier::REVERSED),
+        looked_at: Style::new().add_modifier(Modifier::REVERSED),
         message: fg(Color::Cyan),
         key: fg(Color::Yellow),
         bar: fg(Color::Yellow),
@@ -107,7 +107,7 @@ impl Theme {
 
     /// No colours at all: bold, italics, underlines and reversed text only, and the shapes
     /// the board draws in their place.
-    pub const PLAIN: Theme = Theme {
+    pub const PLAIN: Palette = Palette {
         plain: true,
         line: Style::new(),
         label: Style::new(),
@@ -127,7 +127,7 @@ impl Theme {
         move_number: Style::new(),
         sheep_move: Style::new(),
         tiger_move: Style::new(),
-        reviewed: Style::new().add_modifier(Modifier::REVERSED),
+        looked_at: Style::new().add_modifier(Modifier::REVERSED),
         message: Style::new(),
         key: BOLD,
         bar: Style::new(),
@@ -136,9 +136,9 @@ impl Theme {
         clock_low: BOLD.add_modifier(Modifier::UNDERLINED),
     };
 
-    /// The theme for a terminal with colours, or without them (`NO_COLOR` set).
-    pub const fn new(no_color: bool) -> Theme {
-        if no_color { Theme::PLAIN } else { Theme::COLOUR }
+    /// The palette for a terminal with colours, or without them (`NO_COLOR` set).
+    pub const fn new(no_color: bool) -> Palette {
+        if no_color { Palette::PLAIN } else { Palette::COLOUR }
     }
 }
 
@@ -147,8 +147,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_plain_theme_has_no_colour_and_tells_the_marks_apart_otherwise() {
-        let plain = Theme::PLAIN;
+    fn the_plain_palette_has_no_colour_and_tells_the_marks_apart_otherwise() {
+        let plain = Palette::PLAIN;
         let styles = [
             plain.line,
             plain.tiger,
@@ -167,15 +167,15 @@ mod tests {
         for style in styles {
             assert_eq!((style.fg, style.bg), (None, None), "{style:?}");
         }
-        // What colour says in the other theme, a modifier says here.
+        // What colour says in the other palette, a modifier says here.
         assert_ne!(plain.selected, plain.cursor);
         assert_ne!(plain.last_move, Style::new());
-        assert!(Theme::new(true).plain && !Theme::new(false).plain);
+        assert!(Palette::new(true).plain && !Palette::new(false).plain);
     }
 
     #[test]
     fn each_analysis_mark_differs_from_an_ordinary_destination() {
-        let colour = Theme::COLOUR;
+        let colour = Palette::COLOUR;
         for mark in [colour.keeps, colour.holds, colour.loses, colour.sooner] {
             assert_ne!(mark, colour.target, "{mark:?}");
         }

@@ -5,7 +5,7 @@ use tns_board::{Board, Move, Side};
 use crate::App;
 use crate::screen::Screen;
 
-/// Where a review step goes.
+/// Where a step looking back goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Browse {
     /// One move back (←).
@@ -21,15 +21,15 @@ pub enum Browse {
 }
 
 impl App {
-    /// The position on the board: the game's, or in review an earlier one.
+    /// The position on the board: the game's, or, looking back, an earlier one.
     pub fn shown_board(&self) -> Board {
         let positions = self.game.positions();
-        self.review().and_then(|ply| positions.get(ply)).copied().unwrap_or(self.board())
+        self.looking_back().and_then(|ply| positions.get(ply)).copied().unwrap_or(self.board())
     }
 
     /// The number of moves the shown position follows.
     pub(crate) fn shown_ply(&self) -> usize {
-        self.review().unwrap_or(self.game.len()).min(self.game.len())
+        self.looking_back().unwrap_or(self.game.len()).min(self.game.len())
     }
 
     /// The move that led to the shown position.
@@ -40,7 +40,7 @@ impl App {
     /// Steps through the game's positions without changing the game; not while something is
     /// open over the board.
     pub fn browse(&mut self, to: Browse) {
-        if !matches!(self.screen, Screen::Play | Screen::Review { .. }) {
+        if !matches!(self.screen, Screen::Play | Screen::LookingBack { .. }) {
             return;
         }
         let len = self.game.len();
@@ -54,13 +54,13 @@ impl App {
             Browse::At(ply) => ply,
         };
         if target >= len {
-            if self.review().is_some() {
-                self.screen.leave_review();
+            if self.looking_back().is_some() {
+                self.screen.stop_looking_back();
                 self.message = "back to the game".into();
             }
             return;
         }
-        self.screen = Screen::Review { ply: target };
+        self.screen = Screen::LookingBack { ply: target };
         self.input.entry.selected = None;
         self.input.entry.typed.clear();
         // Counted as the move list counts: by turns, a sheep move and a tigers' move each.
@@ -79,11 +79,11 @@ impl App {
         (plies + offset).div_ceil(2)
     }
 
-    /// Takes the game back to the position shown in review (an explicit choice, never a side
+    /// Takes the game back to the position looked at (an explicit choice, never a side
     /// effect of looking).
-    pub(crate) fn take_back_to_review(&mut self) {
+    pub(crate) fn take_back_to_shown(&mut self) {
         self.jobs.failed = false;
-        match self.review() {
+        match self.looking_back() {
             Some(ply) => {
                 self.revert_to(ply);
                 self.message = format!("took the game back to move {ply} (r redoes)");
