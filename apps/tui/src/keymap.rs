@@ -374,7 +374,8 @@ mod tests {
     }
 
     /// Every key the help lists for the game is in docs/playing.md's table of keys, and every
-    /// key that table names is bound: the page and the program cannot drift apart unseen.
+    /// key that table (and the README's) names is bound: the pages and the program cannot
+    /// drift apart unseen.
     #[test]
     fn docs_playing_lists_the_games_keys() {
         let page = include_str!("../../../docs/playing.md");
@@ -398,12 +399,21 @@ mod tests {
                 }
             }
         }
-        for d in &documented {
+        let readme = include_str!("../../../README.md");
+        let play = readme.split("\n## How to play").nth(1).expect("a How to play section");
+        let play = play.split("\n## ").next().unwrap_or(play);
+        let in_readme =
+            play.lines().filter_map(|l| l.strip_prefix("| ")).filter_map(|l| l.split(" |").next());
+        for (page, d) in documented
+            .iter()
+            .map(|d| ("docs/playing.md", *d))
+            .chain(in_readme.map(|d| ("README.md", d)))
+        {
             for k in d.split('`').skip(1).step_by(2) {
                 if k.chars().count() == 1 {
                     let c = k.chars().next().unwrap_or(' ');
                     let bound = Keys::Game.action(key(KeyCode::Char(c), KeyModifiers::NONE));
-                    assert!(bound.is_some(), "docs/playing.md names `{k}`, which does nothing");
+                    assert!(bound.is_some(), "{page} names `{k}`, which does nothing");
                 }
             }
         }
