@@ -17,8 +17,8 @@ impl App {
     pub fn record(&self) -> GameRecord {
         let mut record = GameRecord::from_game(
             &self.game,
-            self.player(Side::Sheep).name(),
-            self.player(Side::Tiger).name(),
+            &self.player(Side::Sheep).name(),
+            &self.player(Side::Tiger).name(),
         );
         let (date, time) = utc_now();
         // PGN's Date is 2026.12.01; the tags' names are fixed and valid, so setting cannot fail.

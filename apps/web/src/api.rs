@@ -217,11 +217,11 @@ fn offered(state: &AppState) -> Vec<PlayerJson> {
         .collect();
     // An operator's player that is already listed (by its name or its level's) is listed once.
     for spec in &state.extra {
-        let name = tns_match::level_name(&spec.name);
+        let name = tns_match::level_name(&spec.to_string());
         if !players.iter().any(|p| p.name == name) {
             players.push(PlayerJson {
-                name: spec.name.clone(),
-                spec: spec.name.clone(),
+                name: spec.to_string(),
+                spec: spec.to_string(),
                 description: "offered by this server".to_string(),
             });
         }
@@ -255,7 +255,7 @@ pub(crate) async fn play(
     if let Some(outcome) = game.outcome() {
         return Err(ApiError::bad(format!("the game is over: {outcome}")));
     }
-    let spec: PlayerSpec = match state.extra.iter().find(|s| s.name == name) {
+    let spec: PlayerSpec = match state.extra.iter().find(|s| s.to_string() == name) {
         Some(spec) => spec.clone(),
         None => name.parse().map_err(|e| ApiError::internal(tns_file::one_line(&e)))?,
     };
@@ -264,7 +264,8 @@ pub(crate) async fn play(
         // The spec's own time, capped by the server's; one thread, a small table.
         let max = s.limits.max_move_time.as_secs_f64();
         let time = Some(spec.time.map_or(max, |t| t.min(max)));
-        let capped = PlayerSpec { time, threads: Some(1), tt_mb: Some(16), ..spec };
+        let mut capped = spec;
+        (capped.time, capped.threads, capped.tt_mb) = (time, Some(1), Some(16));
         let budget = Budget { time, depth: None, threads: 1, tt_mb: 16 };
         let mut player = capped
             .build(budget, s.analyst.table.as_ref())

@@ -155,6 +155,8 @@ pub struct External {
     pub command: Vec<String>,
     /// `setoption` name and value pairs, sent after the handshake.
     pub options: Vec<(String, String)>,
+    /// The name it goes by in reports and records (`name=`), if given; else its spec's text.
+    pub name: Option<String>,
 }
 
 /// A program speaking TSI, as a player.

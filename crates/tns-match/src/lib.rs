@@ -17,7 +17,7 @@ mod time_control;
 mod tournament;
 
 pub use external::{DEPTH_TIMEOUT, External, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
-pub use level::{LEVELS, Level, Offer, level_name, offers};
+pub use level::{Level, LevelError, Offer, level_name, offers};
 pub mod limit;
 pub use error::{EngineError, MatchError, PlayerError};
 pub use limit::{LimitError, MAX_MOVE_SECONDS, MAX_NODES};
