@@ -271,9 +271,8 @@ pub(crate) async fn play(
             .build(budget, s.analyst.table.as_ref())
             .map_err(|e| ApiError::unavailable(tns_file::one_line(&e)))?;
         player.new_game(0);
-        player.choose(&game, stop).ok_or_else(|| {
-            let why = player.failure().map_or_else(|| "no move".into(), |e| tns_file::one_line(&e));
-            ApiError::internal(format!("the player found no move: {why}"))
+        player.choose(&game, stop).map_err(|e| {
+            ApiError::internal(format!("the player found no move: {}", tns_file::one_line(&e)))
         })
     })
     .await?;

@@ -400,7 +400,7 @@ mod tests {
             a.new_game(7);
             let mut game = Game::new();
             for _ in 0..30 {
-                let Some(m) = a.choose(&game, &stop) else { break };
+                let Ok(m) = a.choose(&game, &stop) else { break };
                 game.play(m).unwrap();
             }
             if round == 0 {
