@@ -29,5 +29,5 @@ pub use spec::{PlayerKind, PlayerSpec, Searcher};
 pub use stats::{
     EloEstimate, Pentanomial, Points, Sprt, SprtDecision, Tally, elo_of_score, score_of_elo,
 };
-pub use time_control::{Clocks, TimeControl, TimeControlError};
+pub use time_control::{Clocks, MAX_BASE, MAX_INCREMENT, TimeControl, TimeControlError};
 pub use tournament::{Colours, GameReport, MatchConfig, Standings, run_match};

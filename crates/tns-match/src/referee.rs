@@ -116,7 +116,7 @@ impl Played {
         // Names of our own, fixed and valid: setting them cannot fail.
         let _ = record.set_tag("Termination", &self.termination.to_string());
         if let Some(tc) = self.time_control {
-            let _ = record.set_tag("TimeControl", &tc.to_string());
+            let _ = record.set_tag("TimeControl", &tc.pgn());
         }
         record
     }
@@ -317,7 +317,7 @@ mod tests {
     #[test]
     fn a_fallen_flag_loses_and_every_move_is_timed() {
         let stop = AtomicBool::new(false);
-        let tc: TimeControl = "0.3+0".parse().unwrap();
+        let tc: TimeControl = "0.3s+0".parse().unwrap();
         let conditions = Conditions {
             max_plies: 100,
             time_control: Some(tc),
