@@ -120,7 +120,7 @@ impl fmt::Display for TimeControl {
         }
         let ms = self.base.as_millis();
         #[expect(clippy::cast_precision_loss, reason = "at most ten hours, in milliseconds")]
-        if ms % 6000 == 0 {
+        if ms.is_multiple_of(6000) {
             write!(f, "{}", ms as f64 / 60_000.0)?;
         } else {
             write!(f, "{}s", self.base.as_secs_f64())?;
@@ -134,15 +134,13 @@ impl TimeControl {
     /// seconds, `+INC` when there is one (`300+3`, `0.3`, `40/60+0.5`). Records keep the form
     /// they always had, so old and new ones read alike.
     pub fn pgn(&self) -> String {
-        let mut text = String::new();
-        if let Some(moves) = self.moves {
-            text = format!("{moves}/");
-        }
-        text += &self.base.as_secs_f64().to_string();
-        if !self.increment.is_zero() {
-            text += &format!("+{}", self.increment.as_secs_f64());
-        }
-        text
+        let moves = self.moves.map(|moves| format!("{moves}/")).unwrap_or_default();
+        let increment = if self.increment.is_zero() {
+            String::new()
+        } else {
+            format!("+{}", self.increment.as_secs_f64())
+        };
+        format!("{moves}{}{increment}", self.base.as_secs_f64())
     }
 }
 
