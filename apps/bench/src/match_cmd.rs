@@ -33,8 +33,9 @@ pub struct Args {
     /// --depth or --tc is given].
     #[arg(long, conflicts_with_all = ["depth", "tc"], value_parser = tns_match::limit::seconds)]
     time: Option<f64>,
-    /// A time control on each side's clock instead of a time a move: BASE+INC in seconds
-    /// (`10+0.1`), or MOVES/BASE+INC (`40/60+0.5`). A flag that falls loses the game.
+    /// A time control on each side's clock instead of a time a move: BASE+INC, the base in
+    /// minutes (`5+3`) or in seconds with an `s` (`10s+0.1`) and the increment in seconds, or
+    /// MOVES/BASE+INC (`40/1+0.5`). A flag that falls loses the game.
     #[arg(long, value_name = "TC")]
     tc: Option<tns_match::TimeControl>,
     /// Milliseconds a move may go past its time (a move's, or its clock) before it counts:

@@ -85,7 +85,7 @@ fn print_timing(timing: &[Timing; 2], names: [&str; 2], clocks: bool) {
 
 /// The match's first lines: who plays, how many games from which openings, with what limits.
 pub fn print_header(config: &MatchConfig, openings_file: Option<&Path>) {
-    let (name_a, name_b) = (&config.a.name, &config.b.name);
+    let (name_a, name_b) = (&config.a, &config.b);
     let openings = match openings_file {
         Some(path) => format!("{} openings from {}", config.book.len(), path.display()),
         None => format!("{} random opening plies, seed {}", config.openings, config.seed),

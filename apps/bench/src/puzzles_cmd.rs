@@ -48,12 +48,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             for puzzle in chunk {
                 player.new_game(0);
                 let game = Game::from_position(puzzle.position);
-                let Some(chosen) = player.choose(&game, &AtomicBool::new(false)) else {
-                    // Every puzzle has a move to find: no move is the player's failure.
-                    let why = player
-                        .failure()
-                        .map_or_else(|| "it gave no move".to_owned(), |e| tns_file::one_line(&e));
-                    anyhow::bail!("{name} failed on the puzzle {}: {why}", puzzle.position);
+                // Every puzzle has a move to find: no move is the player's failure.
+                let chosen = match player.choose(&game, &AtomicBool::new(false)) {
+                    Ok(chosen) => chosen,
+                    Err(e) => {
+                        let why = tns_file::one_line(&e);
+                        anyhow::bail!("{name} failed on the puzzle {}: {why}", puzzle.position);
+                    }
                 };
                 // A move against the rules is a failure too, not a wrong answer.
                 if let Err(e) = puzzle.position.check_move(chosen) {

@@ -42,14 +42,14 @@ fn match_reports_and_writes_records_that_parse() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("heuristic as sheep"), "{text}");
-    let score_line = text.lines().find(|l| l.starts_with("score heuristic vs random: ")).unwrap();
+    assert!(text.contains("hard as sheep"), "{text}");
+    let score_line = text.lines().find(|l| l.starts_with("score hard vs random: ")).unwrap();
     let percent: f64 =
         score_line.rsplit(' ').next().unwrap().trim_end_matches('%').parse().unwrap();
     assert!(percent > 50.0, "{text}");
     assert!(text.lines().any(|l| l.starts_with("elo ")), "{text}");
     // The searching player's chances are held against the results; random play reads none.
-    assert!(text.contains("chances: heuristic's readings against the results: Brier"), "{text}");
+    assert!(text.contains("chances: hard's readings against the results: Brier"), "{text}");
     assert!(!text.contains("chances: random"), "{text}");
 
     let records = GameRecord::parse_all(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -72,7 +72,7 @@ fn sprt_stops_a_lopsided_match() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("H1 accepted"), "{text}");
-    let overall = text.lines().find(|l| l.starts_with("heuristic overall")).unwrap();
+    let overall = text.lines().find(|l| l.starts_with("hard overall")).unwrap();
     let games: u32 = overall.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert!(games < 100, "{text}");
 }
@@ -161,7 +161,7 @@ fn match_report_has_the_testers_figures_and_a_line_per_game() {
     assert!(games.iter().all(|l| l.contains(" by ") && l.contains(" plies")), "{text}");
     // The searching side's last reading of each game; random play reads none.
     for line in &games {
-        let heuristic_sheep = line.contains("heuristic (sheep)");
+        let heuristic_sheep = line.contains("hard (sheep)");
         let said = if heuristic_sheep { "the sheep's player Sheep " } else { "the tigers' Sheep " };
         assert!(line.contains(&format!("last readings: {said}")), "{line}");
         assert!(!line.contains(", the"), "one reading, the heuristic's: {line}");
@@ -236,8 +236,8 @@ fn ctrl_c_ends_a_match_with_the_summary_so_far() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("stopped by Ctrl+C after "), "{text}");
-    assert!(text.contains("heuristic overall"), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("score heuristic vs random: ")), "{text}");
+    assert!(text.contains("hard overall"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("score hard vs random: ")), "{text}");
 }
 
 #[test]
@@ -386,7 +386,7 @@ fn records_are_pgn_with_the_seven_tag_roster() {
         assert!(["1-0", "0-1", "1/2-1/2"].contains(&value("Result").unwrap()), "{tags:?}");
         assert_eq!(Some(token.as_str()), value("Result"), "the token ends the moves");
         assert_eq!(value("White"), value("Sheep"));
-        assert!(["heuristic", "random"].contains(&value("Black").unwrap()));
+        assert!(["hard", "random"].contains(&value("Black").unwrap()));
         assert!(value("Termination").is_some() && value("Opening").is_some());
     }
     // And our reader reads them back.
@@ -400,7 +400,7 @@ fn the_sprt_decides_between_pairs() {
     let text = stdout(&out);
     let line = text.lines().find(|l| l.starts_with("sprt ")).unwrap();
     assert!(line.contains("pentanomial [") && line.contains("H1 accepted"), "{line}");
-    let overall = text.lines().find(|l| l.starts_with("heuristic overall")).unwrap();
+    let overall = text.lines().find(|l| l.starts_with("hard overall")).unwrap();
     let games: u32 = overall.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert_eq!(games % 2, 0, "stopped between pairs: {text}");
 }
@@ -435,20 +435,23 @@ fn a_timed_match_reports_the_time_a_move() {
         "heuristic",
         "heuristic:dead=300",
         "--tc",
-        "1+0.02",
+        "1s+0.02",
         "--games",
         "2",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("time control 1+0.02 a side"), "{text}");
-    let times: Vec<&str> = text.lines().filter(|l| l.starts_with("time heuristic")).collect();
+    assert!(text.contains("time control 1s+0.02 a side"), "{text}");
+    let times: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("time hard") || l.starts_with("time heuristic"))
+        .collect();
     assert_eq!(times.len(), 2, "{text}");
     for line in times {
         assert!(line.contains("mean ") && line.contains("max "), "{line}");
         assert!(line.ends_with("0 lost on time"), "{line}");
     }
-    let bad = bench(&["match", "--engines", "heuristic", "random", "--tc", "0+1"]);
+    let bad = bench(&["match", "--engines", "heuristic", "random", "--tc", "0+0"]);
     assert!(!bad.status.success() && stderr(&bad).contains("bad time control"));
 }
 
@@ -530,7 +533,7 @@ fn analyse_searches_as_the_player_it_is_given() {
         stdout(&out)
     };
     let default = run(&["--depth", "3"]);
-    assert!(default.starts_with("player network\n"), "{default}");
+    assert!(default.starts_with("player strongest\n"), "{default}");
     assert!(default.contains("\ndepth 3 "), "{default}");
     let own = run(&["--depth", "3", "--player", "heuristic:depth=5"]);
     assert!(own.starts_with("player heuristic:depth=5\n"), "{own}");

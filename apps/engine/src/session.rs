@@ -302,7 +302,7 @@ impl Session {
             other => other?,
         };
         let Some(evaluator) = evaluator else {
-            bail!("{} does not search: choose an evaluator", spec.name);
+            bail!("{spec} does not search: choose an evaluator");
         };
         let defaults = Budget {
             time: None,

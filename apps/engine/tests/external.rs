@@ -191,8 +191,8 @@ fn engines_take_names_options_and_clocks() {
     let a = format!("cmd:{engine} name=fast option.Evaluator=heuristic option.Hash=4");
     let b = format!("cmd:{engine} name=slow option.Evaluator=heuristic");
     let mut c = config(&a, &b, 2, DEPTH_3);
-    c.time_control = Some("2+0.05".parse().unwrap());
-    assert_eq!((c.a.name.as_str(), c.b.name.as_str()), ("fast", "slow"));
+    c.time_control = Some("2s+0.05".parse().unwrap());
+    assert_eq!((c.a.to_string().as_str(), c.b.to_string().as_str()), ("fast", "slow"));
     let mut games = Vec::new();
     run_match(&c, &AtomicBool::new(false), |g| games.push(g.clone())).unwrap();
     assert_eq!(games.len(), 2);

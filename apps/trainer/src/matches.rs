@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use tns_match::{Budget, MatchConfig, PlayerKind, PlayerSpec, mix_seed, run_match};
+use tns_match::{Budget, MatchConfig, PlayerSpec, mix_seed, run_match};
 use tns_nn::Network;
 
 use crate::layout::generation_path;
@@ -13,7 +13,9 @@ use crate::settings::Settings;
 /// The network as a match player: alone, without the endgame built in, so that the match
 /// measures what the run trains.
 fn neural_spec(name: String, network: Network) -> PlayerSpec {
-    PlayerSpec { endgame: false, ..PlayerSpec::new(name, PlayerKind::Neural(Arc::new(network))) }
+    let mut spec = PlayerSpec::neural(name, Arc::new(network));
+    spec.endgame = false;
+    spec
 }
 
 /// Plays `net` against `opponent` at the match depth, both colours; returns the network's

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Board, MoveList, Side, Symmetry, TOTAL_SHEEP};
-use tns_match::{Budget, Player, RandomPlayer, SearchPlayer, random_opening};
+use tns_match::{Budget, ChooseError, Player, RandomPlayer, SearchPlayer, random_opening};
 use tns_nn::{Network, NeuralEvaluator};
 use tns_search::Heuristic;
 use tns_tablebase::Wdl;
@@ -82,11 +82,15 @@ impl Player for PerfectSeat {
         self.rng = StdRng::seed_from_u64(seed);
     }
 
-    fn choose(&mut self, game: &tns_board::Game, _stop: &AtomicBool) -> Option<tns_board::Move> {
+    fn choose(
+        &mut self,
+        game: &tns_board::Game,
+        _stop: &AtomicBool,
+    ) -> Result<tns_board::Move, ChooseError> {
         let board = game.board();
         let moves: Vec<tns_board::Move> = match self.teacher.move_values(board) {
             Some(values) => {
-                let best = values.iter().map(|&(_, v)| v).max()?;
+                let best = values.iter().map(|&(_, v)| v).max().ok_or(ChooseError::GameOver)?;
                 let mut keeping: MoveList =
                     values.into_iter().filter(|&(_, v)| v == best).map(|(m, _)| m).collect();
                 if self.traps && best == Wdl::Draw {
@@ -96,7 +100,10 @@ impl Player for PerfectSeat {
             }
             None => board.legal_moves().iter().copied().collect(),
         };
-        (!moves.is_empty()).then(|| moves[self.rng.random_range(0..moves.len())])
+        if moves.is_empty() {
+            return Err(ChooseError::GameOver);
+        }
+        Ok(moves[self.rng.random_range(0..moves.len())])
     }
 }
 
@@ -169,7 +176,7 @@ pub fn game_positions(
         let chosen = if rng.random_bool(epsilon.clamp(0.0, 1.0)) {
             Some(moves[rng.random_range(0..moves.len())])
         } else {
-            players[seat].choose(&game, &stop)
+            players[seat].choose(&game, &stop).ok()
         };
         let Some(m) = chosen else { break };
         if game.play(m).is_err() {

@@ -127,10 +127,7 @@ fn on_the_real_table_it_measures_the_trainers_held_out_set() {
     let share = figure(&stdout, &format!("{name}: search at depth 4"), "value in ");
     assert!((share - 100.0 * k.share()).abs() < 0.051, "{share} against {}", k.share());
     assert!(stdout.contains(&format!("of {} critical positions", critical.min(40))), "{stdout}");
-    assert!(
-        stdout.lines().any(|l| l.starts_with("heuristic: search at 0.05 s a move")),
-        "{stdout}"
-    );
+    assert!(stdout.lines().any(|l| l.starts_with("hard: search at 0.05 s a move")), "{stdout}");
 
     // Without --positions every critical position is judged, not only the first.
     let out = heldout(&[
@@ -165,12 +162,9 @@ fn on_the_real_table_it_measures_the_trainers_held_out_set() {
     assert!(out.status.success(), "{}", stderr(&out));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let k = search_move_accuracy(&Heuristic::default(), &validation, &Limits::depth(2), 40);
-    let share = figure(&stdout, "heuristic: search at depth 2", "value in ");
+    let share = figure(&stdout, "hard: search at depth 2", "value in ");
     assert!((share - 100.0 * k.share()).abs() < 0.051, "{share} against {}", k.share());
-    assert!(
-        stdout.lines().any(|l| l.starts_with("heuristic: search at 0.01 s a move")),
-        "{stdout}"
-    );
+    assert!(stdout.lines().any(|l| l.starts_with("hard: search at 0.01 s a move")), "{stdout}");
 }
 
 #[test]
@@ -201,7 +195,7 @@ fn on_the_real_table_it_lists_what_the_search_missed() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     let listed: Vec<&str> = stdout
         .lines()
-        .skip_while(|l| !l.starts_with("heuristic: search at depth 2"))
+        .skip_while(|l| !l.starts_with("hard: search at depth 2"))
         .skip(1)
         .take_while(|l| l.starts_with("  missed "))
         .collect();

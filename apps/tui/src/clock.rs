@@ -8,56 +8,29 @@ use tns_board::Side;
 use tns_match::{Clocks, TimeControl};
 use tns_search::Limits;
 
-/// The longest base and increment `--clock` takes: ten hours and an hour.
-const MAX_MINUTES: f64 = 600.0;
-const MAX_INCREMENT: f64 = 3600.0;
-
 /// Parses `MINUTES+SECONDS` (`5+3`, `0+1`, `1.5+0`) or `MINUTES` (`10`): each side's time in
-/// minutes and the increment each move adds, in seconds.
+/// minutes and the increment each move adds, in seconds, as every program here reads a time
+/// control ([`TimeControl`]'s text, with its ranges); the game's clocks have no periods and
+/// give at least a second.
 ///
 /// # Errors
 /// What is wrong with the text: not two numbers, a negative or too large one, or no time at
 /// all (`0+0`).
 pub fn parse_clock(text: &str) -> anyhow::Result<TimeControl> {
-    let bad = |why: &str| {
-        anyhow::anyhow!(
-            "{text:?}: {why}; write MINUTES+SECONDS, the minutes each side has and the seconds \
-             each move adds (5+3, 0+1, 10)"
-        )
-    };
-    let (minutes, increment) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
-    let number = |s: &str, max: f64, what: &str| -> anyhow::Result<f64> {
-        let n: f64 = s.trim().parse().map_err(|_| bad(&format!("{what}: not a number")))?;
-        if !n.is_finite() {
-            return Err(bad(&format!("{what}: not a number")));
-        }
-        if n < 0.0 {
-            return Err(bad(&format!("{what}: must be 0 or more")));
-        }
-        if n > max {
-            return Err(bad(&format!("{what}: at most {max}")));
-        }
-        Ok(n)
-    };
-    let minutes = number(minutes, MAX_MINUTES, "the minutes")?;
-    let increment = number(increment, MAX_INCREMENT, "the increment")?;
-    if minutes == 0.0 && increment == 0.0 {
-        return Err(bad("a clock needs some time"));
+    let control: TimeControl = text.parse()?;
+    let bad = |why: &str| anyhow::anyhow!("{text:?}: {why}; write MINUTES+SECONDS (5+3, 0+1, 10)");
+    if control.moves.is_some() {
+        return Err(bad("the game's clocks have no periods of moves"));
     }
-    if minutes * 60.0 + increment < 1.0 {
+    if control.base + control.increment < Duration::from_secs(1) {
         return Err(bad("a clock needs at least a second, in minutes or increment"));
     }
-    Ok(TimeControl {
-        base: Duration::from_secs_f64(minutes * 60.0),
-        increment: Duration::from_secs_f64(increment),
-        moves: None,
-    })
+    Ok(control)
 }
 
 /// `5+3`: a time control as `--clock` takes it (minutes, then seconds).
 pub fn clock_text(control: TimeControl) -> String {
-    let minutes = control.base.as_secs_f64() / 60.0;
-    format!("{minutes}+{}", control.increment.as_secs_f64())
+    control.to_string()
 }
 
 /// Both sides' clocks during a game, and when the one running started.

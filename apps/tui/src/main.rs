@@ -80,8 +80,8 @@ fn players_help() -> String {
         "Players (for --sheep and --tiger; the same names in tns-bench match and on the web \
          page):\n  human       you, with the keyboard or the mouse\n",
     );
-    for level in tns_match::LEVELS {
-        let _ = writeln!(help, "  {:<11} {} [{}]", level.name, level.about, level.spec);
+    for level in tns_match::Level::ALL {
+        let _ = writeln!(help, "  {:<11} {} [{}]", level.name(), level.about(), level.spec());
     }
     help.push_str(
         "Any player spec will do as well: hard:time=0.5, heuristic:depth=6,dead=350, \
@@ -177,7 +177,7 @@ fn setup(cli: &Cli, folders: &Folders, puzzle: Option<Board>) -> anyhow::Result<
         given.is_none()
             && (!saved
                 || matches!(seat, Controller::Computer(s)
-                    if s.table || tns_match::Level::named(&s.name).is_some_and(|l| l.name == "strongest")))
+                    if s.table || s.level() == Some(tns_match::Level::Strongest)))
     };
     let optional = [
         table_optional(&sheep, &given_sheep, "Sheep"),
@@ -359,13 +359,13 @@ mod tests {
     fn the_help_lists_every_level_and_each_parses() {
         use clap::CommandFactory as _;
         let help = Cli::command().render_long_help().to_string();
-        for level in tns_match::LEVELS {
+        for level in tns_match::Level::ALL {
             let line = help
                 .lines()
-                .find(|l| l.split_whitespace().next() == Some(level.name))
-                .unwrap_or_else(|| panic!("{} is not in the help:\n{help}", level.name));
-            assert!(line.contains(level.spec) && line.contains(level.about), "{line:?}");
-            assert!(player(level.name).is_ok(), "{}", level.name);
+                .find(|l| l.split_whitespace().next() == Some(level.name()))
+                .unwrap_or_else(|| panic!("{level} is not in the help:\n{help}"));
+            assert!(line.contains(level.spec()) && line.contains(level.about()), "{line:?}");
+            assert!(player(level.name()).is_ok(), "{level}");
         }
         assert_eq!(player("human").unwrap(), Controller::Human);
         let err = player("heuristic:speed=2").unwrap_err().to_string();

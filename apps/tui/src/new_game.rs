@@ -269,9 +269,9 @@ pub fn label(name: &str) -> String {
     }
     let (head, options) = name.split_once(':').unwrap_or((name, ""));
     match tns_match::Level::named(head) {
-        Some(level) if level.name == head && level.spec != head => {
+        Some(level) if level.name() == head && level.spec() != head => {
             let joint = if options.is_empty() { "" } else { ":" };
-            format!("{name} ({}{joint}{options})", level.spec)
+            format!("{name} ({}{joint}{options})", level.spec())
         }
         _ => name.to_string(),
     }

@@ -62,10 +62,10 @@ impl Controller {
     }
 
     /// The name shown on screen and written into saved games.
-    pub fn name(&self) -> &str {
+    pub fn name(&self) -> String {
         match self {
-            Controller::Human => "human",
-            Controller::Computer(spec) => &spec.name,
+            Controller::Human => "human".to_string(),
+            Controller::Computer(spec) => spec.to_string(),
         }
     }
 

@@ -275,7 +275,7 @@ fn the_default_player_searches_with_the_table_when_one_is_found() {
     std::fs::create_dir_all(&empty).unwrap();
     let without = default_tiger_with("table-off", &empty.display().to_string());
     let _ = std::fs::remove_dir_all(&empty);
-    assert_eq!(without, "[Tiger \"network\"]");
+    assert_eq!(without, "[Tiger \"strongest\"]");
 }
 
 #[test]
@@ -302,7 +302,7 @@ fn a_game_saved_with_table_on_resumes_where_there_is_no_table() {
     wait_for(&session, "Sheep to move (human)   in hand 18", Duration::from_secs(15));
     let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(saved.contains("[Tiger \"network\"]"), "{saved}");
+    assert!(saved.contains("[Tiger \"strongest\"]"), "{saved}");
 }
 
 #[test]

@@ -364,7 +364,7 @@ fn a_random_player_moves_at_once_and_specs_set_their_own_limits() {
     assert!(app.thinking().is_none());
     assert_eq!(app.limit_text(tns_board::Side::Tiger), "depth 2");
     let record = app.record();
-    assert_eq!(record.tag("Tiger"), Some("heuristic:depth=2"));
+    assert_eq!(record.tag("Tiger"), Some("easy"));
     assert_eq!(record.tag("TigerLimits"), Some("depth 2"));
     assert_eq!(record.tag("SheepLimits"), None, "random play has no limits");
     assert!(Controller::parse("heuristic:time=0").is_err());
@@ -784,7 +784,7 @@ fn saved_games_are_dated_tagged_and_never_overwrite() {
     let text = std::fs::read_to_string(dir.join(&names[0])).unwrap();
     let record: tns_board::GameRecord = text.parse().unwrap();
     assert_eq!(record.tag("Sheep"), Some("human"));
-    assert_eq!(record.tag("Tiger"), Some("heuristic"));
+    assert_eq!(record.tag("Tiger"), Some("hard"));
     assert_eq!(record.tag("SheepLimits"), None);
     let limits = record.tag("TigerLimits").and_then(limits_of_tag);
     assert_eq!(limits, Some(Limits::depth(4)));
@@ -1260,8 +1260,8 @@ fn a_seat_chosen_on_the_command_line_keeps_its_player_when_a_table_comes() {
     app.set_takes_table([false, true]);
     let table = std::sync::Arc::new(tns_tablebase::Tablebase::build(1, None, |_| {}).unwrap());
     app.adopt_table(std::sync::Arc::clone(&table));
-    assert_eq!(app.player(tns_board::Side::Sheep).name(), "heuristic");
-    assert_eq!(app.player(tns_board::Side::Tiger).name(), "network:table=on");
+    assert_eq!(app.player(tns_board::Side::Sheep).name(), "hard");
+    assert_eq!(app.player(tns_board::Side::Tiger).name(), "strongest:table=on");
     // With a table, the new-game form offers the network searching with it; without, not.
     let offered = |mut app: App| {
         press(&mut app, KeyCode::Char('n'));

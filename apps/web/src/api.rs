@@ -4,7 +4,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use anyhow::anyhow;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -220,11 +219,11 @@ fn offered(state: &AppState) -> Vec<PlayerJson> {
         .collect();
     // An operator's player that is already listed (by its name or its level's) is listed once.
     for spec in &state.extra {
-        let name = tns_match::level_name(&spec.name);
+        let name = tns_match::level_name(&spec.to_string());
         if !players.iter().any(|p| p.name == name) {
             players.push(PlayerJson {
-                name: spec.name.clone(),
-                spec: spec.name.clone(),
+                name: spec.to_string(),
+                spec: spec.to_string(),
                 description: "offered by this server".to_string(),
             });
         }
@@ -264,7 +263,7 @@ pub(crate) async fn play(
     if let Some(outcome) = game.outcome() {
         return Err(ApiError::GameOver { outcome: outcome.to_string() });
     }
-    let spec: PlayerSpec = match state.extra.iter().find(|s| s.name == name) {
+    let spec: PlayerSpec = match state.extra.iter().find(|s| s.to_string() == name) {
         Some(spec) => spec.clone(),
         None => name.parse().map_err(|e| ApiError::internal("an offered player's spec", e))?,
     };
@@ -273,16 +272,14 @@ pub(crate) async fn play(
         // The spec's own time, capped by the server's; one thread, a small table.
         let max = s.limits.max_move_time.as_secs_f64();
         let time = Some(spec.time.map_or(max, |t| t.min(max)));
-        let capped = PlayerSpec { time, threads: Some(1), tt_mb: Some(16), ..spec };
+        let mut capped = spec;
+        (capped.time, capped.threads, capped.tt_mb) = (time, Some(1), Some(16));
         let budget = Budget { time, depth: None, threads: 1, tt_mb: 16 };
         let mut player = capped
             .build(budget, s.analyst.table.as_ref())
             .map_err(|e| ApiError::internal("the player could not be made", e))?;
         player.new_game(0);
-        player.choose(&game, stop).ok_or_else(|| {
-            let why = player.failure().map_or_else(|| "no move".into(), |e| tns_file::one_line(&e));
-            ApiError::internal("the player found no move", anyhow!(why))
-        })
+        player.choose(&game, stop).map_err(|e| ApiError::internal("the player found no move", e))
     })
     .await?;
     let answer = MoveAnswer { api: API_VERSION, mv: chosen.to_string(), player: name, position };

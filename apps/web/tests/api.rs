@@ -347,7 +347,7 @@ fn the_operator_offers_players_and_no_programs() {
     let addr = serve(st);
     let (_, v) = json(addr, "/api/v1/players");
     let names = names(&v);
-    assert_eq!(names.last(), Some(&"heuristic:depth=3"), "{names:?}");
+    assert_eq!(names.last(), Some(&"hard:depth=3"), "{names:?}");
     let (status, v) = json(addr, "/api/v1/move?player=heuristic%3Adepth%3D3");
     assert_eq!(status, 200, "{v}");
     // A spec not on the list is refused even when it would parse.

@@ -106,7 +106,28 @@ pub enum MatchError {
     },
 }
 
-/// Why a player gave no move ([`Player::failure`](crate::Player::failure)) or cannot play
+/// Why [`Player::choose`](crate::Player::choose) gave no move. One `Result` rather than an
+/// `Option` and a reason asked for apart: a caller that plays on needs a move and nothing
+/// else, and every way of having none (the game's end, a stop, a failure) comes with the
+/// error, so none is lost. The game's end and a stop are variants of their own, not failures,
+/// so a caller can tell them from a player that broke.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChooseError {
+    /// The game is over: there is no move to give (a caller that asks only in play never
+    /// sees it).
+    #[error("the game is over: no move to give")]
+    GameOver,
+    /// `stop` was raised before a move was found.
+    #[error("stopped before a move was found")]
+    Stopped,
+    /// The player failed: an external program that crashed, answered late or answered
+    /// nonsense, or a search whose evaluator could not answer.
+    #[error("{0}")]
+    Failed(#[source] EngineError),
+}
+
+/// Why a player failed to give a move ([`ChooseError::Failed`]) or cannot play
 /// ([`Player::prepare`](crate::Player::prepare)): most often an external program's failure
 /// (it does not start, answers late, exits, refuses an option or a position, or answers a
 /// move that does not read), or the search's. Like [`PlayerError`], its message names its
@@ -203,6 +224,29 @@ mod tests {
     use std::io;
 
     use super::*;
+
+    #[test]
+    fn no_move_says_why_and_a_failure_keeps_its_cause() {
+        use std::sync::atomic::AtomicBool;
+
+        use crate::player::{Player, RandomPlayer};
+        let late = EngineError::Late { awaited: "bestmove", within: Duration::from_secs(1) };
+        let failed = ChooseError::Failed(late.clone());
+        assert_eq!(failed.to_string(), late.to_string());
+        assert!(matches!(
+            failed.source().and_then(|s| s.downcast_ref::<EngineError>()),
+            Some(EngineError::Late { .. })
+        ));
+        assert!(ChooseError::GameOver.source().is_none());
+        // A finished game: no move, and the reason says so, not a failure.
+        let mut game = tns_board::Game::new();
+        let mut player = RandomPlayer::new(3);
+        let stop = AtomicBool::new(false);
+        while game.outcome().is_none() {
+            game.play(player.choose(&game, &stop).unwrap()).unwrap();
+        }
+        assert!(matches!(player.choose(&game, &stop), Err(ChooseError::GameOver)));
+    }
 
     #[test]
     fn an_engine_error_says_why_and_keeps_its_cause() {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use tns_board::{Game, Move, Side};
 
-use crate::error::EngineError;
+use crate::error::{ChooseError, EngineError};
 use crate::player::{Budget, Player};
 use crate::protocol::{Command as Line, Go, Reply, TimeLeft};
 use crate::time_control::Clocks;
@@ -155,6 +155,8 @@ pub struct External {
     pub command: Vec<String>,
     /// `setoption` name and value pairs, sent after the handshake.
     pub options: Vec<(String, String)>,
+    /// The name it goes by in reports and records (`name=`), if given; else its spec's text.
+    pub name: Option<String>,
 }
 
 /// A program speaking TSI, as a player.
@@ -164,7 +166,6 @@ pub struct ExternalPlayer {
     budget: Budget,
     margin: Duration,
     process: Option<Process>,
-    failure: Option<EngineError>,
 }
 
 impl ExternalPlayer {
@@ -173,7 +174,7 @@ impl ExternalPlayer {
     /// After the handshake it sets the spec's options, then its threads and table size as the
     /// `Threads` and `Hash` options where the program has them and the spec did not set them.
     pub fn new(external: External, budget: Budget) -> ExternalPlayer {
-        ExternalPlayer { external, budget, margin: LATE_MARGIN, process: None, failure: None }
+        ExternalPlayer { external, budget, margin: LATE_MARGIN, process: None }
     }
 
     /// This player, allowed `margin` beyond a move's time before its answer counts as late.
@@ -313,14 +314,13 @@ impl ExternalPlayer {
         }
     }
 
-    fn answer(&mut self, result: Result<Option<Move>, EngineError>) -> Option<Move> {
+    fn answer(&mut self, result: Result<Option<Move>, EngineError>) -> Result<Move, ChooseError> {
         match result {
-            Ok(m) => m,
+            Ok(m) => m.ok_or(ChooseError::Stopped),
             Err(e) => {
                 // A crashed or late program is replaced for the next game.
                 self.process = None;
-                self.failure = Some(e);
-                None
+                Err(ChooseError::Failed(e))
             }
         }
     }
@@ -334,22 +334,24 @@ impl Player for ExternalPlayer {
             p.until("readyok", |r| *r == Reply::ReadyOk, HANDSHAKE_TIMEOUT, &AtomicBool::new(false))
                 .map(|_| ())
         });
-        if let Err(e) = result {
-            // The first move will try a fresh process and say what went wrong.
-            self.failure = Some(e);
+        if result.is_err() {
+            // The first move tries a fresh process and says what goes wrong then.
             self.process = None;
         }
     }
 
-    fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
-        self.failure = None;
+    fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Result<Move, ChooseError> {
         let (go, timeout) = self.go_command();
         let result = self.ask(game, go, timeout, stop);
         self.answer(result)
     }
 
-    fn choose_timed(&mut self, game: &Game, clocks: &Clocks, stop: &AtomicBool) -> Option<Move> {
-        self.failure = None;
+    fn choose_timed(
+        &mut self,
+        game: &Game,
+        clocks: &Clocks,
+        stop: &AtomicBool,
+    ) -> Result<Move, ChooseError> {
         let (go, timeout) = self.go_timed(clocks, game.board().side_to_move());
         let result = self.ask(game, go, timeout, stop);
         self.answer(result)
@@ -361,9 +363,5 @@ impl Player for ExternalPlayer {
             self.process = None;
         }
         started
-    }
-
-    fn failure(&mut self) -> Option<EngineError> {
-        self.failure.take()
     }
 }

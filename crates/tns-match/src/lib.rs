@@ -17,9 +17,9 @@ mod time_control;
 mod tournament;
 
 pub use external::{DEPTH_TIMEOUT, External, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
-pub use level::{LEVELS, Level, Offer, level_name, offers};
+pub use level::{Level, LevelError, Offer, level_name, offers};
 pub mod limit;
-pub use error::{EngineError, MatchError, PlayerError};
+pub use error::{ChooseError, EngineError, MatchError, PlayerError};
 pub use limit::{LimitError, MAX_MOVE_SECONDS, MAX_NODES};
 pub use player::{Budget, Player, RandomPlayer, SearchPlayer};
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};
@@ -29,5 +29,5 @@ pub use spec::{PlayerKind, PlayerSpec, Searcher};
 pub use stats::{
     EloEstimate, Pentanomial, Points, Sprt, SprtDecision, Tally, elo_of_score, score_of_elo,
 };
-pub use time_control::{Clocks, TimeControl, TimeControlError};
+pub use time_control::{Clocks, MAX_BASE, MAX_INCREMENT, TimeControl, TimeControlError};
 pub use tournament::{Colours, GameReport, MatchConfig, Standings, run_match};

@@ -11,7 +11,7 @@ use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Game, Move};
 use tns_search::{Chances, Evaluator, Limits, Search, SearchConfig, SearchError};
 
-use crate::error::EngineError;
+use crate::error::{ChooseError, EngineError};
 use crate::time_control::Clocks;
 
 /// A player that can be asked for moves, game after game.
@@ -19,21 +19,26 @@ pub trait Player: Send {
     /// Called before each game, with a seed for any randomness the player uses.
     fn new_game(&mut self, seed: u64);
 
-    /// The move to play in `game`'s current position, or `None` when the player has none to
-    /// offer (only when the game is over). Gives up early when `stop` is raised.
-    fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move>;
+    /// The move to play in `game`'s current position. Gives up early when `stop` is raised.
+    ///
+    /// # Errors
+    /// Why there is no move ([`ChooseError`]): the game is over, `stop` was raised first, or
+    /// the player failed (the failure kept as its source).
+    fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Result<Move, ChooseError>;
 
     /// The move to play under a time control: as [`Player::choose`], with both sides' clocks
     /// (the side to move's decides how long to think). The default ignores the clocks.
-    fn choose_timed(&mut self, game: &Game, clocks: &Clocks, stop: &AtomicBool) -> Option<Move> {
+    ///
+    /// # Errors
+    /// As [`Player::choose`].
+    fn choose_timed(
+        &mut self,
+        game: &Game,
+        clocks: &Clocks,
+        stop: &AtomicBool,
+    ) -> Result<Move, ChooseError> {
         let _ = clocks;
         self.choose(game, stop)
-    }
-
-    /// Why the last [`Player::choose`] gave no move, when it failed rather than had none to
-    /// give (an external program that crashed or answered late); taken, so asked once.
-    fn failure(&mut self) -> Option<EngineError> {
-        None
     }
 
     /// The chances of a win, a draw and a loss for the side it moved for, as its last move's
@@ -90,8 +95,6 @@ impl Budget {
 pub struct SearchPlayer<E> {
     search: Search<E>,
     limits: Limits,
-    /// Why the last search failed (the evaluator's error), until asked.
-    failure: Option<EngineError>,
     /// The chances the last search read.
     read: Option<Chances>,
 }
@@ -105,23 +108,31 @@ impl<E: Evaluator> SearchPlayer<E> {
         Ok(SearchPlayer {
             search: Search::new(evaluator, budget.config())?,
             limits: budget.limits(),
-            failure: None,
             read: None,
         })
     }
 }
 
 impl<E: Evaluator> SearchPlayer<E> {
-    fn search_with(&mut self, game: &Game, limits: Limits, stop: &AtomicBool) -> Option<Move> {
+    fn search_with(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> Result<Move, ChooseError> {
         match self.search.search(game.board(), game.previous(), limits, stop, |_| {}) {
             Ok(result) => {
                 self.read = Some(result.chances);
-                result.best_move
+                // A search finds a move wherever there is one, unless stopped first.
+                result.best_move.ok_or(if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    ChooseError::Stopped
+                } else {
+                    ChooseError::GameOver
+                })
             }
             Err(e) => {
                 self.read = None;
-                self.failure = Some(EngineError::Search(Arc::new(e)));
-                None
+                Err(ChooseError::Failed(EngineError::Search(Arc::new(e))))
             }
         }
     }
@@ -133,21 +144,22 @@ impl<E: Evaluator + Send> Player for SearchPlayer<E> {
         self.search.clear();
     }
 
-    fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Option<Move> {
+    fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Result<Move, ChooseError> {
         let limits = self.limits.clone();
         self.search_with(game, limits, stop)
     }
 
-    fn choose_timed(&mut self, game: &Game, clocks: &Clocks, stop: &AtomicBool) -> Option<Move> {
+    fn choose_timed(
+        &mut self,
+        game: &Game,
+        clocks: &Clocks,
+        stop: &AtomicBool,
+    ) -> Result<Move, ChooseError> {
         let mut limits = clocks.of(game.board().side_to_move()).limits();
         if let Some(depth) = self.limits.depth {
             limits = limits.with_depth(depth);
         }
         self.search_with(game, limits, stop)
-    }
-
-    fn failure(&mut self) -> Option<EngineError> {
-        self.failure.take()
     }
 
     fn chances(&self) -> Option<Chances> {
@@ -173,8 +185,11 @@ impl Player for RandomPlayer {
         self.rng = StdRng::seed_from_u64(seed);
     }
 
-    fn choose(&mut self, game: &Game, _stop: &AtomicBool) -> Option<Move> {
+    fn choose(&mut self, game: &Game, _stop: &AtomicBool) -> Result<Move, ChooseError> {
         let moves = game.legal_moves();
-        (!moves.is_empty()).then(|| moves[self.rng.random_range(0..moves.len())])
+        if moves.is_empty() {
+            return Err(ChooseError::GameOver);
+        }
+        Ok(moves[self.rng.random_range(0..moves.len())])
     }
 }

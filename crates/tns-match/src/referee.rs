@@ -116,7 +116,7 @@ impl Played {
         // Names of our own, fixed and valid: setting them cannot fail.
         let _ = record.set_tag("Termination", &self.termination.to_string());
         if let Some(tc) = self.time_control {
-            let _ = record.set_tag("TimeControl", &tc.to_string());
+            let _ = record.set_tag("TimeControl", &tc.pgn());
         }
         record
     }
@@ -237,13 +237,13 @@ pub fn play(
             clock_overruns[usize::from(side == Side::Tiger)] += u32::from(over_clock);
         }
         let reason = match chosen.map(|m| (m, game.play(m))) {
-            Some((_, Ok(()))) => {
+            Ok((_, Ok(()))) => {
                 times.push(used);
                 readings.push(player.chances());
                 continue;
             }
-            Some((m, Err(e))) => format!("illegal move {m}: {e}"),
-            None => player.failure().map_or_else(|| "no move offered".into(), |e| e.to_string()),
+            Ok((m, Err(e))) => format!("illegal move {m}: {e}"),
+            Err(e) => e.to_string(),
         };
         let termination = Termination::Forfeit { side, reason };
         return Some(end(game, loss, termination, (times, readings), clock_overruns));
@@ -255,6 +255,7 @@ mod tests {
     use tns_board::Move;
 
     use super::*;
+    use crate::error::ChooseError;
 
     #[test]
     fn openings_are_seeded_and_of_the_asked_length() {
@@ -272,8 +273,8 @@ mod tests {
 
     impl Player for Stubborn {
         fn new_game(&mut self, _seed: u64) {}
-        fn choose(&mut self, _game: &Game, _stop: &AtomicBool) -> Option<Move> {
-            Some(self.0)
+        fn choose(&mut self, _game: &Game, _stop: &AtomicBool) -> Result<Move, ChooseError> {
+            Ok(self.0)
         }
     }
 
@@ -307,16 +308,16 @@ mod tests {
 
     impl Player for Slow {
         fn new_game(&mut self, _seed: u64) {}
-        fn choose(&mut self, game: &Game, _stop: &AtomicBool) -> Option<Move> {
+        fn choose(&mut self, game: &Game, _stop: &AtomicBool) -> Result<Move, ChooseError> {
             std::thread::sleep(self.0);
-            game.legal_moves().first().copied()
+            game.legal_moves().first().copied().ok_or(ChooseError::GameOver)
         }
     }
 
     #[test]
     fn a_fallen_flag_loses_and_every_move_is_timed() {
         let stop = AtomicBool::new(false);
-        let tc: TimeControl = "0.3+0".parse().unwrap();
+        let tc: TimeControl = "0.3s+0".parse().unwrap();
         let conditions = Conditions {
             max_plies: 100,
             time_control: Some(tc),

@@ -117,7 +117,7 @@ impl PlayerSpec {
                 })?)
             }
             PlayerKind::Random => None,
-            PlayerKind::External(_) => return Err(PlayerError::External(self.name.clone())),
+            PlayerKind::External(_) => return Err(PlayerError::External(self.to_string())),
         })
     }
 
@@ -284,7 +284,7 @@ mod tests {
         assert_eq!((key.as_str(), why), ("table", "on or off"));
         // `using_table` names what it adds, once, and leaves the perfect player as it is.
         let network = PlayerSpec::network().unwrap().using_table();
-        assert_eq!(network.name, "network:table=on");
+        assert_eq!(network.to_string(), "strongest:table=on");
         assert_eq!(network.clone().using_table(), network);
         assert_eq!(PlayerSpec::perfect().using_table(), PlayerSpec::perfect());
     }
@@ -313,7 +313,7 @@ mod tests {
         // searching with it.
         let start = PlayerSpec::strongest_at(Board::START, Some(&table)).unwrap();
         if table.placement_from().is_none_or(|from| from > 0) {
-            assert_eq!(start.name, "network:table=on");
+            assert_eq!(start.to_string(), "network:table=on");
         }
     }
 
@@ -400,7 +400,7 @@ mod tests {
             a.new_game(7);
             let mut game = Game::new();
             for _ in 0..30 {
-                let Some(m) = a.choose(&game, &stop) else { break };
+                let Ok(m) = a.choose(&game, &stop) else { break };
                 game.play(m).unwrap();
             }
             if round == 0 {

@@ -7,39 +7,15 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use tns_nn::Network;
-use tns_search::Weights;
 
 use crate::error::PlayerError;
 use crate::external::External;
 use crate::level::Level;
 use crate::limit;
 use crate::shipped::shipped_network_shared;
-use crate::spec::{PlayerKind, PlayerSpec};
+use crate::spec::{PlayerKind, PlayerSpec, WEIGHT_KEYS, weight_mut};
 
 const LIMIT_KEYS: &str = "time, depth, threads, tt";
-const WEIGHT_KEYS: [&str; 7] = [
-    "dead",
-    "capturable_tiger",
-    "capturable_sheep",
-    "trapped",
-    "mobility",
-    "in_hand",
-    "edge_sheep",
-];
-
-fn weight_mut<'w>(weights: &'w mut Weights, key: &str) -> Option<&'w mut i32> {
-    Some(match key {
-        "dead" => &mut weights.dead,
-        "capturable_tiger" => &mut weights.capturable_tiger_to_move,
-        "capturable_sheep" => &mut weights.capturable_sheep_to_move,
-        "trapped" => &mut weights.trapped_tiger,
-        "mobility" => &mut weights.tiger_mobility,
-        "in_hand" => &mut weights.in_hand,
-        "edge_sheep" => &mut weights.edge_sheep,
-        _ => return None,
-    })
-}
-
 /// `on` or `off`, as the options `traps`, `table` and `endgame` take.
 fn on_off(key: &str, value: &str) -> Result<bool, PlayerError> {
     match value {
@@ -53,17 +29,18 @@ fn parse_value<T: FromStr>(key: &str, value: &str, why: &'static str) -> Result<
     value.parse().map_err(|_| PlayerError::Value { key: key.into(), value: value.into(), why })
 }
 
-/// The kind a spec's first word names: a built-in kind, or a weights file.
-fn kind_of(word: &str, spec: &str) -> Result<PlayerKind, PlayerError> {
+/// The player a spec's first word names, with the kind's defaults: a built-in kind, or a
+/// weights file (named by its path as written).
+fn kind_of(word: &str, spec: &str) -> Result<PlayerSpec, PlayerError> {
     Ok(match word {
-        "heuristic" => PlayerKind::Heuristic(Weights::DEFAULT),
-        "perfect" => PlayerKind::Perfect { weights: Weights::DEFAULT, traps: false },
-        "random" => PlayerKind::Random,
-        "network" => PlayerKind::Neural(shipped_network_shared()?),
+        "heuristic" => PlayerSpec::heuristic(),
+        "perfect" => PlayerSpec::perfect(),
+        "random" => PlayerSpec::new(PlayerKind::Random),
+        "network" => PlayerSpec::new(PlayerKind::Neural(shipped_network_shared()?)),
         _ if std::path::Path::new(word).is_file() => {
             let net = Network::load(std::path::Path::new(word))
                 .map_err(|e| PlayerError::Network(Arc::new(e)))?;
-            PlayerKind::Neural(Arc::new(net))
+            PlayerSpec::neural(word, Arc::new(net))
         }
         _ => return Err(PlayerError::Unknown(spec.into())),
     })
@@ -74,18 +51,15 @@ impl FromStr for PlayerSpec {
 
     fn from_str(s: &str) -> Result<PlayerSpec, PlayerError> {
         if let Some(command) = s.strip_prefix("cmd:") {
-            return external_spec(s, command);
+            return external_spec(command);
         }
-        // A level's name stands for its spec; the player keeps the name it was chosen by.
+        // A level's name stands for its spec: the same player as the spec, named alike.
         if let Some(expanded) = Level::expand(s) {
-            let spec: PlayerSpec = expanded.parse()?;
-            return Ok(PlayerSpec { name: s.to_string(), ..spec });
+            return expanded.parse();
         }
         let (kind_text, options) = s.split_once(':').unwrap_or((s, ""));
-        let mut kind = kind_of(kind_text, s)?;
-        let mut spec = PlayerSpec::new(s, PlayerKind::Random);
-        spec.endgame = matches!(kind, PlayerKind::Neural(_));
-        spec.calibrated = matches!(kind, PlayerKind::Neural(_));
+        let mut spec = kind_of(kind_text, s)?;
+        let mut kind = std::mem::replace(&mut spec.kind, PlayerKind::Random);
         let expected: String = match kind {
             PlayerKind::Heuristic(_) => format!(
                 "{LIMIT_KEYS}, table, endgame or calibrated (on or off) or a weight ({})",
@@ -156,17 +130,16 @@ impl FromStr for PlayerSpec {
 
 /// A `cmd:` spec: the program and its arguments, with the words `name=`, `option.NAME=`,
 /// `time=`, `depth=`, `threads=` and `tt=` taken as the runner's settings for it.
-fn external_spec(text: &str, command: &str) -> Result<PlayerSpec, PlayerError> {
-    let mut spec = PlayerSpec::new(text, PlayerKind::Random);
-    let mut external = External { command: Vec::new(), options: Vec::new() };
-    let mut name = None;
+fn external_spec(command: &str) -> Result<PlayerSpec, PlayerError> {
+    let mut spec = PlayerSpec::new(PlayerKind::Random);
+    let mut external = External { command: Vec::new(), options: Vec::new(), name: None };
     for word in command.split_whitespace() {
         let setting = word.split_once('=').filter(|(key, _)| {
             matches!(*key, "name" | "time" | "depth" | "threads" | "tt")
                 || key.starts_with("option.")
         });
         match setting {
-            Some(("name", value)) => name = Some(value.to_string()),
+            Some(("name", value)) => external.name = Some(value.to_string()),
             Some(("time", value)) => spec.time = Some(limit::seconds(value)?),
             Some(("depth", value)) => spec.depth = Some(limit::depth(value)?),
             Some(("threads", value)) => spec.threads = Some(limit::threads(value)?),
@@ -188,9 +161,6 @@ fn external_spec(text: &str, command: &str) -> Result<PlayerSpec, PlayerError> {
     if external.command.is_empty() {
         return Err(PlayerError::NoProgram);
     }
-    if let Some(name) = name {
-        spec.name = name;
-    }
     spec.kind = PlayerKind::External(external);
     Ok(spec)
 }
@@ -200,6 +170,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     use tns_board::Game;
+    use tns_search::Weights;
 
     use super::*;
     use crate::player::Budget;
@@ -212,7 +183,7 @@ mod tests {
         assert_eq!(spec.time, Some(0.2));
         let PlayerKind::Heuristic(w) = spec.kind else { panic!("{spec:?}") };
         assert_eq!((w.dead, w.in_hand, w.trapped_tiger), (350, -5, Weights::DEFAULT.trapped_tiger));
-        assert_eq!(spec.to_string(), "heuristic:time=0.2,dead=350,in_hand=-5");
+        assert_eq!(spec.to_string(), "hard:time=0.2,dead=350,in_hand=-5");
         assert_eq!("random".parse::<PlayerSpec>().unwrap().kind, PlayerKind::Random);
         let traps: PlayerSpec = "perfect:traps=on,dead=300".parse().unwrap();
         let PlayerKind::Perfect { weights, traps: true } = traps.kind else { panic!("{traps:?}") };
@@ -234,7 +205,7 @@ mod tests {
         assert_eq!(Network::load(&on_disk).unwrap(), shipped_network().unwrap());
         let net: PlayerSpec = "network:depth=3".parse().unwrap();
         assert!(matches!(&net.kind, PlayerKind::Neural(n) if **n == shipped_network().unwrap()));
-        assert_eq!((net.name.as_str(), net.depth), ("network:depth=3", Some(3)));
+        assert_eq!((net.to_string().as_str(), net.depth), ("strongest:depth=3", Some(3)));
         assert!(matches!(err("heuristic:speed=3"), PlayerError::Option { .. }));
         assert!(matches!(err("heuristic:dead"), PlayerError::Option { .. }));
         assert!(matches!(err("random:time=1"), PlayerError::Option { .. }));
@@ -251,13 +222,24 @@ mod tests {
         assert!(matches!(err("cmd:"), PlayerError::NoProgram));
         let external: PlayerSpec = "cmd:./engine --fast".parse().unwrap();
         let command = vec!["./engine".to_string(), "--fast".to_string()];
-        assert_eq!(external.kind, PlayerKind::External(External { command, options: Vec::new() }));
+        assert_eq!(
+            external.kind,
+            PlayerKind::External(External { command, options: Vec::new(), name: None })
+        );
+        assert_eq!(external.to_string(), "cmd:./engine --fast");
         // As cutechess names them: a name, options, limits; the rest is the command.
         let named: PlayerSpec =
             "cmd:./engine --fast name=fast option.Hash=64 option.Evaluator=heuristic:dead=300 depth=6"
                 .parse()
                 .unwrap();
-        assert_eq!((named.name.as_str(), named.depth), ("fast", Some(6)));
+        assert_eq!((named.to_string().as_str(), named.depth), ("fast", Some(6)));
+        // Its whole spec, in the one order: the command, its options, its limits, its name.
+        let whole = format!("{named:#}");
+        assert_eq!(
+            whole,
+            "cmd:./engine --fast option.Hash=64 option.Evaluator=heuristic:dead=300 depth=6 name=fast"
+        );
+        assert_eq!(whole.parse::<PlayerSpec>().unwrap(), named);
         let PlayerKind::External(e) = &named.kind else { panic!() };
         assert_eq!(e.command, ["./engine", "--fast"]);
         assert_eq!(

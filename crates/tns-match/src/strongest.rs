@@ -12,10 +12,11 @@ impl PlayerSpec {
     /// network built in will not load).
     ///
     /// ```
-    /// use tns_match::{PlayerKind, PlayerSpec};
+    /// use tns_match::{Level, PlayerKind, PlayerSpec};
     ///
     /// let best = PlayerSpec::strongest();
-    /// assert_eq!(best.name, "network");
+    /// assert_eq!(best.level(), Some(Level::Strongest));
+    /// assert_eq!(best.to_string(), "strongest");
     /// assert!(matches!(best.kind, PlayerKind::Neural(_)));
     /// ```
     pub fn strongest() -> PlayerSpec {
@@ -56,10 +57,11 @@ mod tests {
 
     #[test]
     fn the_strongest_without_the_real_games_table_is_the_network() {
-        assert_eq!(PlayerSpec::strongest_at(Board::START, None).unwrap().name, "network");
+        let strongest = Some(crate::Level::Strongest);
+        assert_eq!(PlayerSpec::strongest_at(Board::START, None).unwrap().level(), strongest);
         // A variant's table (one kill wins) holds the start, but not for the real game.
         let variant = Arc::new(Tablebase::build(1, None, |_| {}).unwrap());
         let spec = PlayerSpec::strongest_at(Board::START, Some(&variant)).unwrap();
-        assert_eq!(spec.name, "network");
+        assert_eq!(spec.level(), strongest);
     }
 }

@@ -187,7 +187,7 @@ pub fn run_match(
         for (player, spec) in [(a, &config.a), (b, &config.b)] {
             player
                 .prepare()
-                .map_err(|reason| MatchError::Engine { player: spec.name.clone(), reason })?;
+                .map_err(|reason| MatchError::Engine { player: spec.to_string(), reason })?;
         }
     }
     let conditions = Conditions {

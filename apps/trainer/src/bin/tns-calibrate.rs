@@ -88,7 +88,7 @@ fn raw_evaluator(player: &PlayerSpec) -> anyhow::Result<(Arc<dyn Evaluator>, Rea
         PlayerKind::Heuristic(weights) => {
             Ok((Arc::new(Heuristic::new(*weights)), Reading::linear(400.0)))
         }
-        _ => bail!("{}: not a network or the heuristic", player.name),
+        _ => bail!("{player}: not a network or the heuristic"),
     }
 }
 
@@ -216,7 +216,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> anyhow::Result<()> {
         out(&format!("wrote {}", path.display()));
     }
     if let Some(path) = &cli.svg {
-        let title = format!("{}: chances of its evaluation on the held-out set", cli.player.name);
+        let title = format!("{}: chances of its evaluation on the held-out set", cli.player);
         tns_file::save(path, calibration::diagram(&title, &evaluation).as_bytes())?;
         out(&format!("wrote {}", path.display()));
     }

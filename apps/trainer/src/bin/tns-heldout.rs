@@ -78,16 +78,15 @@ fn evaluator(
         || player.tt_mb.is_some()
     {
         bail!(
-            "{}: sets its own limits, but every player is measured at the same depth and time \
-             a move (--depth, --time), one thread, from an empty table: name it without time, \
-             depth, threads or tt",
-            player.name
+            "{player}: sets its own limits, but every player is measured at the same depth and \
+             time a move (--depth, --time), one thread, from an empty table: name it without \
+             time, depth, threads or tt"
         );
     }
     match player.evaluator(table) {
         Ok(Some(e)) => Ok(e),
-        Ok(None) => bail!("{}: {MEASURABLE}", player.name),
-        Err(e) => Err(e).with_context(|| format!("{}: {MEASURABLE}", player.name)),
+        Ok(None) => bail!("{player}: {MEASURABLE}"),
+        Err(e) => Err(e).with_context(|| format!("{player}: {MEASURABLE}")),
     }
 }
 
@@ -117,7 +116,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> anyhow::Result<()> {
             let f = figures(net, &teacher, &validation);
             teacher.check()?;
             // The network's own figures: the table plays no part in them.
-            let name = spec.clone().without_table().name;
+            let name = spec.clone().without_table();
             out(&format!(
                 "{name}: validation loss {:.4}, values {:.1}%, one-ply moves {:.1}% of {} critical",
                 f.loss,
@@ -130,7 +129,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> anyhow::Result<()> {
         for (what, limit) in &limits {
             let choices = search_choices(&evaluator, &validation, limit, h.positions());
             let k = Kept::of_choices(&choices);
-            out(&format!("{}: search at {what} keeps the value in {k}", spec.name));
+            out(&format!("{spec}: search at {what} keeps the value in {k}"));
             if cli.misses {
                 for c in choices.iter().filter(|c| !c.kept()) {
                     out(&miss_line(c));

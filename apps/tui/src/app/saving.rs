@@ -17,8 +17,8 @@ impl App {
     pub fn record(&self) -> GameRecord {
         let mut record = GameRecord::from_game(
             &self.game,
-            self.player(Side::Sheep).name(),
-            self.player(Side::Tiger).name(),
+            &self.player(Side::Sheep).name(),
+            &self.player(Side::Tiger).name(),
         );
         let (date, time) = utc_now();
         // PGN's Date is 2026.12.01; the tags' names are fixed and valid, so setting cannot fail.
@@ -30,7 +30,7 @@ impl App {
         }
         if let Some(clock) = &self.clock {
             // PGN's form, in seconds ("300+3"), and each side's time left when written.
-            tags.push(("TimeControl", clock.control.to_string()));
+            tags.push(("TimeControl", clock.control.pgn()));
             let now = std::time::Instant::now();
             for (side, tag) in [(Side::Sheep, "SheepClock"), (Side::Tiger, "TigerClock")] {
                 // Tenths, rounded down as the clock shows them: 0:00.0 is never saved as 0.1.

@@ -32,7 +32,7 @@ impl App {
         };
         let (sheep, tiger) = (self.player(Side::Sheep).name(), self.player(Side::Tiger).name());
         let form =
-            Box::new(NewGameForm::new(self.offered(), sheep, tiger, time, self.shown_board()));
+            Box::new(NewGameForm::new(self.offered(), &sheep, &tiger, time, self.shown_board()));
         // Opened again, it replaces the form it finds rather than opening over it.
         let back = match std::mem::take(&mut self.screen) {
             Screen::NewGame { back, .. } => back,
@@ -134,7 +134,7 @@ impl App {
         // A side left to the default and not changed in the form, or the strongest level as
         // the form offers it without a table, takes a table that comes.
         for (i, name) in [&choice.sheep, &choice.tiger].into_iter().enumerate() {
-            let kept = tns_match::level_name(self.seats[i].kind.name()) == *name;
+            let kept = tns_match::level_name(&self.seats[i].kind.name()) == *name;
             fresh.table.takes[i] = (self.table.takes[i] && kept) || name == "strongest";
         }
         *self = fresh;

@@ -76,7 +76,7 @@ impl App {
         let limits = self.move_limits(side);
         let seat = &mut self.seats[seat_index(side)];
         if let Some(random) = &mut seat.random {
-            if let Some(m) = random.choose(&self.game, &AtomicBool::new(false))
+            if let Ok(m) = random.choose(&self.game, &AtomicBool::new(false))
                 && self.game.play(m).is_ok()
             {
                 self.notes.turns.remove(&(self.game.len() - 1));
