@@ -4,7 +4,7 @@
 use tns_board::{Board, KILLS_TO_WIN, Move};
 
 use crate::Evaluator;
-use crate::score::{EVAL_LIMIT, MAX_PLY, loss_in};
+use crate::score::{MAX_PLY, Score};
 use crate::worker::Worker;
 
 impl<E: Evaluator> Worker<'_, '_, E> {
@@ -54,13 +54,14 @@ impl<E: Evaluator> Worker<'_, '_, E> {
     /// The move a one-ply search of `board` chooses (repetitions aside): the one whose
     /// position is worst for the opponent.
     fn one_ply_best(&self, board: Board) -> Option<Move> {
-        let value = |child: Board| -> i32 {
+        let value = |child: Board| -> Score {
             if child.dead() >= KILLS_TO_WIN || !child.has_moves() {
-                return loss_in(0);
+                return Score::loss_in(0);
             }
-            self.shared.evaluator.exact(child).unwrap_or_else(|| {
-                self.shared.evaluator.evaluate(child).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-            })
+            self.shared
+                .evaluator
+                .exact(child)
+                .unwrap_or_else(|| Score::from_eval(self.shared.evaluator.evaluate(child)))
         };
         let moves = board.legal_moves();
         moves.iter().copied().min_by_key(|&m| value(board.after_unchecked(m)))

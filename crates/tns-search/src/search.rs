@@ -22,14 +22,14 @@ use crate::worker::{CHECK_EVERY, Shared, Worker};
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use tns_board::Board;
-/// use tns_search::{Heuristic, Limits, Search, SearchConfig, describe};
+/// use tns_search::{Heuristic, Limits, Search, SearchConfig};
 ///
 /// let mut search = Search::new(Heuristic::default(), SearchConfig::default().with_tt_mb(4))?;
 /// // Four sheep are dead and the tigers can jump a fifth.
 /// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
 /// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {})?;
 /// assert_eq!(result.best_move.unwrap().to_string(), "a5xc5");
-/// assert_eq!(describe(result.score, board.side_to_move()), "Tigers win in 1");
+/// assert_eq!(result.score.describe(board.side_to_move()), "Tigers win in 1");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
