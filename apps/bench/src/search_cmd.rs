@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         args.with.iter().map(|p| (p, true)).chain(args.without.iter().map(|p| (p, false)));
     for (part, on) in switches {
         match part {
-            Part::Table => parts.table = on,
+            Part::Table => parts.tt = on,
             Part::Jumps => parts.jumps_first = on,
             Part::Killers => parts.killers = on,
             Part::History => parts.history = on,

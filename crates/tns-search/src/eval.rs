@@ -89,7 +89,7 @@ pub trait Evaluator: Send + Sync + std::fmt::Debug {
     /// then chooses among these by its own evaluation. `None`, the default, searches them all.
     ///
     /// # Errors
-    /// An evaluator that cannot answer (a damaged table file) says why: the search then fails
+    /// An evaluator that cannot answer (a damaged tablebase file) says why: the search then fails
     /// with that error rather than search on without what the evaluator should have known.
     fn root_moves(&self, board: Board) -> Result<Option<MoveList>, EvalError> {
         let _ = board;

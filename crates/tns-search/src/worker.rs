@@ -1,5 +1,5 @@
 //! One thread's search: iterative deepening, negamax alpha-beta over `Copy` boards, the
-//! table's probes and stores, and the limits.
+//! transposition table's probes and stores, and the limits.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
@@ -36,13 +36,13 @@ fn target_share(stable: u32) -> f64 {
 /// What the transposition table says about a node.
 #[derive(Clone, Copy, Debug)]
 struct Probe {
-    /// Whether the table is used at this node (probed, and stored into after).
+    /// Whether the transposition table is used at this node (probed, and stored into after).
     use_tt: bool,
     /// The canonical position's key.
     key: u64,
     /// The symmetry from the position to its canonical form.
     sym: Symmetry,
-    /// The table's move, in the position's own orientation.
+    /// The transposition table's move, in the position's own orientation.
     mv: Option<Move>,
     /// A score that ends the node at once (a deep enough entry whose bound decides).
     cut: Option<Score>,
@@ -52,7 +52,7 @@ struct Probe {
 pub(crate) struct Shared<'a, E> {
     pub(crate) evaluator: &'a E,
     pub(crate) tt: &'a TranspositionTable,
-    pub(crate) use_table: bool,
+    pub(crate) use_tt: bool,
     pub(crate) pvs: bool,
     pub(crate) stability: bool,
     pub(crate) history: &'a [Board],
@@ -288,7 +288,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
     }
 
     /// The score of `board` at `ply` with `depth` plies to go, within (`alpha`, `beta`): the
-    /// checks that end a line, the table, the moves, and the table again.
+    /// checks that end a line, the transposition table, the moves, and the table again.
     fn negamax(
         &mut self,
         board: Board,
@@ -369,7 +369,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
     /// less than the symmetry transform costs).
     #[inline]
     fn probe(&mut self, board: Board, depth: u32, ply: usize, alpha: Score, beta: Score) -> Probe {
-        let use_tt = depth >= 2 && self.shared.use_table;
+        let use_tt = depth >= 2 && self.shared.use_tt;
         if !use_tt {
             return Probe { use_tt, key: 0, sym: Symmetry::IDENTITY, mv: None, cut: None };
         }

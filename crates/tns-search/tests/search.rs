@@ -250,7 +250,7 @@ proptest! {
         // Whichever parts are switched off, the value is the same; only the node count moves.
         let [table, jumps_first, killers, history_heuristic, pvs] = switches;
         let mut parts = Parts::DEFAULT;
-        (parts.table, parts.jumps_first, parts.killers) = (table, jumps_first, killers);
+        (parts.tt, parts.jumps_first, parts.killers) = (table, jumps_first, killers);
         (parts.history, parts.pvs) = (history_heuristic, pvs);
         let r = search_parts(*board, history, Limits::depth(depth), 1, parts);
         prop_assert_eq!(r.score, expected, "{} depth {}", board, depth);
