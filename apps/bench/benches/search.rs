@@ -25,12 +25,12 @@ fn evaluation(c: &mut Criterion) {
         for s in Symmetry::ALL {
             assert_eq!(h.evaluate(b.transformed(s)), h.evaluate(b));
         }
-        assert_eq!(h.evaluate(b), h.tiger_score(b) * b.side_to_move().sign());
+        assert_eq!(h.evaluate(b).get(), h.tiger_score(b) * b.side_to_move().sign());
     }
     let kill = boards[3];
-    assert!(kill.side_to_move() == Side::Tiger && h.evaluate(kill) > 0);
+    assert!(kill.side_to_move() == Side::Tiger && h.evaluate(kill).get() > 0);
     c.bench_function("heuristic eval/6 positions", |bench| {
-        bench.iter(|| black_box(&boards).iter().map(|&b| h.evaluate(b)).sum::<i32>());
+        bench.iter(|| black_box(&boards).iter().map(|&b| h.evaluate(b).get()).sum::<i32>());
     });
 }
 
@@ -72,11 +72,11 @@ fn network_evaluation(c: &mut Criterion) {
         // The evaluation is the network's output scaled, and stays inside the search's limit.
         #[expect(clippy::cast_possible_truncation, reason = "an output in [-1, 1] times 1,000")]
         let expected = (eval.network().forward(b) * tns_nn::SCORE_SCALE).round() as i32;
-        assert_eq!(eval.evaluate(b), expected);
-        assert!(expected.abs() <= tns_search::EVAL_LIMIT);
+        assert_eq!(eval.evaluate(b).get(), expected);
+        assert!(expected.abs() <= tns_search::Eval::LIMIT.get());
     }
     c.bench_function(name, |bench| {
-        bench.iter(|| black_box(&boards).iter().map(|&b| eval.evaluate(b)).sum::<i32>());
+        bench.iter(|| black_box(&boards).iter().map(|&b| eval.evaluate(b).get()).sum::<i32>());
     });
 }
 

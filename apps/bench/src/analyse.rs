@@ -9,7 +9,6 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 use tns_board::{Board, Game, KILLS_TO_WIN, Move};
 use tns_match::{Budget, PlayerSpec};
-use tns_search::{describe, shown_score};
 use tns_tablebase::{Tablebase, TablebaseError};
 
 #[derive(clap::Args, Debug)]
@@ -116,7 +115,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         say!(
             "depth {} score {}{} ({}) nodes {} nps {} time {:.3} pv {}",
             r.depth,
-            describe(shown_score(r.score, r.chances), side),
+            r.score.shown(r.chances).describe(side),
             if r.lower_bound { " lowerbound" } else { "" },
             r.chances.describe(side),
             r.nodes,
@@ -140,7 +139,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let best = result.best_move.context("no legal move")?;
     say!(
         "bestmove {best} score {} ({})",
-        describe(shown_score(result.score, result.chances), side),
+        result.score.shown(result.chances).describe(side),
         result.chances.describe(side)
     );
     Ok(())

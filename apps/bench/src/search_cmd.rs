@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 use tns_bench::BENCH_POSITIONS;
 use tns_match::{PlayerKind, PlayerSpec};
-use tns_search::{Evaluator, Limits, Parts, Search, SearchConfig, describe};
+use tns_search::{Evaluator, Limits, Parts, Search, SearchConfig};
 
 /// A part of the search that `--without` can switch off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         args.with.iter().map(|p| (p, true)).chain(args.without.iter().map(|p| (p, false)));
     for (part, on) in switches {
         match part {
-            Part::Table => parts.table = on,
+            Part::Table => parts.tt = on,
             Part::Jumps => parts.jumps_first = on,
             Part::Killers => parts.killers = on,
             Part::History => parts.history = on,
@@ -110,7 +110,7 @@ fn bench<E: Evaluator>(evaluator: E, config: SearchConfig, depth: u32) -> anyhow
             "{:15} {:>8} {:>12} {:>5} {:>12} {:>8.3}s {:>10}",
             p.name,
             best.to_string(),
-            describe(r.score, board.side_to_move()),
+            r.score.describe(board.side_to_move()),
             r.depth,
             r.nodes,
             r.time.as_secs_f64(),

@@ -12,7 +12,7 @@ use anyhow::{Context as _, anyhow, bail};
 use tns_board::{Game, KILLS_TO_WIN, MAX_MOVES, Move, Side};
 use tns_match::{Budget, PlayerError, PlayerSpec, limit};
 use tns_search::{
-    Clock, Evaluator, Limits, MAX_THREADS, MAX_TT_MB, Parts, Report, Search, plies_to_end,
+    Clock, Evaluator, Expected, Limits, MAX_THREADS, MAX_TT_MB, Parts, Report, Score, Search,
 };
 use tns_tablebase::Tablebase;
 
@@ -101,11 +101,11 @@ fn send(out: &Output, line: &str) {
 /// `show_wdl`, the chances of a win, a draw and a loss for the side to move in permille after
 /// the score (`wdl 120 800 80`).
 pub fn info_line(r: &Report, show_wdl: bool) -> String {
-    let mut score = match plies_to_end(r.score) {
-        Some(n) if r.score > 0 => format!("win {n}"),
+    let mut score = match r.score.plies_to_end() {
+        Some(n) if r.score > Score::DRAW => format!("win {n}"),
         Some(n) => format!("loss {n}"),
         // The expected result from the chances: one unit whatever the evaluator searched on.
-        None => format!("cp {}", tns_search::shown_score(r.score, r.chances)),
+        None => format!("cp {}", Expected::of(r.chances)),
     };
     if r.lower_bound {
         score.push_str(" lowerbound");

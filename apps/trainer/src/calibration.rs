@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use rayon::prelude::*;
 use tns_board::Board;
 use tns_search::{
-    Chances, Evaluator, Limits, Reading, Search, SearchConfig, Wdl, WdlModel, WdlSample,
+    Chances, Evaluator, Limits, Reading, Score, Search, SearchConfig, Wdl, WdlModel, WdlSample,
 };
 
 use crate::measures::{Held, Validation};
@@ -29,7 +29,11 @@ pub fn samples<E: Evaluator>(evaluator: &E, validation: &Validation) -> Vec<WdlS
     validation
         .held
         .par_iter()
-        .map(|h| WdlSample { board: h.board, score: evaluator.evaluate(h.board), result: h.value })
+        .map(|h| WdlSample {
+            board: h.board,
+            score: Score::from_eval(evaluator.evaluate(h.board)),
+            result: h.value,
+        })
         .collect()
 }
 
@@ -209,7 +213,7 @@ pub fn swings<E: Evaluator + Clone + Send + Sync>(
             || Search::new(evaluator.clone(), config).expect("an 8 MiB one-thread search"),
             |search, &board| {
                 search.clear();
-                let mut scores: Vec<(u32, i32)> = Vec::new();
+                let mut scores: Vec<(u32, Score)> = Vec::new();
                 let _ = search.search(board, &[], Limits::depth(deepest), &stop, |r| {
                     if !r.lower_bound && r.multipv == 1 {
                         scores.push((r.depth, r.score));
@@ -218,10 +222,10 @@ pub fn swings<E: Evaluator + Clone + Send + Sync>(
                 scores
                     .windows(2)
                     .filter(|w| w[1].0 >= 4 && w[1].0 == w[0].0 + 1)
-                    .filter(|w| {
-                        !tns_search::is_decisive(w[0].1) && !tns_search::is_decisive(w[1].1)
+                    .filter(|w| !w[0].1.is_decisive() && !w[1].1.is_decisive())
+                    .map(|w| {
+                        f64::from((w[1].1.as_eval().get() - w[0].1.as_eval().get()).abs()) / certain
                     })
-                    .map(|w| f64::from((w[1].1 - w[0].1).abs()) / certain)
                     .collect::<Vec<f64>>()
             },
         )

@@ -6,7 +6,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Board, Game, Side, Symmetry};
 use tns_nn::{Network, NeuralEvaluator, SCORE_SCALE, Sample};
-use tns_search::{Limits, Search, SearchConfig, is_decisive};
+use tns_search::{Limits, Score, Search, SearchConfig};
 
 /// One self-play game: every position where a side was to move, the search's value of it for
 /// that side in [-1, 1], and how the game ended.
@@ -21,15 +21,15 @@ pub struct SelfPlayGame {
 }
 
 /// A search score as a value in [-1, 1] for the side to move: a forced win is 1.
-pub fn value_of_score(score: i32) -> f32 {
-    if is_decisive(score) {
-        if score > 0 { 1.0 } else { -1.0 }
+pub fn value_of_score(score: Score) -> f32 {
+    if score.is_decisive() {
+        if score > Score::DRAW { 1.0 } else { -1.0 }
     } else {
         #[expect(
             clippy::cast_precision_loss,
             reason = "a score short of a forced result, within ±25,000: exact in an f32"
         )]
-        let score = score as f32;
+        let score = score.as_eval().get() as f32;
         (score / SCORE_SCALE).clamp(-1.0, 1.0)
     }
 }

@@ -2,16 +2,16 @@
 //! where the chances put the bar.
 
 use tns_board::Side;
-use tns_search::{Chances, plies_to_end};
+use tns_search::{Chances, Score};
 
 /// A search's result for people: a forced result as the table's verdicts say it ("Sheep win
 /// in 7 plies"), else the chances of each result the player reads in its score, from the
 /// sheep's end to the tigers' ("Sheep 2% · Draw 78% · Tigers 20%").
-pub fn result_text(score: i32, chances: Chances, side_to_move: Side) -> String {
-    match plies_to_end(score) {
+pub fn result_text(score: Score, chances: Chances, side_to_move: Side) -> String {
+    match score.plies_to_end() {
         // The library's words, with the unit: "Tigers win in 7" and " plies".
         Some(n) => {
-            let words = tns_search::describe(score, side_to_move);
+            let words = score.describe(side_to_move);
             format!("{words} {}", if n == 1 { "ply" } else { "plies" })
         }
         None => chances.describe(side_to_move),

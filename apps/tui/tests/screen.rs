@@ -713,14 +713,15 @@ fn the_result_is_shown_once() {
 fn results_are_said_as_chances_from_the_sheeps_end_with_one_wording_for_forced_ones() {
     use tigers_and_sheep::{bar_position, result_text};
     use tns_board::Side;
-    use tns_search::{Chances, Wdl, win_in};
+    use tns_search::{Chances, Score, Wdl};
     let even = Chances::from_probabilities(0.1, 0.1);
     let sheep_ahead = Chances::from_probabilities(0.3, 0.02);
-    assert_eq!(result_text(0, sheep_ahead, Side::Sheep), "Sheep 30% · Draw 68% · Tigers 2%");
-    assert_eq!(result_text(0, sheep_ahead, Side::Tiger), "Sheep 2% · Draw 68% · Tigers 30%");
+    let zero = Score::DRAW;
+    assert_eq!(result_text(zero, sheep_ahead, Side::Sheep), "Sheep 30% · Draw 68% · Tigers 2%");
+    assert_eq!(result_text(zero, sheep_ahead, Side::Tiger), "Sheep 2% · Draw 68% · Tigers 30%");
     let won = Chances::certain(Wdl::Win);
-    assert_eq!(result_text(win_in(7), won, Side::Sheep), "Sheep win in 7 plies");
-    assert_eq!(result_text(-win_in(1), won.flipped(), Side::Sheep), "Tigers win in 1 ply");
+    assert_eq!(result_text(Score::win_in(7), won, Side::Sheep), "Sheep win in 7 plies");
+    assert_eq!(result_text(-Score::win_in(1), won.flipped(), Side::Sheep), "Tigers win in 1 ply");
     // The bar: even in the middle, at an end for a certain win, towards the side ahead.
     assert_eq!(bar_position(even, Side::Sheep, 10), 5);
     assert_eq!(bar_position(won, Side::Tiger, 10), 10);

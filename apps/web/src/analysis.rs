@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tns_board::{Board, Game, Side};
 use tns_match::{Budget, PlayerSpec, Searcher};
-use tns_search::{CERTAIN_WIN, Chances, Limits, Report, describe, plies_to_end, shown_score};
+use tns_search::{Chances, Expected, Limits, Report, Score};
 use tns_tablebase::{MoveEffect, Tablebase, TablebaseError, Value, Verdict, Wdl};
 
 use crate::error::ApiError;
@@ -174,28 +174,30 @@ pub fn table_verdict(v: Verdict, side: Side) -> VerdictJson {
 }
 
 /// A search's score and chances for `side` as JSON: decided where the search proved a result.
-pub fn search_verdict(score: i32, chances: Chances, side: Side) -> VerdictJson {
-    match plies_to_end(score) {
+pub fn search_verdict(score: Score, chances: Chances, side: Side) -> VerdictJson {
+    match score.plies_to_end() {
         Some(n) => {
-            let winner = if score > 0 { side } else { side.other() };
-            let result = if score > 0 { "win" } else { "loss" };
-            let plies = u32::try_from(n).ok();
+            let winner = if score > Score::DRAW { side } else { side.other() };
+            let result = if score > Score::DRAW { "win" } else { "loss" };
+            let plies = Some(n);
+            let certain =
+                if score > Score::DRAW { Expected::CERTAIN_WIN } else { -Expected::CERTAIN_WIN };
             VerdictJson {
                 result,
                 winner: Some(side_name(winner)),
                 plies,
                 // A certain result, in the one unit of `score`; the distance is `proven`'s.
-                score: Some(if score > 0 { CERTAIN_WIN } else { -CERTAIN_WIN }),
+                score: Some(certain.get()),
                 proven: Some(ProvenJson { result, plies }),
                 wdl: chances.into(),
-                text: describe(score, side),
+                text: score.describe(side),
             }
         }
         None => VerdictJson {
             result: "unknown",
             winner: None,
             plies: None,
-            score: Some(shown_score(score, chances)),
+            score: Some(Expected::of(chances).get()),
             proven: None,
             wdl: chances.into(),
             // The chances are the side to move's: for a move, the side that plays it.

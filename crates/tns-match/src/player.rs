@@ -67,7 +67,7 @@ pub struct Budget {
     pub depth: Option<u32>,
     /// Search threads.
     pub threads: usize,
-    /// Table size in MiB.
+    /// Transposition table size in MiB.
     pub tt_mb: usize,
 }
 

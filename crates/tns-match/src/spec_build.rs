@@ -165,6 +165,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     use tns_board::{Board, Game, KILLS_TO_WIN};
+    use tns_search::{Eval, Expected, Score};
 
     use super::*;
     use crate::shipped::shipped_endgame;
@@ -179,7 +180,7 @@ mod tests {
         search
             .search(Board::START, &[], tns_search::Limits::depth(deepest), &stop, |r| {
                 if r.depth >= 4 {
-                    scores.push(r.score);
+                    scores.push(r.score.as_eval().get());
                 }
             })
             .unwrap();
@@ -212,7 +213,7 @@ mod tests {
         for text in ["SSSSS/SSTSS/SS1SS/STSTS/SSTSS s 0", "SSSSS/SSTSS/SS1SS/STSTS/SSTSS t 0"] {
             let board: Board = text.parse().unwrap();
             let value = endgame.value(board).unwrap();
-            for score in [-500, 0, 700] {
+            for score in [-500, 0, 700].map(|e| Score::from_eval(Eval::new(e))) {
                 let chances = evaluator.chances(score, board);
                 assert_eq!(chances, tns_search::Chances::certain(value.wdl()), "{text}");
                 assert_eq!(chances.of(value.wdl()), 1000);
@@ -222,9 +223,10 @@ mod tests {
         assert_eq!(held, 2);
         // Elsewhere the network's fitted chances: an expected result of half a win is not
         // certain, and a better score has better chances.
-        let half = evaluator.chances(tns_search::CERTAIN_WIN / 2, Board::START);
+        let share = |e| Score::from_eval(Eval::new(Expected::CERTAIN_WIN.get() * e / 4));
+        let half = evaluator.chances(share(2), Board::START);
         assert!(half.win > 0 && half.win < 1000, "{half}");
-        assert!(evaluator.chances(tns_search::CERTAIN_WIN * 3 / 4, Board::START).win > half.win);
+        assert!(evaluator.chances(share(3), Board::START).win > half.win);
     }
 
     #[test]
@@ -248,13 +250,14 @@ mod tests {
         let score = raw.evaluate(board);
         assert_eq!(score, Heuristic::default().evaluate(board));
         let fitted = shipped_chances(Fitted::HeuristicSearch).unwrap().chances(score, board);
-        assert_eq!(raw.chances(score, board), fitted);
-        assert_ne!(fitted, Heuristic::default().chances(score, board), "not the default reading");
+        assert_eq!(raw.chances(Score::from_eval(score), board), fitted);
+        let default = Heuristic::default().chances(Score::from_eval(score), board);
+        assert_ne!(fitted, default, "not the default reading");
         // Read through the chances, every evaluation is an expected result in permille.
         let evaluator = spec("heuristic:calibrated=on").evaluator(None).unwrap().unwrap();
         let board: Board = "T3T/5/2S2/5/T3T t 19".parse().unwrap();
-        assert!(evaluator.evaluate(board).abs() <= tns_search::CERTAIN_WIN);
-        let chances = evaluator.chances(evaluator.evaluate(board), board);
+        assert!(evaluator.evaluate(board).get().abs() <= Expected::CERTAIN_WIN.get());
+        let chances = evaluator.chances(Score::from_eval(evaluator.evaluate(board)), board);
         assert_eq!(
             u32::from(chances.win) + u32::from(chances.draw) + u32::from(chances.loss),
             1000

@@ -24,6 +24,7 @@ fn the_start_reads_as_a_draw_at_every_depth() {
             chances.draw > chances.win && chances.draw > chances.loss,
             "depth {depth}: {chances:?}"
         );
-        assert!(result.score.abs() <= 500, "depth {depth}: expected {} of 10,000", result.score);
+        let score = result.score.as_eval().get();
+        assert!(score.abs() <= 500, "depth {depth}: expected {score} of 10,000");
     }
 }

@@ -222,7 +222,7 @@ fn evaluations_agree(seed: u64, gain: f32) -> (bool, usize) {
         }
         #[expect(clippy::cast_possible_truncation, reason = "an output in [-1, 1] times 1,000")]
         let expected = (eval.network().forward(board) * SCORE_SCALE).round() as i32;
-        same &= eval.evaluate(board) == expected;
+        same &= eval.evaluate(board).get() == expected;
         saturated += usize::from(expected.abs() == 1000);
     }
     (same, saturated)

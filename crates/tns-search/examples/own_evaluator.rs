@@ -2,19 +2,20 @@
 //! The evaluator counts dead sheep and the tigers' moves; the search is the library's.
 
 use tns_board::{Board, Side};
-use tns_search::{Evaluator, Limits, Search, SearchConfig, describe};
+use tns_search::{Eval, Evaluator, Limits, Search, SearchConfig};
 
-/// Dead sheep weigh 4 sheep each, every tiger move a tenth, from the side to move's view.
+/// Dead sheep weigh 4 sheep each, every tiger move a tenth, from the side to move's view: its
+/// [`Eval`]'s unit is hundredths of a sheep, as the heuristic's.
 #[derive(Debug)]
 struct Simple;
 
 impl Evaluator for Simple {
-    fn evaluate(&self, board: Board) -> i32 {
+    fn evaluate(&self, board: Board) -> Eval {
         let dead = i32::from(board.dead()) * 400;
         let tigers =
             if board.side_to_move() == Side::Tiger { board } else { board.with_side_flipped() };
         let mobility = i32::try_from(tigers.legal_moves().len()).unwrap_or(0) * 10;
-        (dead + mobility) * board.side_to_move().sign()
+        Eval::new((dead + mobility) * board.side_to_move().sign())
     }
 }
 
@@ -25,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let best = result.best_move.ok_or("the game is over")?;
     println!(
         "{board}: {best} ({}), depth {}",
-        describe(result.score, board.side_to_move()),
+        result.score.describe(board.side_to_move()),
         result.depth
     );
     println!("line: {}", result.pv.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "));

@@ -7,18 +7,20 @@ use tns_board::{Board, MoveList};
 
 use crate::wdl::Chances;
 use crate::wdl_model::WdlModel;
-use crate::{EvalError, Evaluator};
+use crate::{Eval, EvalError, Evaluator, Expected, Score};
 
-/// The score of a certain win in a calibrated evaluator's units: its scores are the expected
-/// result for the side to move (the chance of a win less that of a loss) in hundredths of a
-/// percent, fine enough that no two evaluations the raw scores tell apart become equal.
-pub const CERTAIN_WIN: i32 = 10_000;
+/// A certain win in a calibrated evaluator's unit, as a number: its evaluations are the
+/// [`Expected`] result for the side to move, in ten-thousandths of a certain win (fine enough
+/// that no two evaluations the raw scores tell apart become equal).
+fn certain_win() -> f64 {
+    f64::from(Expected::CERTAIN_WIN.get())
+}
 
 /// `E` read through `model`, in one of two ways:
 ///
 /// - [`Calibrated::new`]: each evaluation becomes the expected result of `E`'s score in its
-///   class of position (the side to move and the phase), in hundredths of a percent
-///   ([`CERTAIN_WIN`]), and the search's chances are the model's.
+///   class of position (the side to move and the phase), in ten-thousandths of a certain win
+///   (an [`Expected`] result as its [`Eval`]), and the search's chances are the model's.
 /// - [`Calibrated::read_through`]: the search keeps `E`'s own scores (its play unchanged), and
 ///   only its chances are the model's: for an evaluator that plays better on its raw scores
 ///   (the heuristic) but whose chances people should see fitted.
@@ -37,7 +39,8 @@ pub const CERTAIN_WIN: i32 = 10_000;
 ///
 /// let model = Arc::new(WdlModel::neutral(Reading::linear(400.0)));
 /// let calibrated = Calibrated::new(Heuristic::default(), Arc::clone(&model));
-/// assert!(calibrated.evaluate(Board::START).abs() <= tns_search::CERTAIN_WIN);
+/// let certain = tns_search::Expected::CERTAIN_WIN.get();
+/// assert!(calibrated.evaluate(Board::START).get().abs() <= certain);
 /// let read = Calibrated::read_through(Heuristic::default(), model);
 /// let board: Board = "T3T/5/2S2/5/T3T t 19".parse()?;
 /// assert_eq!(read.evaluate(board), Heuristic::default().evaluate(board), "its own scores");
@@ -67,7 +70,7 @@ impl<E: Evaluator> Calibrated<E> {
 
     /// The same, with the chances of a search's root score read through `root`, a model fitted
     /// on searches' root scores (in this evaluator's units as it searches: the expected result
-    /// in hundredths of a percent for [`Calibrated::new`], `inner`'s own for
+    /// in ten-thousandths of a certain win for [`Calibrated::new`], `inner`'s own for
     /// [`Calibrated::read_through`]) rather than on single evaluations. A search's score is the
     /// best of many evaluations, so it leans further than one evaluation does, the more so the
     /// deeper it looks; chances fitted on the search itself do not.
@@ -91,20 +94,21 @@ impl<E: Evaluator> Calibrated<E> {
 impl<E: Evaluator> Evaluator for Calibrated<E> {
     #[inline]
     #[expect(clippy::cast_possible_truncation, reason = "an expectation in [-1, 1] times 10,000")]
-    fn evaluate(&self, board: Board) -> i32 {
-        let score = self.inner.evaluate(board);
+    fn evaluate(&self, board: Board) -> Eval {
+        let eval = self.inner.evaluate(board);
         if !self.rescored {
-            return score;
+            return eval;
         }
-        let expected = self.model.expected(score, board);
-        (expected * f64::from(CERTAIN_WIN)).round() as i32
+        let expected = self.model.expected(eval, board);
+        // The expected result is this evaluator's unit: the one place the two scales meet.
+        Eval::new((expected * certain_win()).round() as i32)
     }
 
     fn worth_caching(&self) -> bool {
         self.inner.worth_caching()
     }
 
-    fn exact(&self, board: Board) -> Option<i32> {
+    fn exact(&self, board: Board) -> Option<Score> {
         self.inner.exact(board)
     }
 
@@ -112,14 +116,15 @@ impl<E: Evaluator> Evaluator for Calibrated<E> {
         self.inner.root_moves(board)
     }
 
-    fn chances(&self, score: i32, board: Board) -> Chances {
+    fn chances(&self, score: Score, board: Board) -> Chances {
         Chances::of_decisive(score).unwrap_or_else(|| {
+            let eval = score.as_eval();
             if let Some(root) = &self.root {
-                root.chances(score, board)
+                root.chances(eval, board)
             } else if self.rescored {
-                self.model.chances_at_expected(f64::from(score) / f64::from(CERTAIN_WIN), board)
+                self.model.chances_at_expected(f64::from(eval.get()) / certain_win(), board)
             } else {
-                self.model.chances(score, board)
+                self.model.chances(eval, board)
             }
         })
     }
@@ -128,8 +133,8 @@ impl<E: Evaluator> Evaluator for Calibrated<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Heuristic;
     use crate::wdl_model::Reading;
-    use crate::{Heuristic, win_in};
 
     #[test]
     fn a_root_model_gives_the_chances_and_leaves_the_scores() {
@@ -142,11 +147,14 @@ mod tests {
         ] {
             let rooted = plain.clone().with_root(Arc::clone(&root));
             assert_eq!(rooted.evaluate(board), plain.evaluate(board));
-            for score in [-3_000, -200, 0, 150, 2_500] {
-                assert_eq!(rooted.chances(score, board), root.chances(score, board), "{score}");
+            for e in [-3_000, -200, 0, 150, 2_500].map(Eval::new) {
+                let score = Score::from_eval(e);
+                assert_eq!(rooted.chances(score, board), root.chances(e, board), "{e:?}");
             }
-            assert_ne!(rooted.chances(1_500, board), plain.chances(1_500, board));
-            assert_eq!(rooted.chances(win_in(3), board), Chances::certain(crate::Wdl::Win));
+            let score = Score::from_eval(Eval::new(1_500));
+            assert_ne!(rooted.chances(score, board), plain.chances(score, board));
+            let win = Score::win_in(3);
+            assert_eq!(rooted.chances(win, board), Chances::certain(crate::Wdl::Win));
         }
     }
 }

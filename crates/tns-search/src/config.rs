@@ -7,7 +7,7 @@
 pub struct SearchConfig {
     /// Threads searching together (lazy SMP), 1 to [`MAX_THREADS`](crate::MAX_THREADS).
     pub threads: usize,
-    /// Transposition table size in MiB, 1 to [`MAX_TT_MB`](crate::MAX_TT_MB).
+    /// The transposition table's size in MiB, 1 to [`MAX_TT_MB`](crate::MAX_TT_MB).
     pub tt_mb: usize,
     /// Which parts of the search are on (all, unless you are measuring one).
     pub parts: Parts,
@@ -21,7 +21,7 @@ impl SearchConfig {
         self
     }
 
-    /// These settings with a table of `tt_mb` MiB.
+    /// These settings with a transposition table of `tt_mb` MiB.
     #[must_use]
     pub const fn with_tt_mb(mut self, tt_mb: usize) -> SearchConfig {
         self.tt_mb = tt_mb;
@@ -51,7 +51,8 @@ impl Default for SearchConfig {
 #[non_exhaustive]
 pub struct Parts {
     /// The transposition table: cutoffs from stored bounds, and the stored move tried first.
-    pub table: bool,
+    /// (`tt`, not `table`: in this project the table is the solution, the tablebase.)
+    pub tt: bool,
     /// Jumps (kills) tried before quiet moves.
     pub jumps_first: bool,
     /// Killer moves: quiet moves that caused a cutoff at the same ply, tried early.
@@ -71,7 +72,7 @@ pub struct Parts {
 impl Parts {
     /// Every part on.
     pub const ALL: Parts = Parts {
-        table: true,
+        tt: true,
         jumps_first: true,
         killers: true,
         history: true,

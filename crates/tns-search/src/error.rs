@@ -44,7 +44,7 @@ pub enum SearchError {
         /// The system's error.
         source: std::io::Error,
     },
-    /// The evaluator could not answer (a damaged table file).
+    /// The evaluator could not answer (a damaged tablebase file).
     #[error(transparent)]
     Evaluator(#[from] EvalError),
 }

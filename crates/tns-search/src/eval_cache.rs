@@ -4,6 +4,7 @@
 use tns_board::Board;
 
 use crate::error::SearchError;
+use crate::eval::Eval;
 
 /// Entries of a thread's table when the evaluator is worth caching: 2^17, 16 bytes each, 2 MiB
 /// a thread (docs/search.md: 2^13 to 2^17 entries were as fast as each other to depth 9, the
@@ -24,7 +25,7 @@ const EMPTY: u64 = u64::MAX;
 #[derive(Debug)]
 pub(crate) struct EvalCache {
     /// `(key, score)`, or empty: no table, every evaluation made afresh.
-    slots: Vec<(u64, i32)>,
+    slots: Vec<(u64, Eval)>,
 }
 
 impl EvalCache {
@@ -41,20 +42,20 @@ impl EvalCache {
         let entries = 1usize << ENTRY_BITS;
         let mut slots = Vec::new();
         slots.try_reserve_exact(entries).map_err(|_| SearchError::EvalCacheMemory {
-            bytes: entries * size_of::<(u64, i32)>(),
+            bytes: entries * size_of::<(u64, Eval)>(),
         })?;
-        slots.resize(entries, (EMPTY, 0));
+        slots.resize(entries, (EMPTY, Eval::default()));
         Ok(EvalCache { slots })
     }
 
     /// Empties every slot.
     pub(crate) fn clear(&mut self) {
-        self.slots.fill((EMPTY, 0));
+        self.slots.fill((EMPTY, Eval::default()));
     }
 
     /// The score of `board`: the table's, or `evaluate`'s, kept for the next time.
     #[inline]
-    pub(crate) fn get_or(&mut self, board: Board, evaluate: impl FnOnce(Board) -> i32) -> i32 {
+    pub(crate) fn get_or(&mut self, board: Board, evaluate: impl FnOnce(Board) -> Eval) -> Eval {
         if self.slots.is_empty() {
             return evaluate(board);
         }
@@ -105,8 +106,8 @@ mod tests {
     }
 
     /// A score that differs from position to position.
-    fn score(board: Board) -> i32 {
-        (board.key().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 54) as i32 - 512
+    fn score(board: Board) -> Eval {
+        Eval::new((board.key().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 54) as i32 - 512)
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use tns_board::{Bitboard, Board, Side};
 
-use crate::Evaluator;
+use crate::{Eval, Evaluator};
 
 /// Weights of the [`Heuristic`] evaluator's terms, in hundredths of a sheep, from the tigers'
 /// point of view.
@@ -74,8 +74,9 @@ impl Default for Weights {
     }
 }
 
-/// The hand-written evaluation: dead sheep, sheep open to a jump, trapped tigers, tiger
-/// mobility and sheep on the edge, all counted from bitboard masks (no loop over points).
+/// The hand-written evaluation, in hundredths of a sheep (its [`Eval`]'s unit): dead sheep,
+/// sheep open to a jump, trapped tigers, tiger mobility and sheep on the edge, all counted from
+/// bitboard masks (no loop over points).
 ///
 /// ```
 /// use tns_board::Board;
@@ -84,7 +85,7 @@ impl Default for Weights {
 /// let h = Heuristic::default();
 /// // A sheep open to a jump with the tigers to move is good for the tigers...
 /// let open: Board = "TS2T/5/5/5/T3T t 19".parse()?;
-/// assert!(h.evaluate(open) > 0);
+/// assert!(h.evaluate(open).get() > 0);
 /// // ...and the same position is bad for the sheep when the tigers are to move.
 /// let safe: Board = "TSS1T/5/5/5/T3T t 18".parse()?;
 /// assert!(h.evaluate(open) > h.evaluate(safe));
@@ -152,7 +153,7 @@ impl Heuristic {
 
 impl Evaluator for Heuristic {
     #[inline]
-    fn evaluate(&self, board: Board) -> i32 {
-        self.tiger_score(board) * board.side_to_move().sign()
+    fn evaluate(&self, board: Board) -> Eval {
+        Eval::new(self.tiger_score(board) * board.side_to_move().sign())
     }
 }

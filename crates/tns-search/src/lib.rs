@@ -13,6 +13,7 @@ mod pv;
 mod report;
 mod score;
 mod search;
+mod shown;
 mod stats;
 mod tt;
 mod wdl;
@@ -20,19 +21,17 @@ mod wdl_fit;
 mod wdl_model;
 mod worker;
 
-pub use calibrated::{CERTAIN_WIN, Calibrated};
+pub use calibrated::Calibrated;
 pub use clock::{Clock, MOVE_OVERHEAD};
 pub use config::{Parts, SearchConfig};
 pub use error::SearchError;
-pub use eval::{EvalError, Evaluator};
+pub use eval::{Eval, EvalError, Evaluator};
 pub use heuristic::{Heuristic, Terms, Weights};
 pub use limits::{Limits, MAX_DEPTH, MAX_THREADS, MAX_TT_MB};
 pub use report::{Report, SearchResult};
-pub use score::{
-    DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD, describe, is_decisive, loss_in,
-    plies_to_end, shown_score, win_in,
-};
+pub use score::{MAX_PLY, Score};
 pub use search::Search;
+pub use shown::{Expected, ShownScore};
 pub use stats::Stats;
 pub use tt::{Bound, Entry, TranspositionTable};
 pub use wdl::{Chances, Wdl};

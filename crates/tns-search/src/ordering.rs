@@ -1,4 +1,5 @@
-//! Move ordering: the table's move, then kills, then killer moves, then the history heuristic.
+//! Move ordering: the transposition table's move, then kills, then killer moves, then the
+//! history heuristic.
 
 use tns_board::{Move, MoveList, Side};
 

@@ -4,7 +4,7 @@
 use tns_board::{Board, KILLS_TO_WIN, Move};
 
 use crate::Evaluator;
-use crate::score::{EVAL_LIMIT, MAX_PLY, loss_in};
+use crate::score::{MAX_PLY, Score};
 use crate::worker::Worker;
 
 impl<E: Evaluator> Worker<'_, '_, E> {
@@ -17,11 +17,12 @@ impl<E: Evaluator> Worker<'_, '_, E> {
         self.pv_len[ply] = (child_len + 1).min(MAX_PLY);
     }
 
-    /// Lengthens `pv` to `depth` moves with the table's moves, where a cutoff by the table cut
-    /// the line short (a search that repeats an earlier one finds most of its lines there).
+    /// Lengthens `pv` to `depth` moves with the transposition table's moves, where a cutoff by
+    /// the table cut the line short (a search that repeats an earlier one finds most of its
+    /// lines there).
     /// Stops at a position the table has no move for, or at one already on the line.
     pub(crate) fn extend_pv(&self, root: Board, pv: &mut Vec<Move>, depth: usize) {
-        if !self.shared.use_table {
+        if !self.shared.use_tt {
             return;
         }
         let mut line = vec![root];
@@ -35,7 +36,8 @@ impl<E: Evaluator> Worker<'_, '_, E> {
             let stored = self.shared.tt.probe(canonical.key()).and_then(|e| e.mv);
             let m = match stored.map(|m| sym.inverse().apply_move(m)) {
                 Some(m) if board.check_move(m).is_ok() => m,
-                // The table keeps no depth-1 nodes: the last move is a one-ply look's.
+                // The transposition table keeps no depth-1 nodes: the last move is a one-ply
+                // look's.
                 _ if pv.len() + 1 == depth => match self.one_ply_best(board) {
                     Some(m) => m,
                     None => break,
@@ -54,13 +56,14 @@ impl<E: Evaluator> Worker<'_, '_, E> {
     /// The move a one-ply search of `board` chooses (repetitions aside): the one whose
     /// position is worst for the opponent.
     fn one_ply_best(&self, board: Board) -> Option<Move> {
-        let value = |child: Board| -> i32 {
+        let value = |child: Board| -> Score {
             if child.dead() >= KILLS_TO_WIN || !child.has_moves() {
-                return loss_in(0);
+                return Score::loss_in(0);
             }
-            self.shared.evaluator.exact(child).unwrap_or_else(|| {
-                self.shared.evaluator.evaluate(child).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-            })
+            self.shared
+                .evaluator
+                .exact(child)
+                .unwrap_or_else(|| Score::from_eval(self.shared.evaluator.evaluate(child)))
         };
         let moves = board.legal_moves();
         moves.iter().copied().min_by_key(|&m| value(board.after_unchecked(m)))

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use tns_board::Move;
 
+use crate::score::Score;
 use crate::stats::Stats;
 use crate::wdl::Chances;
 
@@ -25,8 +26,9 @@ pub struct Report {
     pub hashfull: u32,
     /// Positions whose exact value the evaluator gave (tablebase hits), over all threads.
     pub tbhits: u64,
-    /// The root score from the side to move's view (see [`describe`](crate::describe)).
-    pub score: i32,
+    /// The root score from the side to move's view; shown to people as
+    /// [`Score::shown`] with `chances`.
+    pub score: Score,
     /// The chances of a win, a draw and a loss for the side to move that the evaluator reads
     /// in `score` ([`Evaluator::chances`](crate::Evaluator::chances)).
     pub chances: Chances,
@@ -54,7 +56,7 @@ pub struct SearchResult {
     /// or the root drawn by repetition).
     pub best_move: Option<Move>,
     /// Its score from the side to move's view.
-    pub score: i32,
+    pub score: Score,
     /// The chances the evaluator reads in `score` (see [`Report::chances`]).
     pub chances: Chances,
     /// The depth of the last completed iteration (0 if none completed).

@@ -1,5 +1,5 @@
-//! The searcher: its table and ordering state across searches, and one search's threads
-//! (lazy SMP); the negamax itself is each thread's [`Worker`](crate::worker).
+//! The searcher: its transposition table and ordering state across searches, and one
+//! search's threads (lazy SMP); the negamax itself is each thread's [`Worker`](crate::worker).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::Instant;
@@ -22,14 +22,14 @@ use crate::worker::{CHECK_EVERY, Shared, Worker};
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use tns_board::Board;
-/// use tns_search::{Heuristic, Limits, Search, SearchConfig, describe};
+/// use tns_search::{Heuristic, Limits, Search, SearchConfig};
 ///
 /// let mut search = Search::new(Heuristic::default(), SearchConfig::default().with_tt_mb(4))?;
 /// // Four sheep are dead and the tigers can jump a fifth.
 /// let board: Board = "TS2T/5/5/5/T3T t 15".parse()?;
 /// let result = search.search(board, &[], Limits::depth(4), &AtomicBool::new(false), |_| {})?;
 /// assert_eq!(result.best_move.unwrap().to_string(), "a5xc5");
-/// assert_eq!(describe(result.score, board.side_to_move()), "Tigers win in 1");
+/// assert_eq!(result.score.describe(board.side_to_move()), "Tigers win in 1");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -49,14 +49,15 @@ pub struct Search<E> {
 }
 
 impl<E: Evaluator> Search<E> {
-    /// A searcher with `config.threads` threads and a table of `config.tt_mb` MiB.
+    /// A searcher with `config.threads` threads and a transposition table of `config.tt_mb`
+    /// MiB.
     ///
     /// # Errors
     /// [`SearchError::Threads`] for a thread count outside 1 to
-    /// [`MAX_THREADS`](crate::MAX_THREADS), [`SearchError::TableSize`] for a table size
-    /// outside 1 to [`MAX_TT_MB`](crate::MAX_TT_MB), [`SearchError::Memory`] when the table's
-    /// memory cannot be had, [`SearchError::EvalCacheMemory`] when that of the threads' tables
-    /// of evaluations cannot.
+    /// [`MAX_THREADS`](crate::MAX_THREADS), [`SearchError::TableSize`] for a transposition
+    /// table size outside 1 to [`MAX_TT_MB`](crate::MAX_TT_MB), [`SearchError::Memory`] when
+    /// the transposition table's memory cannot be had, [`SearchError::EvalCacheMemory`] when
+    /// that of the threads' tables of evaluations cannot.
     pub fn new(evaluator: E, config: SearchConfig) -> Result<Search<E>, SearchError> {
         let threads = config.threads;
         if !(1..=MAX_THREADS).contains(&threads) {
@@ -104,8 +105,8 @@ impl<E: Evaluator> Search<E> {
         1 + self.helper_orderings.len()
     }
 
-    /// Forgets everything learnt in earlier searches (table, killers, history, the evaluations
-    /// kept), so the next search behaves as a fresh searcher's.
+    /// Forgets everything learnt in earlier searches (transposition table, killers, history,
+    /// the evaluations kept), so the next search behaves as a fresh searcher's.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.main_evals.clear();
@@ -194,7 +195,7 @@ impl<E: Evaluator> Search<E> {
             evaluator: &self.evaluator,
             root_moves,
             tt: &self.tt,
-            use_table: self.parts.table,
+            use_tt: self.parts.tt,
             pvs: self.parts.pvs,
             stability: self.parts.stability,
             history,

@@ -5,7 +5,7 @@ use std::ops::AddAssign;
 /// What the search counted, with the `search-stats` feature (all zero without it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Table probes.
+    /// Transposition table probes.
     pub tt_probes: u64,
     /// Probes that found an entry for the position.
     pub tt_hits: u64,

@@ -22,6 +22,7 @@ use tns_board::Move;
 
 use crate::error::SearchError;
 use crate::limits::MAX_TT_MB;
+use crate::score::Score;
 
 /// What a stored score means.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -38,7 +39,7 @@ pub enum Bound {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
     /// The score, relative to the stored node.
-    pub score: i32,
+    pub score: Score,
     /// The remaining depth it was searched to.
     pub depth: u8,
     /// What the score means.
@@ -75,7 +76,7 @@ fn pack(e: Entry, generation: u8, epoch: u8) -> u64 {
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    u64::from(e.score as u16)
+    u64::from(e.score.get() as u16)
         | u64::from(e.mv.map_or(0, Move::code)) << 16
         | u64::from(e.depth) << 32
         | bound << 40
@@ -100,7 +101,7 @@ fn unpack(data: u64, epoch: u8) -> Option<(Entry, u8)> {
         _ => return None,
     };
     let entry = Entry {
-        score: i32::from(data as u16 as i16),
+        score: Score::from_raw(i32::from(data as u16 as i16)),
         mv: Move::from_code((data >> 16) as u16),
         depth: (data >> 32) as u8,
         bound,
@@ -233,7 +234,7 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         assert!(tt.bytes() <= 1 << 20);
         let mv = "a5b4".parse().ok();
-        let e = Entry { score: -29_990, depth: 7, bound: Bound::Lower, mv };
+        let e = Entry { score: Score::loss_in(10), depth: 7, bound: Bound::Lower, mv };
         tt.store(12345, e);
         assert_eq!(tt.probe(12345), Some(e));
         assert_eq!(tt.probe(54321), None);
@@ -244,8 +245,18 @@ mod tests {
     #[test]
     fn a_cleared_table_is_an_empty_one_even_when_the_epoch_wraps() {
         let tt = TranspositionTable::new(1).unwrap();
-        let deep = Entry { score: 5, depth: 9, bound: Bound::Exact, mv: None };
-        let shallow = Entry { score: 7, depth: 1, bound: Bound::Upper, mv: None };
+        let deep = Entry {
+            score: Score::from_eval(crate::Eval::new(5)),
+            depth: 9,
+            bound: Bound::Exact,
+            mv: None,
+        };
+        let shallow = Entry {
+            score: Score::from_eval(crate::Eval::new(7)),
+            depth: 1,
+            bound: Bound::Upper,
+            mv: None,
+        };
         let other = (1..1_000_000u64).find(|&k| tt.bucket(k) == tt.bucket(0) && k != 0).unwrap();
         for clears in 0..600 {
             tt.store(0, deep);
@@ -277,8 +288,18 @@ mod tests {
     #[test]
     fn deeper_entry_survives_in_first_slot() {
         let tt = TranspositionTable::new(1).unwrap();
-        let deep = Entry { score: 5, depth: 9, bound: Bound::Exact, mv: None };
-        let shallow = Entry { score: 7, depth: 1, bound: Bound::Upper, mv: None };
+        let deep = Entry {
+            score: Score::from_eval(crate::Eval::new(5)),
+            depth: 9,
+            bound: Bound::Exact,
+            mv: None,
+        };
+        let shallow = Entry {
+            score: Score::from_eval(crate::Eval::new(7)),
+            depth: 1,
+            bound: Bound::Upper,
+            mv: None,
+        };
         // Find a second key in the same bucket.
         let other = (1..1_000_000u64).find(|&k| tt.bucket(k) == tt.bucket(0) && k != 0).unwrap();
         tt.store(0, deep);

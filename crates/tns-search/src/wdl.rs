@@ -5,7 +5,7 @@ use std::fmt;
 
 use tns_board::Side;
 
-use crate::score::is_decisive;
+use crate::score::Score;
 
 /// Win, draw or loss for the side to move, without the distance: what a solved position's
 /// value is once its distance is dropped. Ordered from the side to move's view, so the best is
@@ -102,11 +102,11 @@ impl Chances {
     /// The chances of a search score, when it is a forced win or loss (certain); `None` for
     /// other scores, which only an evaluator can read ([`Evaluator::chances`](crate::Evaluator::chances)).
     #[must_use]
-    pub const fn of_decisive(score: i32) -> Option<Chances> {
-        if !is_decisive(score) {
+    pub fn of_decisive(score: Score) -> Option<Chances> {
+        if !score.is_decisive() {
             return None;
         }
-        Some(Chances::certain(if score > 0 { Wdl::Win } else { Wdl::Loss }))
+        Some(Chances::certain(if score > Score::DRAW { Wdl::Win } else { Wdl::Loss }))
     }
 
     /// The same chances from the other side's view.
@@ -116,7 +116,8 @@ impl Chances {
     }
 
     /// The expected result in permille: the chance of a win less that of a loss, from -1,000 (a
-    /// certain loss) to 1,000 (a certain win).
+    /// certain loss) to 1,000 (a certain win). What front ends show is this in ten-thousandths,
+    /// [`Expected`](crate::Expected).
     #[must_use]
     pub const fn expected(self) -> i32 {
         self.win as i32 - self.loss as i32
@@ -219,14 +220,14 @@ fn whole_percents(permille: [u16; 3]) -> [u16; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{loss_in, win_in};
+    use crate::{Eval, Score};
     use proptest::prelude::*;
 
     #[test]
     fn forced_results_are_certain() {
-        assert_eq!(Chances::of_decisive(win_in(3)), Some(Chances::certain(Wdl::Win)));
-        assert_eq!(Chances::of_decisive(loss_in(8)), Some(Chances::certain(Wdl::Loss)));
-        assert_eq!(Chances::of_decisive(700), None);
+        assert_eq!(Chances::of_decisive(Score::win_in(3)), Some(Chances::certain(Wdl::Win)));
+        assert_eq!(Chances::of_decisive(Score::loss_in(8)), Some(Chances::certain(Wdl::Loss)));
+        assert_eq!(Chances::of_decisive(Score::from_eval(Eval::new(700))), None);
         for wdl in Wdl::ALL {
             assert_eq!(Chances::certain(wdl).of(wdl), 1000);
             assert_eq!(Chances::certain(wdl).likeliest(), wdl);

@@ -5,23 +5,27 @@ use std::collections::BTreeMap;
 
 use tns_board::Board;
 
+use crate::eval::Eval;
+use crate::score::Score;
 use crate::wdl::Wdl;
 use crate::wdl_model::{CLASSES, Logistic, Reading, WdlModel, class_of};
 
-/// A position for [`WdlModel::fit`]: the evaluator's score of it and its exact result, both
-/// from the side to move's view.
+/// A position for [`WdlModel::fit`]: a score of it and its exact result, both from the side to
+/// move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WdlSample {
     /// The position.
     pub board: Board,
-    /// The evaluator's score.
-    pub score: i32,
+    /// The evaluator's evaluation ([`Score::from_eval`]), or a search's score of it, which the
+    /// model reads on the evaluator's scale ([`Score::as_eval`]: a forced result as an
+    /// evaluation past every other).
+    pub score: Score,
     /// The exact result (a solved game's).
     pub result: Wdl,
 }
 
 /// Scores and how many positions of each result (loss, draw, win) have them: one class's data.
-type Counts = BTreeMap<i32, [f64; 3]>;
+type Counts = BTreeMap<Eval, [f64; 3]>;
 
 /// One boundary of a class (the win's or the loss's) as the optimiser moves it: `ln slope` and
 /// the threshold, so every point is a valid logistic with a positive slope.
@@ -145,19 +149,19 @@ impl WdlModel {
     ///
     /// ```
     /// use tns_board::Board;
-    /// use tns_search::{Reading, Wdl, WdlModel, WdlSample};
+    /// use tns_search::{Eval, Reading, Score, Wdl, WdlModel, WdlSample};
     ///
     /// // Scores above 300 win, below -300 lose, the rest draw.
     /// let samples: Vec<WdlSample> = (-1000..=1000)
     ///     .step_by(10)
     ///     .map(|score| {
     ///         let result = if score > 300 { Wdl::Win } else if score < -300 { Wdl::Loss } else { Wdl::Draw };
-    ///         WdlSample { board: Board::START, score, result }
+    ///         WdlSample { board: Board::START, score: Score::from_eval(Eval::new(score)), result }
     ///     })
     ///     .collect();
     /// let model = WdlModel::fit(&samples, Reading::linear(1000.0), 10.0);
-    /// assert!(model.chances(0, Board::START).draw > 990);
-    /// assert!(model.chances(800, Board::START).win > 990);
+    /// assert!(model.chances(Eval::new(0), Board::START).draw > 990);
+    /// assert!(model.chances(Eval::new(800), Board::START).win > 990);
     /// ```
     #[must_use]
     pub fn fit(samples: &[WdlSample], reading: Reading, prior: f64) -> WdlModel {
@@ -166,9 +170,10 @@ impl WdlModel {
         let mut classes: Vec<Counts> = vec![Counts::new(); CLASSES];
         for s in samples {
             let (k, class) = (s.result as usize, class_of(s.board));
-            all.entry(s.score).or_default()[k] += 1.0;
-            sides[class % 2].entry(s.score).or_default()[k] += 1.0;
-            classes[class].entry(s.score).or_default()[k] += 1.0;
+            let eval = s.score.as_eval();
+            all.entry(eval).or_default()[k] += 1.0;
+            sides[class % 2].entry(eval).or_default()[k] += 1.0;
+            classes[class].entry(eval).or_default()[k] += 1.0;
         }
         let n = Logistic::NEUTRAL;
         let wins = fit_boundary(
@@ -237,7 +242,7 @@ mod tests {
                 } else {
                     Wdl::Win
                 };
-                WdlSample { board: Board::START, score, result }
+                WdlSample { board: Board::START, score: Score::from_eval(Eval::new(score)), result }
             })
             .collect();
         let got = WdlModel::fit(&samples, Reading::linear(1000.0), 1.0).logistic(Board::START);

@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use tns_board::{Board, Side};
 
+use crate::eval::Eval;
 use crate::wdl::Chances;
 
 /// The phases a model tells apart, by the sheep in hand: 16 to 20, 11 to 15, 6 to 10, 1 to 5,
@@ -81,9 +82,10 @@ impl Logistic {
     }
 }
 
-/// How a model reads a score: divided by its units, and, for an evaluator whose scores are a
-/// squashed output (a network's `tanh` times 1,000), taken back through the `atanh` (`logit`),
-/// so that the outputs the squashing crowds near its ends are spread out again.
+/// How a model reads an evaluation ([`Eval`], in its evaluator's unit): divided by its units,
+/// and, for an evaluator whose scores are a squashed output (a network's `tanh` times 1,000),
+/// taken back through the `atanh` (`logit`), so that the outputs the squashing crowds near its
+/// ends are spread out again.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reading {
     /// The score that reads as 1 (before the `atanh`).
@@ -105,10 +107,10 @@ impl Reading {
         Reading { units, logit: true }
     }
 
-    /// The logistics' input for `score`: increasing in it.
+    /// The logistics' input for `eval`: increasing in it.
     #[must_use]
-    pub fn x(self, score: i32) -> f64 {
-        let x = f64::from(score) / self.units;
+    pub fn x(self, eval: Eval) -> f64 {
+        let x = f64::from(eval.get()) / self.units;
         if self.logit { x.clamp(-0.9999, 0.9999).atanh() } else { x }
     }
 }
@@ -137,7 +139,7 @@ impl Reading {
 /// let model = WdlModel::neutral(tns_search::Reading::logit(1000.0));
 /// let text = model.to_string();
 /// assert_eq!(text.parse::<WdlModel>()?, model);
-/// let even = model.chances(0, Board::START);
+/// let even = model.chances(tns_search::Eval::new(0), Board::START);
 /// assert_eq!(even.win, even.loss);
 /// # Ok::<(), tns_search::WdlModelError>(())
 /// ```
@@ -187,23 +189,24 @@ impl WdlModel {
         self.classes[class_of(board)]
     }
 
-    /// The chances of `score` (the evaluator's, from the side to move's view) in `board`.
+    /// The chances of `eval` (the evaluator's, from the side to move's view; or a search's
+    /// score on its scale, [`Score::as_eval`](crate::Score::as_eval)) in `board`.
     #[must_use]
-    pub fn chances(&self, score: i32, board: Board) -> Chances {
-        let (win, loss) = self.logistic(board).win_loss(self.reading.x(score));
+    pub fn chances(&self, eval: Eval, board: Board) -> Chances {
+        let (win, loss) = self.logistic(board).win_loss(self.reading.x(eval));
         Chances::from_probabilities(win, loss)
     }
 
-    /// The expected result of `score` in `board`, from -1 to 1.
+    /// The expected result of `eval` in `board`, from -1 to 1.
     #[must_use]
-    pub fn expected(&self, score: i32, board: Board) -> f64 {
-        self.logistic(board).expected(self.reading.x(score))
+    pub fn expected(&self, eval: Eval, board: Board) -> f64 {
+        self.logistic(board).expected(self.reading.x(eval))
     }
 
     /// The chances of a position whose expected result (from -1 to 1) is `expected`, read with
     /// `board`'s class: the score that class expects that of, and its chances. So a search
-    /// score in expected units ([`Calibrated`](crate::Calibrated)) gets the draw share its
-    /// class has at that expectation.
+    /// score on the expected result's scale ([`Calibrated`](crate::Calibrated)) gets the draw
+    /// share its class has at that expectation.
     #[must_use]
     pub fn chances_at_expected(&self, expected: f64, board: Board) -> Chances {
         let logistic = self.logistic(board);
@@ -393,6 +396,7 @@ mod tests {
             let logistic = Logistic { win_slope, win_at, loss_slope, loss_at };
             let model = WdlModel::new(Reading::logit(1000.0), [logistic; CLASSES]).unwrap();
             let (lo, hi) = (a.min(b), a.max(b));
+            let (lo, hi) = (Eval::new(lo), Eval::new(hi));
             let (c_lo, c_hi) = (model.chances(lo, Board::START), model.chances(hi, Board::START));
             prop_assert!(c_lo.win <= c_hi.win && c_lo.loss >= c_hi.loss);
             prop_assert!(model.expected(lo, Board::START) <= model.expected(hi, Board::START));

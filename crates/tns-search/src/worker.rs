@@ -1,5 +1,5 @@
 //! One thread's search: iterative deepening, negamax alpha-beta over `Copy` boards, the
-//! table's probes and stores, and the limits.
+//! transposition table's probes and stores, and the limits.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
@@ -11,9 +11,7 @@ use crate::eval_cache::EvalCache;
 use crate::limits::Limits;
 use crate::ordering::{MoveOrder, pick_next};
 use crate::report::{Report, SearchResult};
-use crate::score::{
-    DRAW, EVAL_LIMIT, INFINITY, MAX_PLY, from_table, loss_in, plies_to_end, to_table,
-};
+use crate::score::{MAX_PLY, Score};
 use crate::stats::{Stats, count};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
@@ -38,23 +36,23 @@ fn target_share(stable: u32) -> f64 {
 /// What the transposition table says about a node.
 #[derive(Clone, Copy, Debug)]
 struct Probe {
-    /// Whether the table is used at this node (probed, and stored into after).
+    /// Whether the transposition table is used at this node (probed, and stored into after).
     use_tt: bool,
     /// The canonical position's key.
     key: u64,
     /// The symmetry from the position to its canonical form.
     sym: Symmetry,
-    /// The table's move, in the position's own orientation.
+    /// The transposition table's move, in the position's own orientation.
     mv: Option<Move>,
     /// A score that ends the node at once (a deep enough entry whose bound decides).
-    cut: Option<i32>,
+    cut: Option<Score>,
 }
 
 /// What all threads of one search share.
 pub(crate) struct Shared<'a, E> {
     pub(crate) evaluator: &'a E,
     pub(crate) tt: &'a TranspositionTable,
-    pub(crate) use_table: bool,
+    pub(crate) use_tt: bool,
     pub(crate) pvs: bool,
     pub(crate) stability: bool,
     pub(crate) history: &'a [Board],
@@ -95,7 +93,7 @@ pub(crate) struct Worker<'a, 's, E> {
     /// The first root move searched in the iteration under way, and the best score a root move
     /// has had in it (its line is `pv[0]`): what a stopped iteration has found.
     pub(crate) root_first: Option<Move>,
-    pub(crate) root_score: i32,
+    pub(crate) root_score: Score,
     /// `path[i]`: the position at ply `i` of the current line.
     pub(crate) path: [Board; MAX_PLY + 1],
     pub(crate) pv: Box<[[Option<Move>; MAX_PLY]]>,
@@ -120,7 +118,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             root: shared.root_moves.clone(),
             aborted: false,
             root_first: None,
-            root_score: -INFINITY,
+            root_score: -Score::INFINITY,
             path: [root; MAX_PLY + 1],
             pv: vec![[None; MAX_PLY]; MAX_PLY].into_boxed_slice(),
             pv_len: [0; MAX_PLY + 1],
@@ -142,8 +140,8 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         let mut result = SearchResult {
             // Until an iteration completes, the first move in the usual order: a kill if any.
             best_move: moves.first().copied(),
-            score: 0,
-            chances: self.shared.evaluator.chances(0, root),
+            score: Score::DRAW,
+            chances: self.shared.evaluator.chances(Score::DRAW, root),
             depth: 0,
             nodes: 0,
             time: Duration::ZERO,
@@ -161,7 +159,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             for line in 1..=lines {
                 self.root = moves.iter().copied().filter(|m| !taken.contains(m)).collect();
                 self.root_first = None;
-                let score = self.negamax(root, depth, 0, -INFINITY, INFINITY);
+                let score = self.negamax(root, depth, 0, -Score::INFINITY, Score::INFINITY);
                 if self.aborted {
                     if lines == 1 && self.take_unfinished(&mut result) {
                         report(&self.report(depth, 1, result.score, result.pv.clone(), true));
@@ -184,9 +182,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
             }
             self.root = moves.clone();
             // A forced result within the horizon is exact: deeper iterations cannot change it.
-            let settled = lines == 1
-                && plies_to_end(result.score)
-                    .is_some_and(|n| u32::try_from(n).is_ok_and(|n| n <= depth));
+            let settled = lines == 1 && result.score.plies_to_end().is_some_and(|n| n <= depth);
             let only_move = moves.len() == 1 && self.shared.limits.depth.is_none();
             let share = if self.shared.stability { target_share(stable) } else { 1.0 };
             let target_met = self.shared.limits.target.is_some_and(|target| {
@@ -207,7 +203,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         &mut self,
         depth: u32,
         line: usize,
-        score: i32,
+        score: Score,
         pv: Vec<Move>,
         lower_bound: bool,
     ) -> Report {
@@ -292,13 +288,20 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
     }
 
     /// The score of `board` at `ply` with `depth` plies to go, within (`alpha`, `beta`): the
-    /// checks that end a line, the table, the moves, and the table again.
-    fn negamax(&mut self, board: Board, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    /// checks that end a line, the transposition table, the moves, and the table again.
+    fn negamax(
+        &mut self,
+        board: Board,
+        depth: u32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
         self.unpublished += 1;
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply);
         if self.check_abort() {
-            return 0;
+            return Score::DRAW;
         }
         self.path[ply] = board;
         if let Some(score) = self.end_of_line(board, depth, ply) {
@@ -311,7 +314,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         let Some((best, best_move)) = self.search_moves(board, depth, ply, alpha, beta, probe.mv)
         else {
             // No legal move: lost. (An aborted search's score is never used.)
-            return if self.aborted { 0 } else { loss_in(ply) };
+            return if self.aborted { Score::DRAW } else { Score::loss_in(ply) };
         };
         if probe.use_tt {
             let bound = if best >= beta {
@@ -322,7 +325,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                 Bound::Upper
             };
             let entry = Entry {
-                score: to_table(best, ply),
+                score: best.to_node(ply),
                 depth: depth.min(255) as u8,
                 bound,
                 mv: best_move.map(|m| probe.sym.apply_move(m)),
@@ -335,29 +338,29 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
     /// The score where the line ends here: five dead, a repetition, a position the evaluator
     /// knows exactly, or the horizon (or no legal move there). `None` to search on.
     #[inline]
-    fn end_of_line(&mut self, board: Board, depth: u32, ply: usize) -> Option<i32> {
+    fn end_of_line(&mut self, board: Board, depth: u32, ply: usize) -> Option<Score> {
         if board.dead() >= KILLS_TO_WIN {
-            return Some(loss_in(ply));
+            return Some(Score::loss_in(ply));
         }
         if ply > 0 {
             if self.is_repetition(board, ply) {
-                return Some(DRAW);
+                return Some(Score::DRAW);
             }
             if let Some(exact) = self.shared.evaluator.exact(board) {
                 self.tbhits += 1;
-                return Some(from_table(exact, ply));
+                return Some(exact.to_root(ply));
             }
         }
         if depth == 0 || ply >= MAX_PLY - 1 {
             if !board.has_moves() {
-                return Some(loss_in(ply));
+                return Some(Score::loss_in(ply));
             }
             count!(self.stats, evaluations);
             let score = self.evals.get_or(board, |b| {
                 count!(self.stats, evaluator_calls);
                 self.shared.evaluator.evaluate(b)
             });
-            return Some(score.clamp(-EVAL_LIMIT, EVAL_LIMIT));
+            return Some(Score::from_eval(score));
         }
         None
     }
@@ -365,8 +368,8 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
     /// Looks `board` up in the transposition table (from depth 2: at depth 1 the table saves
     /// less than the symmetry transform costs).
     #[inline]
-    fn probe(&mut self, board: Board, depth: u32, ply: usize, alpha: i32, beta: i32) -> Probe {
-        let use_tt = depth >= 2 && self.shared.use_table;
+    fn probe(&mut self, board: Board, depth: u32, ply: usize, alpha: Score, beta: Score) -> Probe {
+        let use_tt = depth >= 2 && self.shared.use_tt;
         if !use_tt {
             return Probe { use_tt, key: 0, sym: Symmetry::IDENTITY, mv: None, cut: None };
         }
@@ -377,7 +380,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         if let Some(entry) = self.shared.tt.probe(key) {
             count!(self.stats, tt_hits);
             probe.mv = entry.mv.map(|m| sym.inverse().apply_move(m));
-            let score = from_table(entry.score, ply);
+            let score = entry.score.to_root(ply);
             if ply > 0 && u32::from(entry.depth) >= depth {
                 let cut = match entry.bound {
                     Bound::Exact => true,
@@ -401,10 +404,10 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         board: Board,
         depth: u32,
         ply: usize,
-        mut alpha: i32,
-        beta: i32,
+        mut alpha: Score,
+        beta: Score,
         tt_move: Option<Move>,
-    ) -> Option<(i32, Option<Move>)> {
+    ) -> Option<(Score, Option<Move>)> {
         let mut moves = MoveList::new();
         if !self.generate(board, ply, &mut moves) {
             return None;
@@ -412,7 +415,7 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
         let side = board.side_to_move();
         let mut scores = [0i32; MAX_MOVES];
         self.ordering.score(side, &moves, tt_move, ply, &mut scores);
-        let mut best = -INFINITY;
+        let mut best = -Score::INFINITY;
         let mut best_move = None;
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut scores, i);
@@ -421,9 +424,9 @@ impl<'a, 's, E: Evaluator> Worker<'a, 's, E> {
                 self.root_first = Some(m);
             }
             let child = board.after_unchecked(m);
-            let score = if i > 0 && self.shared.pvs && beta - alpha > 1 {
+            let score = if i > 0 && self.shared.pvs && beta > alpha.next() {
                 // Can it beat the best so far? Only if so, how far.
-                let bound = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                let bound = -self.negamax(child, depth - 1, ply + 1, -alpha.next(), -alpha);
                 if bound > alpha && bound < beta && !self.aborted {
                     -self.negamax(child, depth - 1, ply + 1, -beta, -alpha)
                 } else {

@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use proptest::prelude::*;
 use tns_board::{Board, KILLS_TO_WIN, Move, Symmetry};
 use tns_search::{
-    DRAW, EVAL_LIMIT, EvalError, Evaluator, Heuristic, Limits, Parts, Search, SearchConfig,
-    SearchError, SearchResult, Weights, loss_in, win_in,
+    Eval, EvalError, Evaluator, Heuristic, Limits, Parts, Score, Search, SearchConfig, SearchError,
+    SearchResult, Weights,
 };
 
 fn search_with(board: Board, history: &[Board], limits: Limits, threads: usize) -> SearchResult {
@@ -31,20 +31,20 @@ fn pos(s: &str) -> Board {
 }
 
 /// Plain negamax: no pruning, no table, no ordering, the same rules as the engine.
-fn reference(board: Board, depth: u32, path: &mut Vec<Board>, history: &[Board]) -> i32 {
+fn reference(board: Board, depth: u32, path: &mut Vec<Board>, history: &[Board]) -> Score {
     let ply = path.len();
     if board.dead() >= KILLS_TO_WIN {
-        return loss_in(ply);
+        return Score::loss_in(ply);
     }
     if ply > 0 && is_repetition(board, path, history) {
-        return DRAW;
+        return Score::DRAW;
     }
     let moves = board.legal_moves();
     if moves.is_empty() {
-        return loss_in(ply);
+        return Score::loss_in(ply);
     }
     if depth == 0 {
-        return Heuristic::default().evaluate(board).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        return Score::from_eval(Heuristic::default().evaluate(board));
     }
     path.push(board);
     let best = moves
@@ -84,7 +84,7 @@ fn tiger_takes_the_fifth_sheep() {
     let board = pos("TS2T/5/S4/5/T3T t 14");
     let r = search_with(board, &[], Limits::depth(5), 1);
     assert_eq!(r.best_move, Some("a5c5".parse().unwrap()));
-    assert_eq!(r.score, win_in(1));
+    assert_eq!(r.score, Score::win_in(1));
     assert_eq!(r.depth, 1, "a win within the horizon ends the search");
 }
 
@@ -92,7 +92,7 @@ fn tiger_takes_the_fifth_sheep() {
 fn sheep_trap_the_last_free_tiger() {
     let board = pos("TTSSS/TTSSS/SSSSS/SSS1S/SSSSS s 0");
     let r = search_with(board, &[], Limits::depth(4), 1);
-    assert_eq!(r.score, win_in(1));
+    assert_eq!(r.score, Score::win_in(1));
     let after = board.after(r.best_move.unwrap()).unwrap();
     assert!(!after.has_moves(), "{after}");
 }
@@ -122,7 +122,7 @@ fn trap_in_three() -> Vec<Board> {
         let Ok(board) = Board::from_parts(tigers, sheep, 0, tns_board::Side::Sheep) else {
             continue;
         };
-        if reference(board, 3, &mut Vec::new(), &[]) == win_in(3) {
+        if reference(board, 3, &mut Vec::new(), &[]) == Score::win_in(3) {
             found.push(board);
             if found.len() == 5 {
                 break;
@@ -138,10 +138,10 @@ fn sheep_force_a_trap_in_three() {
     assert!(!positions.is_empty(), "brute force found no trap in 3");
     for board in positions {
         let r = search_with(board, &[], Limits::depth(6), 1);
-        assert_eq!(r.score, win_in(3), "{board}");
+        assert_eq!(r.score, Score::win_in(3), "{board}");
         // After the engine's move every tiger reply must lose at once.
         let after = board.after(r.best_move.unwrap()).unwrap();
-        assert_eq!(reference(after, 2, &mut Vec::new(), &[]), loss_in(2), "{board}");
+        assert_eq!(reference(after, 2, &mut Vec::new(), &[]), Score::loss_in(2), "{board}");
     }
 }
 
@@ -250,7 +250,7 @@ proptest! {
         // Whichever parts are switched off, the value is the same; only the node count moves.
         let [table, jumps_first, killers, history_heuristic, pvs] = switches;
         let mut parts = Parts::DEFAULT;
-        (parts.table, parts.jumps_first, parts.killers) = (table, jumps_first, killers);
+        (parts.tt, parts.jumps_first, parts.killers) = (table, jumps_first, killers);
         (parts.history, parts.pvs) = (history_heuristic, pvs);
         let r = search_parts(*board, history, Limits::depth(depth), 1, parts);
         prop_assert_eq!(r.score, expected, "{} depth {}", board, depth);
@@ -291,7 +291,7 @@ proptest! {
 struct OnlyPlacementsOn(tns_board::Bitboard);
 
 impl Evaluator for OnlyPlacementsOn {
-    fn evaluate(&self, board: Board) -> i32 {
+    fn evaluate(&self, board: Board) -> Eval {
         Heuristic::default().evaluate(board)
     }
     fn root_moves(&self, board: Board) -> Result<Option<tns_board::MoveList>, EvalError> {
@@ -328,7 +328,7 @@ fn the_evaluator_can_narrow_the_root_moves() {
 struct Broken;
 
 impl Evaluator for Broken {
-    fn evaluate(&self, board: Board) -> i32 {
+    fn evaluate(&self, board: Board) -> Eval {
         Heuristic::default().evaluate(board)
     }
     fn root_moves(&self, _board: Board) -> Result<Option<tns_board::MoveList>, EvalError> {
@@ -354,7 +354,7 @@ fn a_stop_raised_before_the_call_searches_nothing() {
 }
 
 /// The value of `m` from `board` at `depth` by plain negamax, from `board`'s side's view.
-fn move_value(board: Board, m: Move, depth: u32, history: &[Board]) -> i32 {
+fn move_value(board: Board, m: Move, depth: u32, history: &[Board]) -> Score {
     -reference(board.after_unchecked(m), depth - 1, &mut vec![board], history)
 }
 
@@ -362,7 +362,7 @@ fn move_value(board: Board, m: Move, depth: u32, history: &[Board]) -> i32 {
 /// last completed iteration's move, else the move it took from the unfinished iteration, with
 /// that move's and the completed move's plain negamax values one ply deeper. Stops after
 /// depth 3 are passed over too (`None`): plain negamax one ply deeper would be slow.
-fn stopped(board: Board, history: &[Board], nodes: u64) -> Option<(SearchResult, i32, i32)> {
+fn stopped(board: Board, history: &[Board], nodes: u64) -> Option<(SearchResult, Score, Score)> {
     let r = search_with(board, history, Limits::nodes(nodes), 1);
     // The same search to the depth it completed: one thread and a node limit are deterministic.
     let completed = search_with(board, history, Limits::depth(r.depth.max(1)), 1);
@@ -383,7 +383,7 @@ fn a_stopped_iteration_gives_the_better_move_it_found() {
     let (r, taken, before) =
         stopped(board, &[], 940).expect("a better move from the stopped iteration");
     assert_eq!(r.depth, 3);
-    assert!(taken > before, "{taken} against {before}");
+    assert!(taken > before, "{taken:?} against {before:?}");
 }
 
 #[test]
@@ -434,7 +434,7 @@ proptest! {
         prop_assume!(board.has_moves() && board.dead() < KILLS_TO_WIN);
         for nodes in (first..1500).step_by(40) {
             if let Some((r, taken, before)) = stopped(*board, history, nodes) {
-                prop_assert!(taken > before, "{} after {} nodes: {} against {}", board, nodes, taken, before);
+                prop_assert!(taken > before, "{} after {} nodes: {:?} against {:?}", board, nodes, taken, before);
                 prop_assert_eq!(r.score, taken);
                 prop_assert_eq!(r.pv.first(), r.best_move.as_ref());
                 prop_assert!(pv_is_legal(*board, &r.pv));
@@ -583,7 +583,7 @@ impl Counting {
 }
 
 impl Evaluator for Counting {
-    fn evaluate(&self, board: Board) -> i32 {
+    fn evaluate(&self, board: Board) -> Eval {
         self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Heuristic::default().evaluate(board)
     }

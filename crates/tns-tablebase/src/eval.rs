@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use tns_board::{Board, KILLS_TO_WIN, MoveList};
-use tns_search::{Chances, DRAW, EvalError, Evaluator, loss_in, win_in};
+use tns_search::{Chances, Eval, EvalError, Evaluator, Score};
 
 use crate::{Tablebase, TablebaseError, Value, Wdl};
 
@@ -114,17 +114,17 @@ impl<E> WithTablebase<E> {
 }
 
 /// A table value as a search score from the side to move's view, counted from the position.
-pub fn score_of(value: Value) -> i32 {
+pub fn score_of(value: Value) -> Score {
     match value {
-        Value::Win(n) => win_in(usize::from(n)),
-        Value::Loss(n) => loss_in(usize::from(n)),
-        Value::Draw => DRAW,
+        Value::Win(n) => Score::win_in(usize::from(n)),
+        Value::Loss(n) => Score::loss_in(usize::from(n)),
+        Value::Draw => Score::DRAW,
     }
 }
 
 impl<E: Evaluator> Evaluator for WithTablebase<E> {
     #[inline]
-    fn evaluate(&self, board: Board) -> i32 {
+    fn evaluate(&self, board: Board) -> Eval {
         self.inner.evaluate(board)
     }
 
@@ -134,7 +134,7 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
     }
 
     #[inline]
-    fn exact(&self, board: Board) -> Option<i32> {
+    fn exact(&self, board: Board) -> Option<Score> {
         match self.table.value(board)? {
             Value::Draw if !self.exact_draws => None,
             value => Some(score_of(value)),
@@ -144,7 +144,7 @@ impl<E: Evaluator> Evaluator for WithTablebase<E> {
     /// The table's result where it holds `board`, certain: every position of the movement
     /// phase it has, and, for the perfect player (whose root the placement layers narrow), every
     /// position of a placement layer that is built. Elsewhere `inner`'s chances.
-    fn chances(&self, score: i32, board: Board) -> Chances {
+    fn chances(&self, score: Score, board: Board) -> Chances {
         if let Some(value) = self.table.value(board) {
             return Chances::certain(value.wdl());
         }

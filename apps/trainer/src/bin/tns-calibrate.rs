@@ -117,7 +117,7 @@ fn root_chances(
         Calibrated::read_through(Arc::clone(raw), Arc::new(model.clone()))
     };
     let root_reading = if cli.player.calibrated {
-        Reading::linear(f64::from(tns_search::CERTAIN_WIN))
+        Reading::linear(f64::from(tns_search::Expected::CERTAIN_WIN.get()))
     } else {
         reading
     };
@@ -137,7 +137,7 @@ fn root_chances(
         report(out, &format!("search at depth {depth}, its chances"), &own);
         let fitted = calibration::tally(given.iter().map(|(s, c)| {
             let chances =
-                if tns_search::is_decisive(s.score) { *c } else { root.chances(s.score, s.board) };
+                if s.score.is_decisive() { *c } else { root.chances(s.score.as_eval(), s.board) };
             (s.board, chances, s.result)
         }));
         report(out, &format!("search at depth {depth}, the root's chances"), &fitted);
@@ -195,7 +195,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> anyhow::Result<()> {
         let (evaluator, certain): (Arc<dyn Evaluator>, f64) = if cli.player.calibrated {
             (
                 Arc::new(Calibrated::new(Arc::clone(&raw), Arc::new(model.clone()))),
-                f64::from(tns_search::CERTAIN_WIN),
+                f64::from(tns_search::Expected::CERTAIN_WIN.get()),
             )
         } else {
             (Arc::clone(&raw), reading.units)
