@@ -536,7 +536,7 @@ fn analyse_searches_as_the_player_it_is_given() {
     assert!(default.starts_with("player strongest\n"), "{default}");
     assert!(default.contains("\ndepth 3 "), "{default}");
     let own = run(&["--depth", "3", "--player", "heuristic:depth=5"]);
-    assert!(own.starts_with("player heuristic:depth=5\n"), "{own}");
+    assert!(own.starts_with("player hard:depth=5\n"), "{own}");
     assert!(own.contains("\ndepth 5 ") && !own.contains("\ndepth 6 "), "{own}");
     // The network and the heuristic judge the start differently: the spec reaches the search.
     let last = |text: &str| text.lines().last().unwrap_or_default().to_owned();
