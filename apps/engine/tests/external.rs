@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use tns_match::{Budget, EngineError, MatchConfig, MatchError, Termination, run_match};
+use tns_match::{Budget, ProgramError, MatchConfig, MatchError, Termination, run_match};
 
 fn config(a: &str, b: &str, games: u32, defaults: Budget) -> MatchConfig {
     MatchConfig {
@@ -103,10 +103,10 @@ fn broken_programs_lose_with_the_reason_and_the_match_goes_on() {
     let mut played = 0;
     let result = run_match(&config, &AtomicBool::new(false), |_| played += 1);
     match result {
-        Err(MatchError::Engine { player, reason }) => {
+        Err(MatchError::Program { player, reason }) => {
             assert_eq!(player, "cmd:/no/such/engine");
             assert!(reason.to_string().contains("cannot start /no/such/engine"), "{reason}");
-            assert!(matches!(reason, EngineError::Start { .. }), "{reason:?}");
+            assert!(matches!(reason, ProgramError::Start { .. }), "{reason:?}");
         }
         other => panic!("{other:?}"),
     }
@@ -165,8 +165,8 @@ fn a_refused_option_stops_the_match_before_it_starts() {
     config.concurrency = 1;
     let result = run_match(&config, &AtomicBool::new(false), |_| {});
     match result {
-        Err(MatchError::Engine { reason, .. }) => {
-            assert!(matches!(reason, EngineError::RefusedOption { .. }), "{reason:?}");
+        Err(MatchError::Program { reason, .. }) => {
+            assert!(matches!(reason, ProgramError::RefusedOption { .. }), "{reason:?}");
             let reason = reason.to_string();
             assert!(reason.contains("refused setoption name Hash value 999"), "{reason}");
             assert!(reason.contains("at most 64"), "{reason}");
@@ -176,7 +176,7 @@ fn a_refused_option_stops_the_match_before_it_starts() {
     // The engine's own Hash bound, set through the spec: refused the same way.
     let engine = format!("cmd:{} option.Hash=8192", env!("CARGO_BIN_EXE_tns-engine"));
     let result = run_match(&config_of(&engine), &AtomicBool::new(false), |_| {});
-    assert!(matches!(result, Err(MatchError::Engine { .. })), "{result:?}");
+    assert!(matches!(result, Err(MatchError::Program { .. })), "{result:?}");
 }
 
 fn config_of(a: &str) -> MatchConfig {
@@ -218,7 +218,7 @@ fn a_program_that_writes_without_line_ends_fails_its_handshake_in_bounded_memory
     let config = config(&spec, "random", 2, DEPTH_3);
     let result = run_match(&config, &AtomicBool::new(false), |_| {});
     match result {
-        Err(MatchError::Engine { reason, .. }) => {
+        Err(MatchError::Program { reason, .. }) => {
             assert!(reason.to_string().contains("tsiok"), "{reason}");
         }
         other => panic!("{other:?}"),

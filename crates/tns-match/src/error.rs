@@ -83,12 +83,12 @@ pub enum MatchError {
     /// A player cannot play: an external program that does not start, fails its handshake or
     /// refuses an option. Found before the first game.
     #[error("{player} cannot play: {reason}")]
-    Engine {
+    Program {
         /// The player's name.
         player: String,
         /// Why.
         #[source]
-        reason: EngineError,
+        reason: ProgramError,
     },
     /// A thread for the games could not be started.
     #[error("cannot start a thread for the games: {0}")]
@@ -121,20 +121,22 @@ pub enum ChooseError {
     /// `stop` was raised before a move was found.
     #[error("stopped before a move was found")]
     Stopped,
-    /// The player failed: an external program that crashed, answered late or answered
-    /// nonsense, or a search whose evaluator could not answer.
+    /// The search failed: its evaluator could not answer (a damaged table, say).
     #[error("{0}")]
-    Failed(#[source] EngineError),
+    Search(#[source] Arc<tns_search::SearchError>),
+    /// Another program failed: it crashed, answered late or answered nonsense.
+    #[error("{0}")]
+    Program(#[source] ProgramError),
 }
 
-/// Why a player failed to give a move ([`ChooseError::Failed`]) or cannot play
-/// ([`Player::prepare`](crate::Player::prepare)): most often an external program's failure
-/// (it does not start, answers late, exits, refuses an option or a position, or answers a
-/// move that does not read), or the search's. Like [`PlayerError`], its message names its
+/// Why another program (a `cmd:` player) failed to give a move ([`ChooseError::Program`]) or
+/// cannot play ([`Player::prepare`](crate::Player::prepare)): it does not start, answers
+/// late, exits, refuses an option or a position, or answers a move that does not read. (A
+/// search's failure is [`ChooseError::Search`].) Like [`PlayerError`], its message names its
 /// cause, and the cause is kept (`source()`), shared so that the error can be cloned.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
-pub enum EngineError {
+pub enum ProgramError {
     /// An external player with an empty command.
     #[error("no program given")]
     NoProgram,
@@ -173,14 +175,14 @@ pub enum EngineError {
     },
     /// The handshake (`tsi`, answered by `tsiok`) failed.
     #[error("handshake: {0}")]
-    Handshake(#[source] Box<EngineError>),
+    Handshake(#[source] Box<ProgramError>),
     /// Setting an option failed (the program exited or answered late).
     #[error("{option}: {source}")]
     SetOption {
         /// The `setoption` line sent.
         option: String,
         /// What went wrong.
-        source: Box<EngineError>,
+        source: Box<ProgramError>,
     },
     /// The program refused an option (`info string error: ...` before `readyok`).
     #[error("it refused {option}: {why}")]
@@ -205,9 +207,6 @@ pub enum EngineError {
     /// The program's answers ended without a `bestmove`.
     #[error("no bestmove")]
     NoBestMove,
-    /// The search failed (its evaluator could not answer).
-    #[error("{0}")]
-    Search(#[source] Arc<tns_search::SearchError>),
 }
 
 /// What of a `bestmove` does not read: its move, or the line.
@@ -230,12 +229,12 @@ mod tests {
         use std::sync::atomic::AtomicBool;
 
         use crate::player::{Player, RandomPlayer};
-        let late = EngineError::Late { awaited: "bestmove", within: Duration::from_secs(1) };
-        let failed = ChooseError::Failed(late.clone());
+        let late = ProgramError::Late { awaited: "bestmove", within: Duration::from_secs(1) };
+        let failed = ChooseError::Program(late.clone());
         assert_eq!(failed.to_string(), late.to_string());
         assert!(matches!(
-            failed.source().and_then(|s| s.downcast_ref::<EngineError>()),
-            Some(EngineError::Late { .. })
+            failed.source().and_then(|s| s.downcast_ref::<ProgramError>()),
+            Some(ProgramError::Late { .. })
         ));
         assert!(ChooseError::GameOver.source().is_none());
         // A finished game: no move, and the reason says so, not a failure.
@@ -251,32 +250,32 @@ mod tests {
     #[test]
     fn an_engine_error_says_why_and_keeps_its_cause() {
         let missing = || Arc::new(io::Error::new(io::ErrorKind::NotFound, "no such file"));
-        let start = EngineError::Start { program: "/no/such/engine".into(), source: missing() };
+        let start = ProgramError::Start { program: "/no/such/engine".into(), source: missing() };
         assert_eq!(start.to_string(), "cannot start /no/such/engine: no such file");
         let cause = start.source().unwrap();
         assert_eq!(cause.to_string(), "no such file");
         assert!(cause.downcast_ref::<Arc<io::Error>>().is_some());
-        let thread = EngineError::ReaderThread { program: "e".into(), source: missing() };
+        let thread = ProgramError::ReaderThread { program: "e".into(), source: missing() };
         assert_eq!(thread.to_string(), "cannot start a thread to read e: no such file");
         assert!(thread.source().is_some());
 
-        let late = EngineError::Late { awaited: "tsiok", within: Duration::from_secs(10) };
+        let late = ProgramError::Late { awaited: "tsiok", within: Duration::from_secs(10) };
         assert_eq!(late.to_string(), "no \"tsiok\" within 10.00 s (late)");
         assert!(late.source().is_none());
-        let handshake = EngineError::Handshake(Box::new(late.clone()));
+        let handshake = ProgramError::Handshake(Box::new(late.clone()));
         assert_eq!(handshake.to_string(), "handshake: no \"tsiok\" within 10.00 s (late)");
         assert_eq!(handshake.source().unwrap().to_string(), late.to_string());
-        let option = EngineError::SetOption {
+        let option = ProgramError::SetOption {
             option: "setoption name Hash value 8".into(),
-            source: Box::new(EngineError::Closed),
+            source: Box::new(ProgramError::Closed),
         };
         assert_eq!(option.to_string(), "setoption name Hash value 8: the engine closed its output");
         assert!(matches!(
-            option.source().and_then(|e| e.downcast_ref::<Box<EngineError>>()).map(|e| &**e),
-            Some(EngineError::Closed)
+            option.source().and_then(|e| e.downcast_ref::<Box<ProgramError>>()).map(|e| &**e),
+            Some(ProgramError::Closed)
         ));
 
-        let refused = EngineError::RefusedOption {
+        let refused = ProgramError::RefusedOption {
             option: "setoption name Hash value 999".into(),
             why: "Hash must be at most 64".into(),
         };
@@ -284,24 +283,24 @@ mod tests {
             refused.to_string(),
             "it refused setoption name Hash value 999: Hash must be at most 64"
         );
-        let position = EngineError::RefusedPosition { why: "bad".into() };
+        let position = ProgramError::RefusedPosition { why: "bad".into() };
         assert_eq!(position.to_string(), "it refused the position: bad");
         assert_eq!(
-            EngineError::NoMoveInPlay.to_string(),
+            ProgramError::NoMoveInPlay.to_string(),
             "it answered bestmove none in a game that goes on"
         );
-        assert_eq!(EngineError::NoProgram.to_string(), "no program given");
-        assert_eq!(EngineError::NoPipe("input").to_string(), "no input pipe");
-        assert_eq!(EngineError::NoBestMove.to_string(), "no bestmove");
+        assert_eq!(ProgramError::NoProgram.to_string(), "no program given");
+        assert_eq!(ProgramError::NoPipe("input").to_string(), "no input pipe");
+        assert_eq!(ProgramError::NoBestMove.to_string(), "no bestmove");
     }
 
     #[test]
     fn an_unreadable_move_names_it_and_keeps_the_protocol_error() {
         let e = crate::protocol::Reply::parse("bestmove zz").unwrap_err();
-        let unreadable = EngineError::Unreadable(e.clone());
+        let unreadable = ProgramError::Unreadable(e.clone());
         assert!(unreadable.to_string().starts_with("unreadable move \"zz\": "), "{unreadable}");
         assert_eq!(unreadable.source().and_then(|s| s.downcast_ref::<CommandError>()), Some(&e));
-        let other = EngineError::Unreadable(CommandError::SetOption);
+        let other = ProgramError::Unreadable(CommandError::SetOption);
         assert_eq!(
             other.to_string(),
             "unreadable bestmove: setoption takes: setoption name <name> value <value>"
@@ -311,24 +310,24 @@ mod tests {
     #[test]
     fn an_exit_and_a_failed_search_read_as_before() {
         let status = std::process::Command::new("sh").args(["-c", "exit 3"]).status().unwrap();
-        let exited = EngineError::Exited(status);
+        let exited = ProgramError::Exited(status);
         assert!(exited.to_string().starts_with("the engine exited ("), "{exited}");
         assert!(exited.to_string().contains('3'), "{exited}");
         let search = tns_search::SearchError::Threads { given: 0 };
         let text = search.to_string();
-        let failed = EngineError::Search(Arc::new(search));
+        let failed = ChooseError::Search(Arc::new(search));
         assert_eq!(failed.to_string(), text);
         assert_eq!(failed.source().unwrap().to_string(), text);
     }
 
     #[test]
     fn a_match_error_keeps_the_engine_error_and_the_system_error() {
-        let reason = EngineError::RefusedPosition { why: "bad".into() };
-        let e = MatchError::Engine { player: "cmd:e".into(), reason };
+        let reason = ProgramError::RefusedPosition { why: "bad".into() };
+        let e = MatchError::Program { player: "cmd:e".into(), reason };
         assert_eq!(e.to_string(), "cmd:e cannot play: it refused the position: bad");
         assert!(matches!(
-            e.source().and_then(|s| s.downcast_ref::<EngineError>()),
-            Some(EngineError::RefusedPosition { .. })
+            e.source().and_then(|s| s.downcast_ref::<ProgramError>()),
+            Some(ProgramError::RefusedPosition { .. })
         ));
         let e = MatchError::Thread(Arc::new(io::Error::other("too many threads")));
         assert_eq!(e.to_string(), "cannot start a thread for the games: too many threads");

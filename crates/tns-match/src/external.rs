@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use tns_board::{Game, Move, Side};
 
-use crate::error::{ChooseError, EngineError};
+use crate::error::{ChooseError, ProgramError};
 use crate::player::{Budget, Player};
 use crate::protocol::{Command as Line, Go, Reply, TimeLeft};
 use crate::time_control::Clocks;
@@ -52,17 +52,17 @@ impl Drop for Process {
 }
 
 impl Process {
-    fn start(command: &[String]) -> Result<Process, EngineError> {
-        let (program, args) = command.split_first().ok_or(EngineError::NoProgram)?;
+    fn start(command: &[String]) -> Result<Process, ProgramError> {
+        let (program, args) = command.split_first().ok_or(ProgramError::NoProgram)?;
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| EngineError::Start { program: program.clone(), source: Arc::new(e) })?;
-        let input = child.stdin.take().ok_or(EngineError::NoPipe("input"))?;
-        let output = BufReader::new(child.stdout.take().ok_or(EngineError::NoPipe("output"))?);
+            .map_err(|e| ProgramError::Start { program: program.clone(), source: Arc::new(e) })?;
+        let input = child.stdin.take().ok_or(ProgramError::NoPipe("input"))?;
+        let output = BufReader::new(child.stdout.take().ok_or(ProgramError::NoPipe("output"))?);
         let (tx, lines) = channel();
         let mut output = output;
         std::thread::Builder::new()
@@ -88,22 +88,22 @@ impl Process {
                     }
                 }
             })
-            .map_err(|e| EngineError::ReaderThread {
+            .map_err(|e| ProgramError::ReaderThread {
                 program: program.clone(),
                 source: Arc::new(e),
             })?;
         Ok(Process { child, input, lines })
     }
 
-    fn send(&mut self, line: &Line) -> Result<(), EngineError> {
+    fn send(&mut self, line: &Line) -> Result<(), ProgramError> {
         writeln!(self.input, "{line}").and_then(|()| self.input.flush()).map_err(|_| self.gone())
     }
 
     /// Why the program stopped talking.
-    fn gone(&mut self) -> EngineError {
+    fn gone(&mut self) -> ProgramError {
         match self.child.try_wait() {
-            Ok(Some(status)) => EngineError::Exited(status),
-            _ => EngineError::Closed,
+            Ok(Some(status)) => ProgramError::Exited(status),
+            _ => ProgramError::Closed,
         }
     }
 
@@ -116,7 +116,7 @@ impl Process {
         is_end: impl Fn(&Reply<'_>) -> bool,
         timeout: Duration,
         stop: &AtomicBool,
-    ) -> Result<Option<Vec<String>>, EngineError> {
+    ) -> Result<Option<Vec<String>>, ProgramError> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
@@ -125,7 +125,7 @@ impl Process {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(EngineError::Late { awaited: what, within: timeout });
+                return Err(ProgramError::Late { awaited: what, within: timeout });
             }
             match self.lines.recv_timeout(left.min(Duration::from_millis(20))) {
                 Ok(line) => {
@@ -185,7 +185,7 @@ impl ExternalPlayer {
     }
 
     /// The running program, started (with the handshake and the options) if need be.
-    fn process(&mut self) -> Result<&mut Process, EngineError> {
+    fn process(&mut self) -> Result<&mut Process, ProgramError> {
         let process = match self.process.take() {
             Some(process) => process,
             None => self.start()?,
@@ -194,13 +194,13 @@ impl ExternalPlayer {
     }
 
     /// The program started, its handshake done and its options set.
-    fn start(&self) -> Result<Process, EngineError> {
+    fn start(&self) -> Result<Process, ProgramError> {
         let mut process = Process::start(&self.external.command)?;
         let never = AtomicBool::new(false);
         process.send(&Line::Tsi)?;
         let lines = process
             .until("tsiok", |r| *r == Reply::TsiOk, HANDSHAKE_TIMEOUT, &never)
-            .map_err(|e| EngineError::Handshake(Box::new(e)))?
+            .map_err(|e| ProgramError::Handshake(Box::new(e)))?
             .unwrap_or_default();
         let has = |name: &str| {
             lines.iter().any(|l| matches!(Reply::parse(l), Ok(Reply::Option(n)) if n == name))
@@ -221,7 +221,7 @@ impl ExternalPlayer {
             process.send(&Line::IsReady)?;
             let answer = process
                 .until("readyok", |r| *r == Reply::ReadyOk, HANDSHAKE_TIMEOUT, &never)
-                .map_err(|e| EngineError::SetOption {
+                .map_err(|e| ProgramError::SetOption {
                     option: set.to_string(),
                     source: Box::new(e),
                 })?
@@ -230,7 +230,7 @@ impl ExternalPlayer {
                 Ok(Reply::Error(why)) => Some(why.to_string()),
                 _ => None,
             }) {
-                return Err(EngineError::RefusedOption { option: set.to_string(), why: error });
+                return Err(ProgramError::RefusedOption { option: set.to_string(), why: error });
             }
         }
         Ok(process)
@@ -290,7 +290,7 @@ impl ExternalPlayer {
         go: Go,
         timeout: Duration,
         stop: &AtomicBool,
-    ) -> Result<Option<Move>, EngineError> {
+    ) -> Result<Option<Move>, ProgramError> {
         let process = self.process()?;
         process.send(&Line::Position { start: game.start(), moves: game.moves().to_vec() })?;
         process.send(&Line::Go(Box::new(go)))?;
@@ -304,23 +304,23 @@ impl ExternalPlayer {
             Ok(Reply::Error(why)) => Some(why.to_string()),
             _ => None,
         }) {
-            return Err(EngineError::RefusedPosition { why: error });
+            return Err(ProgramError::RefusedPosition { why: error });
         }
         match lines.last().map(|l| Reply::parse(l)) {
             Some(Ok(Reply::BestMove(Some(m)))) => Ok(Some(m)),
-            Some(Ok(Reply::BestMove(None))) => Err(EngineError::NoMoveInPlay),
-            Some(Err(e)) => Err(EngineError::Unreadable(e)),
-            _ => Err(EngineError::NoBestMove),
+            Some(Ok(Reply::BestMove(None))) => Err(ProgramError::NoMoveInPlay),
+            Some(Err(e)) => Err(ProgramError::Unreadable(e)),
+            _ => Err(ProgramError::NoBestMove),
         }
     }
 
-    fn answer(&mut self, result: Result<Option<Move>, EngineError>) -> Result<Move, ChooseError> {
+    fn answer(&mut self, result: Result<Option<Move>, ProgramError>) -> Result<Move, ChooseError> {
         match result {
             Ok(m) => m.ok_or(ChooseError::Stopped),
             Err(e) => {
                 // A crashed or late program is replaced for the next game.
                 self.process = None;
-                Err(ChooseError::Failed(e))
+                Err(ChooseError::Program(e))
             }
         }
     }
@@ -357,7 +357,7 @@ impl Player for ExternalPlayer {
         self.answer(result)
     }
 
-    fn prepare(&mut self) -> Result<(), EngineError> {
+    fn prepare(&mut self) -> Result<(), ProgramError> {
         let started = self.process().map(|_| ());
         if started.is_err() {
             self.process = None;

@@ -11,7 +11,7 @@ use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Game, Move};
 use tns_search::{Chances, Evaluator, Limits, Search, SearchConfig, SearchError};
 
-use crate::error::{ChooseError, EngineError};
+use crate::error::{ChooseError, ProgramError};
 use crate::time_control::Clocks;
 
 /// A player that can be asked for moves, game after game.
@@ -53,7 +53,7 @@ pub trait Player: Send {
     /// # Errors
     /// Why the player cannot play (a program that does not start, fails its handshake or
     /// refuses an option).
-    fn prepare(&mut self) -> Result<(), EngineError> {
+    fn prepare(&mut self) -> Result<(), ProgramError> {
         Ok(())
     }
 }
@@ -132,7 +132,7 @@ impl<E: Evaluator> SearchPlayer<E> {
             }
             Err(e) => {
                 self.read = None;
-                Err(ChooseError::Failed(EngineError::Search(Arc::new(e))))
+                Err(ChooseError::Search(Arc::new(e)))
             }
         }
     }

@@ -162,7 +162,7 @@ fn mix(seed: u64, n: u64) -> u64 {
 ///
 /// # Errors
 /// [`MatchError::Player`] when a player cannot be built (a perfect player without a table);
-/// [`MatchError::Engine`] when an external program cannot start, fails its handshake or
+/// [`MatchError::Program`] when an external program cannot start, fails its handshake or
 /// refuses an option; [`MatchError::Opening`] when random play cannot reach the opening length;
 /// all found before the first game, so no game is played. [`MatchError::Thread`] when a
 /// thread for the games cannot be started (the games under way are finished first).
@@ -187,7 +187,7 @@ pub fn run_match(
         for (player, spec) in [(a, &config.a), (b, &config.b)] {
             player
                 .prepare()
-                .map_err(|reason| MatchError::Engine { player: spec.to_string(), reason })?;
+                .map_err(|reason| MatchError::Program { player: spec.to_string(), reason })?;
         }
     }
     let conditions = Conditions {
