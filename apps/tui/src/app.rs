@@ -18,28 +18,27 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tns_board::{Bitboard, Board, EndReason, Game, Move, Outcome, Point, Side};
-use tns_match::{Budget, RandomPlayer};
 use tns_search::Limits;
 use tns_tablebase::Tablebase;
 
 use crate::clock::GameClock;
-use crate::engine::HintAnswer;
-use crate::engine::{ENGINE_TT_MB, Thinking, engine};
+use crate::hint_search::HintAnswer;
 use crate::leave::Leave;
 use crate::move_entry::{Entered, MoveEntry};
 use crate::new_game::NewGameForm;
 use crate::notes::Notes;
 use crate::palette::Palette;
-use crate::players::{Controller, Seat, seat_index, seed};
+use crate::players::{Controller, Seat, seat_index};
 use crate::screen::{Question, Screen};
 use crate::table_job::TableBuild;
+use crate::thinking::Thinking;
 
 /// The whole state of the program.
 #[derive(Debug)]
 pub struct App {
     /// The game so far.
     game: Game,
-    /// Who plays each side (sheep, tigers), and a computer's engine.
+    /// Who plays each side (sheep, tigers), with a computer's player.
     seats: [Seat; 2],
     /// The game's own limits, for a computer player whose spec sets none.
     game_limits: Limits,
@@ -83,7 +82,7 @@ pub(crate) enum Hinting {
     None,
     /// Being worked out on its own thread, for the game as it was this long.
     Asked(HintAnswer, usize),
-    /// The engine's suggestion: the cursor (and the selection, for a step or a jump) is put on
+    /// The hint's move: the cursor (and the selection, for a step or a jump) is put on
     /// it, so Enter or Tab plays it.
     Shown(Move),
 }
@@ -160,31 +159,6 @@ pub(crate) struct View {
     show_analysis: bool,
 }
 
-/// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect player,
-/// or one with `table=on`, without `tablebase` plays as the network.
-pub(crate) fn seat(kind: Controller, limits: &Limits, tablebase: Option<&Arc<Tablebase>>) -> Seat {
-    let defaults = Budget {
-        time: limits.time.map(|t| t.as_secs_f64()),
-        depth: limits.depth,
-        threads: 1,
-        tt_mb: ENGINE_TT_MB,
-    };
-    let (engine, limits, random) = match &kind {
-        Controller::Human => (None, limits.clone(), None),
-        Controller::Computer(spec) => {
-            let budget = spec.budget(defaults);
-            match spec.searcher(defaults, tablebase) {
-                Ok(Some(search)) => (Some(Box::new(search)), budget.limits(), None),
-                Ok(None) => (None, budget.limits(), Some(RandomPlayer::new(seed()))),
-                // A perfect player without the table (the game has said so) plays as
-                // the strongest player without one.
-                Err(_) => (Some(engine(budget)), budget.limits(), None),
-            }
-        }
-    };
-    Seat { kind, engine, limits, random }
-}
-
 impl App {
     /// A new game between the two players, who think within `limits` unless their spec sets
     /// limits of its own (`heuristic:depth=2`). A perfect player, or one with `table=on`, needs
@@ -197,7 +171,7 @@ impl App {
         limits: Limits,
         tablebase: Option<Arc<Tablebase>>,
     ) -> App {
-        let seat = |kind: Controller| seat(kind, &limits, tablebase.as_ref());
+        let seat = |kind: Controller| Seat::new(kind, &limits, tablebase.as_ref());
         App {
             game,
             seats: [seat(sheep), seat(tiger)],
@@ -371,7 +345,7 @@ impl App {
 
     /// The player of a side.
     pub fn player(&self, side: Side) -> &Controller {
-        &self.seats[seat_index(side)].kind
+        self.seats[seat_index(side)].kind()
     }
 
     /// The current position.

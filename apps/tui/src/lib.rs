@@ -4,9 +4,9 @@ mod action;
 pub mod app;
 pub mod board_view;
 pub mod clock;
-pub mod engine;
 mod folders;
 mod form_view;
+mod hint_search;
 pub mod input;
 pub mod keymap;
 pub mod layout;
@@ -22,6 +22,7 @@ pub mod puzzles;
 pub mod screen;
 mod table_finding;
 pub mod table_job;
+pub mod thinking;
 mod wording;
 
 pub use app::App;

@@ -1,13 +1,16 @@
-//! Who plays each side: a person or a computer player's spec, and a computer's seat with its
-//! engine and limits.
+//! Who plays each side: a person or a computer player's spec, and each side's seat with its
+//! limits and, for a computer, its player.
 
 use std::time::Duration;
 
-use tns_board::{Move, Side};
-use tns_match::{PlayerKind, PlayerSpec, RandomPlayer};
-use tns_search::Limits;
+use std::sync::Arc;
 
-use crate::engine::Engine;
+use tns_board::{Move, Side};
+use tns_match::{Budget, Player, PlayerKind, PlayerSpec};
+use tns_search::Limits;
+use tns_tablebase::Tablebase;
+
+use crate::thinking::{SEARCH_TT_MB, strongest};
 
 /// Who controls a side: a person or a computer player.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,18 +96,81 @@ pub struct TurnInfo {
     pub depth: u32,
     /// The score, described for people (see [`crate::result_text`]).
     pub score: String,
-    /// The line the engine expected, from its move on.
+    /// The line the search expected, from its move on.
     pub pv: Vec<Move>,
 }
 
-/// One player slot: its kind and, for a computer, its limits and its engine while it is not
-/// searching (or its random moves, for `random`).
-#[derive(Debug)]
+/// One side's seat: who plays there, how long a computer there may think, and a computer's
+/// player (`tns-match`'s, as in every other front end) while it is not choosing a move on its
+/// thread. Made only by [`Seat::new`], so a person's seat never holds a player.
 pub(crate) struct Seat {
-    pub(crate) kind: Controller,
-    pub(crate) engine: Option<Box<Engine>>,
-    pub(crate) limits: Limits,
-    pub(crate) random: Option<RandomPlayer>,
+    kind: Controller,
+    limits: Limits,
+    player: Option<Box<dyn Player>>,
+}
+
+impl std::fmt::Debug for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Seat")
+            .field("kind", &self.kind)
+            .field("limits", &self.limits)
+            .field("player", &self.player.as_ref().map(|_| "waiting"))
+            .finish()
+    }
+}
+
+impl Seat {
+    /// A seat for `kind`, thinking within `limits` unless its spec sets its own. A perfect
+    /// player, or one with `table=on`, without `tablebase` plays as the strongest player
+    /// without one (the game has said so).
+    pub(crate) fn new(
+        kind: Controller,
+        limits: &Limits,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> Seat {
+        let Controller::Computer(spec) = &kind else {
+            return Seat { kind, limits: limits.clone(), player: None };
+        };
+        let budget = budget(spec, limits);
+        let mut player = spec.build(budget, tablebase).unwrap_or_else(|_| strongest(budget));
+        player.new_game(seed());
+        Seat { limits: budget.limits(), player: Some(player), kind }
+    }
+
+    /// Who plays here.
+    pub(crate) fn kind(&self) -> &Controller {
+        &self.kind
+    }
+
+    /// How long a computer here may think, unless the clocks say otherwise.
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The computer's player, to choose a move on its thread; `None` for a person, or while it
+    /// is choosing.
+    pub(crate) fn take_player(&mut self) -> Option<Box<dyn Player>> {
+        self.player.take()
+    }
+
+    /// The computer's player back from its thread.
+    pub(crate) fn give_back(&mut self, player: Box<dyn Player>) {
+        if matches!(self.kind, Controller::Computer(_)) {
+            self.player = Some(player);
+        }
+    }
+}
+
+/// A computer player's budget: its spec's own limits, threads and transposition table, and
+/// the game's `limits`, one thread and [`SEARCH_TT_MB`] for the rest.
+pub(crate) fn budget(spec: &PlayerSpec, limits: &Limits) -> Budget {
+    let defaults = Budget {
+        time: limits.time.map(|t| t.as_secs_f64()),
+        depth: limits.depth,
+        threads: 1,
+        tt_mb: SEARCH_TT_MB,
+    };
+    spec.budget(defaults)
 }
 
 pub(crate) const fn seat_index(side: Side) -> usize {

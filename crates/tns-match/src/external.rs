@@ -10,6 +10,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use tns_board::{Game, Move, Side};
+use tns_search::{Limits, Report};
 
 use crate::error::{ChooseError, ProgramError};
 use crate::player::{Budget, Player};
@@ -236,11 +237,16 @@ impl ExternalPlayer {
         Ok(process)
     }
 
-    /// The `go` for the fixed limits, and how long to wait for the answer.
+    /// The `go` for the player's own limits, and how long to wait for the answer.
     fn go_command(&self) -> (Go, Duration) {
+        self.go_within(self.budget.time, self.budget.depth)
+    }
+
+    /// The `go` for a time in seconds and a depth, and how long to wait for the answer.
+    fn go_within(&self, time: Option<f64>, depth: Option<u32>) -> (Go, Duration) {
         let mut go = Go::default();
-        go.limits.depth = self.budget.depth;
-        let wait = match (self.budget.time, self.budget.depth) {
+        go.limits.depth = depth;
+        let wait = match (time, depth) {
             (Some(t), _) => {
                 #[expect(
                     clippy::cast_possible_truncation,
@@ -353,6 +359,19 @@ impl Player for ExternalPlayer {
         stop: &AtomicBool,
     ) -> Result<Move, ChooseError> {
         let (go, timeout) = self.go_timed(clocks, game.board().side_to_move());
+        let result = self.ask(game, go, timeout, stop);
+        self.answer(result)
+    }
+
+    fn choose_watched(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        _watch: &mut dyn FnMut(&Report),
+    ) -> Result<Move, ChooseError> {
+        let time = limits.time.map(|t| t.as_secs_f64());
+        let (go, timeout) = self.go_within(time, limits.depth);
         let result = self.ask(game, go, timeout, stop);
         self.answer(result)
     }

@@ -19,7 +19,7 @@ mod tournament;
 pub use external::{DEPTH_TIMEOUT, External, ExternalPlayer, HANDSHAKE_TIMEOUT, LATE_MARGIN};
 pub use level::{Level, LevelError, Offer, level_name, offers};
 pub mod limit;
-pub use error::{ChooseError, ProgramError, MatchError, PlayerError};
+pub use error::{ChooseError, MatchError, PlayerError, ProgramError};
 pub use limit::{LimitError, MAX_MOVE_SECONDS, MAX_NODES};
 pub use player::{Budget, Player, RandomPlayer, SearchPlayer};
 pub use referee::{Conditions, OPENING_ATTEMPTS, Played, Termination, play, random_opening};

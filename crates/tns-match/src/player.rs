@@ -9,7 +9,9 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{RngExt as _, SeedableRng as _};
 use tns_board::{Game, Move};
-use tns_search::{Chances, Evaluator, Limits, Search, SearchConfig, SearchError};
+use tns_search::{
+    Chances, Evaluator, Limits, Report, Search, SearchConfig, SearchError, SearchResult,
+};
 
 use crate::error::{ChooseError, ProgramError};
 use crate::time_control::Clocks;
@@ -41,10 +43,33 @@ pub trait Player: Send {
         self.choose(game, stop)
     }
 
+    /// As [`Player::choose`], within `limits` instead of the player's own, telling `watch`
+    /// each report of its search as it deepens: for a front end that keeps its own clocks and
+    /// shows the computer thinking. The default ignores both and chooses as it would.
+    ///
+    /// # Errors
+    /// As [`Player::choose`].
+    fn choose_watched(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        watch: &mut dyn FnMut(&Report),
+    ) -> Result<Move, ChooseError> {
+        let _ = (limits, watch);
+        self.choose(game, stop)
+    }
+
+    /// What the search behind the last move found (its depth, score, chances and line), for
+    /// those who show it; `None` for a player that does not search (random, another program).
+    fn last_search(&self) -> Option<&SearchResult> {
+        None
+    }
+
     /// The chances of a win, a draw and a loss for the side it moved for, as its last move's
     /// search read them; `None` for a player that reads none (random, another program).
     fn chances(&self) -> Option<Chances> {
-        None
+        self.last_search().map(|r| r.chances)
     }
 
     /// Gets ready to play, before the first game: an external program is started, its
@@ -95,8 +120,8 @@ impl Budget {
 pub struct SearchPlayer<E> {
     search: Search<E>,
     limits: Limits,
-    /// The chances the last search read.
-    read: Option<Chances>,
+    /// What the last search found.
+    last: Option<SearchResult>,
 }
 
 impl<E: Evaluator> SearchPlayer<E> {
@@ -108,7 +133,7 @@ impl<E: Evaluator> SearchPlayer<E> {
         Ok(SearchPlayer {
             search: Search::new(evaluator, budget.config())?,
             limits: budget.limits(),
-            read: None,
+            last: None,
         })
     }
 }
@@ -119,21 +144,21 @@ impl<E: Evaluator> SearchPlayer<E> {
         game: &Game,
         limits: Limits,
         stop: &AtomicBool,
+        watch: &mut dyn FnMut(&Report),
     ) -> Result<Move, ChooseError> {
-        match self.search.search(game.board(), game.previous(), limits, stop, |_| {}) {
+        self.last = None;
+        match self.search.search(game.board(), game.previous(), limits, stop, |r| watch(r)) {
             Ok(result) => {
-                self.read = Some(result.chances);
+                let best = result.best_move;
+                self.last = Some(result);
                 // A search finds a move wherever there is one, unless stopped first.
-                result.best_move.ok_or(if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                best.ok_or(if stop.load(std::sync::atomic::Ordering::Relaxed) {
                     ChooseError::Stopped
                 } else {
                     ChooseError::GameOver
                 })
             }
-            Err(e) => {
-                self.read = None;
-                Err(ChooseError::Search(Arc::new(e)))
-            }
+            Err(e) => Err(ChooseError::Search(Arc::new(e))),
         }
     }
 }
@@ -146,7 +171,7 @@ impl<E: Evaluator + Send> Player for SearchPlayer<E> {
 
     fn choose(&mut self, game: &Game, stop: &AtomicBool) -> Result<Move, ChooseError> {
         let limits = self.limits.clone();
-        self.search_with(game, limits, stop)
+        self.search_with(game, limits, stop, &mut |_| {})
     }
 
     fn choose_timed(
@@ -159,11 +184,21 @@ impl<E: Evaluator + Send> Player for SearchPlayer<E> {
         if let Some(depth) = self.limits.depth {
             limits = limits.with_depth(depth);
         }
-        self.search_with(game, limits, stop)
+        self.search_with(game, limits, stop, &mut |_| {})
     }
 
-    fn chances(&self) -> Option<Chances> {
-        self.read
+    fn choose_watched(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        watch: &mut dyn FnMut(&Report),
+    ) -> Result<Move, ChooseError> {
+        self.search_with(game, limits.clone(), stop, watch)
+    }
+
+    fn last_search(&self) -> Option<&SearchResult> {
+        self.last.as_ref()
     }
 }
 

@@ -1,11 +1,11 @@
 //! The hint's intents: asked for with H, its answer put under the cursor, played with Enter
-//! or Tab (the search itself runs in [`crate::engine::start_hint`]).
+//! or Tab (the search itself runs in [`crate::hint_search::start_hint`]).
 
 use std::sync::mpsc::TryRecvError;
 
 use crate::App;
 use crate::app::Hinting;
-use crate::engine::{Hint, start_hint};
+use crate::hint_search::{Hint, start_hint};
 
 impl App {
     /// Asks for the best move for the side to move, worked out on its own thread by the

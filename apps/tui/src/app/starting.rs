@@ -22,7 +22,7 @@ impl App {
 
     /// `n`: opens the new-game form, with this game's players and time chosen.
     pub(crate) fn request_new_game(&mut self) {
-        let time = match (&self.clock, self.seats[0].limits.time) {
+        let time = match (&self.clock, self.seats[0].limits().time) {
             (Some(clock), _) => {
                 let minutes = clock.control.base.as_secs_f64() / 60.0;
                 TimeChoice::Clock(minutes, clock.control.increment.as_secs_f64())
@@ -134,7 +134,7 @@ impl App {
         // A side left to the default and not changed in the form, or the strongest level as
         // the form offers it without a table, takes a table that comes.
         for (i, name) in [&choice.sheep, &choice.tiger].into_iter().enumerate() {
-            let kept = tns_match::level_name(&self.seats[i].kind.name()) == *name;
+            let kept = tns_match::level_name(&self.seats[i].kind().name()) == *name;
             fresh.table.takes[i] = (self.table.takes[i] && kept) || name == "strongest";
         }
         *self = fresh;

@@ -9,8 +9,8 @@ use tns_board::KILLS_TO_WIN;
 use tns_tablebase::Tablebase;
 
 use crate::App;
-use crate::app::seat;
 use crate::players::Controller;
+use crate::players::Seat;
 use crate::table_job::TableBuild;
 
 impl App {
@@ -65,9 +65,9 @@ impl App {
         self.cancel_search();
         let mut switched = 0;
         for (i, seat_now) in self.seats.iter_mut().enumerate() {
-            if self.table.takes[i] && matches!(seat_now.kind, Controller::Computer(_)) {
-                let kind = seat_now.kind.clone().using_table();
-                *seat_now = seat(kind, &self.game_limits, Some(&table));
+            if self.table.takes[i] && matches!(seat_now.kind(), Controller::Computer(_)) {
+                let kind = seat_now.kind().clone().using_table();
+                *seat_now = Seat::new(kind, &self.game_limits, Some(&table));
                 switched += 1;
             }
         }

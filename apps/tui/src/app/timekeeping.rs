@@ -99,7 +99,7 @@ impl App {
     /// How long the computer playing `side` may think now: its seat's limits, or under clocks
     /// a share of what its clock has left (and its own depth, if its spec sets one).
     pub(crate) fn move_limits(&self, side: Side) -> Limits {
-        let seat = &self.seats[seat_index(side)].limits;
+        let seat = self.seats[seat_index(side)].limits();
         match &self.clock {
             Some(clock) => {
                 let mut limits = clock.limits(side, Instant::now());

@@ -1,15 +1,13 @@
 //! The computer's turns: a search started when a computer is to move, its move played when it
 //! is done, and what it found kept for the last-turn panel.
 
-use std::sync::atomic::AtomicBool;
-
 use tns_board::{Move, Side};
-use tns_match::Player as _;
+use tns_match::ChooseError;
 use tns_search::Report;
 
 use crate::App;
-use crate::engine::{Poll, Thinking};
 use crate::players::{TurnInfo, seat_index};
+use crate::thinking::{Chosen, Poll, Thinking};
 use crate::wording::result_text;
 
 impl App {
@@ -33,17 +31,19 @@ impl App {
                 Poll::Running => {}
                 Poll::Lost => {
                     self.jobs.thinking = None;
-                    self.message = "the engine stopped unexpectedly".into();
+                    self.message = "the computer stopped unexpectedly".into();
                 }
-                Poll::Done(result, engine) => {
+                Poll::Done(chosen) => {
+                    let Chosen { result, search, player } = *chosen;
                     let ply = thinking.ply;
                     self.jobs.thinking = None;
-                    // The engine goes back to the seat that searched, even if the game moved on.
+                    // The player goes back to the seat that chose, even if the game moved on.
                     let side =
                         self.game.positions().get(ply).map_or(self.board(), |b| *b).side_to_move();
-                    self.seats[seat_index(side)].engine = Some(engine);
-                    let result = match result {
-                        Ok(result) => result,
+                    self.seats[seat_index(side)].give_back(player);
+                    let m = match result {
+                        Ok(m) => m,
+                        Err(ChooseError::Stopped | ChooseError::GameOver) => return,
                         Err(e) => {
                             // A damaged table: the game stops for the computer, saying why.
                             self.message = format!("the computer cannot move: {e}");
@@ -51,18 +51,22 @@ impl App {
                             return;
                         }
                     };
-                    if ply == self.game.len()
-                        && let Some(m) = result.best_move
-                        && self.game.play(m).is_ok()
-                    {
+                    if ply == self.game.len() && self.game.play(m).is_ok() {
                         self.played(m);
-                        let info = TurnInfo {
-                            mv: m,
-                            depth: result.depth,
-                            score: result_text(result.score, result.chances, side),
-                            pv: result.pv.clone(),
-                        };
-                        self.notes.turns.insert(ply, info);
+                        match search {
+                            Some(found) => {
+                                let info = TurnInfo {
+                                    mv: m,
+                                    depth: found.depth,
+                                    score: result_text(found.score, found.chances, side),
+                                    pv: found.pv,
+                                };
+                                self.notes.turns.insert(ply, info);
+                            }
+                            None => {
+                                self.notes.turns.remove(&ply);
+                            }
+                        }
                         self.after_move();
                     }
                 }
@@ -74,33 +78,18 @@ impl App {
         }
         let side = self.board().side_to_move();
         let limits = self.move_limits(side);
-        let seat = &mut self.seats[seat_index(side)];
-        if let Some(random) = &mut seat.random {
-            if let Ok(m) = random.choose(&self.game, &AtomicBool::new(false))
-                && self.game.play(m).is_ok()
-            {
-                self.notes.turns.remove(&(self.game.len() - 1));
-                self.played(m);
-                self.after_move();
-            }
-        } else if let Some(engine) = seat.engine.take() {
-            self.jobs.thinking = Some(Thinking::start(
-                engine,
-                self.game.board(),
-                self.game.previous().to_vec(),
-                limits,
-                self.game.len(),
-            ));
+        if let Some(player) = self.seats[seat_index(side)].take_player() {
+            self.jobs.thinking = Some(Thinking::start(player, self.game.clone(), limits));
         }
     }
 
-    /// Stops a running search and returns its engine to its seat.
+    /// Stops a computer choosing its move and gives its player back to its seat.
     pub(crate) fn cancel_search(&mut self) {
         if let Some(thinking) = self.jobs.thinking.take() {
             let side =
                 self.game.positions().get(thinking.ply).map_or(self.board(), |b| *b).side_to_move();
-            if let Some(engine) = thinking.cancel() {
-                self.seats[seat_index(side)].engine = Some(engine);
+            if let Some(player) = thinking.cancel() {
+                self.seats[seat_index(side)].give_back(player);
             }
         }
     }
@@ -119,7 +108,7 @@ impl App {
         if let Some(clock) = &self.clock {
             return format!("on the clock, {}", crate::clock::clock_text(clock.control));
         }
-        let limits = &self.seats[seat_index(side)].limits;
+        let limits = self.seats[seat_index(side)].limits();
         match (limits.depth, limits.time) {
             (Some(d), _) => format!("depth {d}"),
             (None, Some(t)) => format!("{:.1} s a move", t.as_secs_f64()),
@@ -130,29 +119,20 @@ impl App {
 
 #[cfg(test)]
 mod tests {
-    use tns_board::Game;
+    use tns_match::{Budget, PlayerSpec};
     use tns_search::Limits;
 
-    use super::*;
-    use crate::Controller;
-    use crate::engine::ENGINE_TT_MB;
+    use crate::players::budget;
+    use crate::thinking::SEARCH_TT_MB;
 
     #[test]
-    fn a_specs_threads_and_table_reach_its_engine() {
-        let spec = Controller::parse("heuristic:threads=2,tt=128").unwrap();
-        let app = App::new(Game::new(), Controller::Human, spec, Limits::depth(2), None);
-        let engine = app.seats[1].engine.as_ref().unwrap();
-        assert_eq!(engine.threads(), 2);
-        assert_eq!(engine.table_bytes(), 128 << 20);
-        // Without its own, the game's: one thread, 32 MiB.
-        let plain = App::new(
-            Game::new(),
-            Controller::Human,
-            Controller::parse("heuristic").unwrap(),
-            Limits::depth(2),
-            None,
-        );
-        let engine = plain.seats[1].engine.as_ref().unwrap();
-        assert_eq!((engine.threads(), engine.table_bytes()), (1, ENGINE_TT_MB << 20));
+    fn a_specs_threads_and_table_reach_its_budget() {
+        let spec: PlayerSpec = "heuristic:threads=2,tt=128".parse().unwrap();
+        let b = budget(&spec, &Limits::depth(2));
+        assert_eq!((b.threads, b.tt_mb, b.depth), (2, 128, Some(2)));
+        // Without its own, the game's: one thread, the game's transposition table.
+        let plain: PlayerSpec = "heuristic".parse().unwrap();
+        let b = budget(&plain, &Limits::depth(2));
+        assert_eq!(b, Budget { time: None, depth: Some(2), threads: 1, tt_mb: SEARCH_TT_MB });
     }
 }
