@@ -35,10 +35,10 @@ pub struct Args {
     /// each move are printed first.
     #[arg(long, default_value = "tablebase")]
     tablebase: PathBuf,
-    /// The player whose search is shown, as a match names players (`heuristic:depth=8`, a
+    /// The player whose search is shown, as a match names players (`hard:depth=8`, a
     /// weights file, `perfect`) [default: the strongest there is: perfect where the table holds
     /// the position, else the network, with the table's movement phase when there is a table
-    /// (`network:table=on`)].
+    /// (`strongest:table=on`)].
     #[arg(long)]
     player: Option<PlayerSpec>,
 }

@@ -19,7 +19,7 @@ use crate::openings::read_openings;
 pub struct Args {
     /// Two players, each playing both sides: a level (`random`, `easy`, `medium`, `hard`,
     /// `strongest`, `perfect`), a player spec (`heuristic`, `network`, a weights file) with
-    /// options after a colon (e.g. `heuristic:time=0.2,dead=350`), or `cmd:PROGRAM [ARGS]` for
+    /// options after a colon (e.g. `hard:time=0.2,dead=350`), or `cmd:PROGRAM [ARGS]` for
     /// another program speaking the TSI protocol (docs/protocol.md, docs/players.md).
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["sheep", "tiger"])]
     engines: Option<Vec<PlayerSpec>>,

@@ -106,13 +106,13 @@ pub fn print_header(config: &MatchConfig, openings_file: Option<&Path>) {
             format!("{} with the endgame built in", budget_text(budget))
         }
         tns_match::PlayerKind::Heuristic(_) => budget_text(budget),
-        tns_match::PlayerKind::Neural(_) if spec.table => {
+        tns_match::PlayerKind::Network(_) if spec.table => {
             format!("{} with the network and the table's movement phase", budget_text(budget))
         }
-        tns_match::PlayerKind::Neural(_) if spec.endgame => {
+        tns_match::PlayerKind::Network(_) if spec.endgame => {
             format!("{} with the network and the endgame built in", budget_text(budget))
         }
-        tns_match::PlayerKind::Neural(_) => format!("{} with the network", budget_text(budget)),
+        tns_match::PlayerKind::Network(_) => format!("{} with the network", budget_text(budget)),
         tns_match::PlayerKind::Perfect { .. } => {
             format!("{} with the tablebase", budget_text(budget))
         }

@@ -10,7 +10,7 @@ use tns_match::{Budget, PlayerSpec};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The players, by spec or level (`easy`, `network:time=0.05`, `random`).
+    /// The players, by spec or level (`easy`, `strongest:time=0.05`, `random`).
     #[arg(required = true)]
     players: Vec<String>,
     /// Every Nth puzzle only (1: all of them).

@@ -49,7 +49,7 @@ struct Options {
     show_wdl: bool,
     evaluator: PlayerSpec,
     /// Whether `Evaluator` was set: left to its default, the network searches with the table's
-    /// movement phase once `Tablebase` is set (`network:table=on`), as chess engines use their
+    /// movement phase once `Tablebase` is set (`strongest:table=on`), as chess engines use their
     /// endgame tables once given a path.
     evaluator_set: bool,
     tablebase: Option<PathBuf>,

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use tns_match::{Budget, ProgramError, MatchConfig, MatchError, Termination, run_match};
+use tns_match::{Budget, MatchConfig, MatchError, ProgramError, Termination, run_match};
 
 fn config(a: &str, b: &str, games: u32, defaults: Budget) -> MatchConfig {
     MatchConfig {

@@ -14,7 +14,7 @@ use tns_tablebase::Tablebase;
 pub fn who(spec: &PlayerSpec) -> &'static str {
     match spec.kind {
         PlayerKind::Perfect { .. } => "the table",
-        PlayerKind::Neural(_) => "the strongest",
+        PlayerKind::Network(_) => "the strongest",
         _ => "the heuristic",
     }
 }

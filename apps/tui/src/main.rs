@@ -60,7 +60,7 @@ struct Cli {
     /// The tablebase's directory (built with `tns-tablebase build`, and `build --placement` for
     /// the whole game) [default: `TNS_TABLEBASE_DIR`, else ./tablebase, else a tablebase folder
     /// in the user's data directory, the first that holds a table]. The perfect player needs
-    /// it, the default players search with its movement phase (`network:table=on`), and the
+    /// it, the default players search with its movement phase (`strongest:table=on`), and the
     /// status line shows its verdict. Where there is none, `B` in the game builds the movement
     /// phase into this folder [default: `TNS_TABLEBASE_DIR`, else the data directory's].
     #[arg(long, value_name = "DIR")]
@@ -84,7 +84,7 @@ fn players_help() -> String {
         let _ = writeln!(help, "  {:<11} {} [{}]", level.name(), level.about(), level.spec());
     }
     help.push_str(
-        "Any player spec will do as well: hard:time=0.5, heuristic:depth=6,dead=350, \
+        "Any player spec will do as well: hard:time=0.5, hard:depth=6,dead=350, \
          strongest:table=on (searching with the table's movement phase, the default once a \
          table is found), a trained network's weights FILE. docs/players.md lists them all; \
          docs/results.md says how strong each level is.",
@@ -171,7 +171,7 @@ fn setup(cli: &Cli, folders: &Folders, puzzle: Option<Board>) -> anyhow::Result<
     };
     // A side not named on the command line, the default or a saved game's `table=on` player,
     // searches with the table's movement phase where there is a table (the default then plays
-    // `network:table=on`) and plays on without it where there is none.
+    // `strongest:table=on`) and plays on without it where there is none.
     let table_optional = |seat: &Controller, given: &Option<String>, tag: &str| {
         let saved = record.as_ref().and_then(|r| r.tag(tag)).is_some();
         given.is_none()

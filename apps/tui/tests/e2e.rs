@@ -269,7 +269,7 @@ fn default_tiger_with(name: &str, table: &str) -> String {
 #[ignore = "needs tmux and the built tablebase (TNS_TABLEBASE_DIR); CI runs it"]
 fn the_default_player_searches_with_the_table_when_one_is_found() {
     let dir = std::env::var("TNS_TABLEBASE_DIR").expect("TNS_TABLEBASE_DIR names the table");
-    assert_eq!(default_tiger_with("table-on", &dir), "[Tiger \"network:table=on\"]");
+    assert_eq!(default_tiger_with("table-on", &dir), "[Tiger \"strongest:table=on\"]");
     // Without a table (an empty folder named): the network alone.
     let empty = std::env::temp_dir().join(format!("tns-no-table-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
@@ -288,7 +288,7 @@ fn a_game_saved_with_table_on_resumes_where_there_is_no_table() {
     tmux(&["send-keys", "-t", &session, "c", "3"]);
     wait_for(&session, "Sheep to move (human)   in hand 19", Duration::from_secs(15));
     let saved = std::fs::read_to_string(dir.join("autosave.txt")).unwrap_or_default();
-    assert!(saved.contains("[Tiger \"network:table=on\"]"), "{saved}");
+    assert!(saved.contains("[Tiger \"strongest:table=on\"]"), "{saved}");
     drop(session);
     // Resumed with no table (an empty folder named): the network alone plays on.
     let empty = std::env::temp_dir().join(format!("tns-no-table-resume-{}", std::process::id()));
@@ -330,7 +330,7 @@ fn b_builds_the_endgame_table_and_the_default_player_then_searches_with_it() {
     let found = tns_tablebase::Tablebase::load(tns_board::KILLS_TO_WIN, &table);
     let _ = std::fs::remove_dir_all(&table);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(saved.contains("[Tiger \"network:table=on\"]"), "{saved}");
+    assert!(saved.contains("[Tiger \"strongest:table=on\"]"), "{saved}");
     assert!(found.is_ok(), "the built table loads: {:?}", found.err());
 }
 

@@ -231,7 +231,7 @@ pub struct Analyst {
 
 impl Analyst {
     /// The strongest player where the table does not answer: the shipped network, searching
-    /// with the table's movement phase when there is a table (`network:table=on`).
+    /// with the table's movement phase when there is a table (`strongest:table=on`).
     fn strongest(&self) -> PlayerSpec {
         match self.table {
             Some(_) => PlayerSpec::strongest().using_table(),

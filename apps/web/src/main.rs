@@ -27,7 +27,7 @@ struct Cli {
     #[arg(long, default_value_t = 1.0, value_parser = move_time)]
     max_move_time: f64,
     /// Another player to offer, besides the built-in levels: a player spec, e.g. a weights
-    /// file (`weights/run/latest.bin`) or `heuristic:depth=6`. Repeat for more. Clients name
+    /// file (`weights/run/latest.bin`) or `hard:depth=6`. Repeat for more. Clients name
     /// players only from the server's list.
     #[arg(long, value_name = "SPEC")]
     offer: Vec<String>,

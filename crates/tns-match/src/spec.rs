@@ -49,7 +49,7 @@ pub enum PlayerKind {
         traps: bool,
     },
     /// The search with a network as its evaluator: the shipped one, or from a weights file.
-    Neural(Arc<Network>),
+    Network(Arc<Network>),
     /// A uniformly random legal move.
     Random,
     /// Another program speaking the TSI protocol.
@@ -101,7 +101,7 @@ pub struct PlayerSpec {
     pub endgame: bool,
     /// Whether the evaluator's scores are read through the chances fitted for it on the solved
     /// game ([`Calibrated`], [`shipped_chances`](crate::shipped_chances)): its scores are then the expected result in
-    /// permille, steady from depth to depth, and its chances are calibrated. On by default for
+    /// ten-thousandths of a win, steady from depth to depth, and its chances are calibrated. On by default for
     /// the shipped network (and a weights file that holds it); `calibrated=off` searches with
     /// its raw scores, which change sign with the horizon's parity. Off by default for the
     /// heuristic, whose chances are fitted only on the table's last placement layers so far;
@@ -171,10 +171,10 @@ impl PlayerSpec {
             }
             _ => None,
         };
-        if matches!(self.kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+        if matches!(self.kind, PlayerKind::Heuristic(_) | PlayerKind::Network(_)) {
             // The network players take the endgame and their chances by default, the
             // heuristic neither: each is written where it differs.
-            let neural = matches!(self.kind, PlayerKind::Neural(_));
+            let neural = matches!(self.kind, PlayerKind::Network(_));
             if self.table {
                 options.push("table=on".into());
             }
@@ -205,7 +205,7 @@ impl PlayerSpec {
             PlayerKind::Heuristic(_) => "heuristic",
             PlayerKind::Perfect { .. } => "perfect",
             PlayerKind::Random => "random",
-            PlayerKind::Neural(_) => self.weights_name.as_deref().unwrap_or("network"),
+            PlayerKind::Network(_) => self.weights_name.as_deref().unwrap_or("network"),
             PlayerKind::External(external) => {
                 let mut words = external.command.clone();
                 words.extend(external.options.iter().map(|(k, v)| format!("option.{k}={v}")));
@@ -252,7 +252,7 @@ impl PlayerSpec {
     /// `network-in-memory`.
     pub fn new(kind: PlayerKind) -> PlayerSpec {
         let weights_name = match &kind {
-            PlayerKind::Neural(net) if !is_shipped(net) => Some("network-in-memory".to_string()),
+            PlayerKind::Network(net) if !is_shipped(net) => Some("network-in-memory".to_string()),
             _ => None,
         };
         PlayerSpec { weights_name, ..PlayerSpec::unnamed(kind) }
@@ -262,8 +262,8 @@ impl PlayerSpec {
     fn unnamed(kind: PlayerKind) -> PlayerSpec {
         PlayerSpec {
             weights_name: None,
-            endgame: matches!(kind, PlayerKind::Neural(_)),
-            calibrated: matches!(kind, PlayerKind::Neural(_)),
+            endgame: matches!(kind, PlayerKind::Network(_)),
+            calibrated: matches!(kind, PlayerKind::Network(_)),
             kind,
             time: None,
             depth: None,
@@ -278,7 +278,7 @@ impl PlayerSpec {
     pub fn neural(name: impl Into<String>, network: Arc<Network>) -> PlayerSpec {
         PlayerSpec {
             weights_name: Some(name.into()),
-            ..PlayerSpec::unnamed(PlayerKind::Neural(network))
+            ..PlayerSpec::unnamed(PlayerKind::Network(network))
         }
     }
 
@@ -287,7 +287,7 @@ impl PlayerSpec {
     /// # Errors
     /// As [`shipped_network`](crate::shipped_network).
     pub fn network() -> Result<PlayerSpec, PlayerError> {
-        Ok(PlayerSpec::new(PlayerKind::Neural(shipped_network_shared()?)))
+        Ok(PlayerSpec::new(PlayerKind::Network(shipped_network_shared()?)))
     }
 
     /// `heuristic`: the search with the hand-written evaluator's default weights, within the
@@ -318,7 +318,7 @@ impl PlayerSpec {
     /// ```
     #[must_use]
     pub fn using_table(mut self) -> PlayerSpec {
-        if matches!(self.kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+        if matches!(self.kind, PlayerKind::Heuristic(_) | PlayerKind::Network(_)) {
             self.table = true;
         }
         self
@@ -495,7 +495,7 @@ mod tests {
         // A network held in memory is named by its holder; one made without a name says so.
         let net = Arc::new(Network::new(&[8], 1).unwrap());
         assert_eq!(PlayerSpec::neural("gen-003", Arc::clone(&net)).to_string(), "gen-003");
-        assert_eq!(PlayerSpec::new(PlayerKind::Neural(net)).to_string(), "network-in-memory");
+        assert_eq!(PlayerSpec::new(PlayerKind::Network(net)).to_string(), "network-in-memory");
         assert_eq!(PlayerSpec::network().unwrap().level(), Some(Level::Strongest));
     }
 

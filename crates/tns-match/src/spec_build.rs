@@ -99,7 +99,7 @@ impl PlayerSpec {
                     .map_err(|e| PlayerError::WrongTablebase(Arc::new(e)))?;
                 Some(Box::new(if *traps { evaluator.setting_traps() } else { evaluator }))
             }
-            PlayerKind::Neural(net) => {
+            PlayerKind::Network(net) => {
                 let neural = NeuralEvaluator::new(Network::clone(net));
                 let shipped = shipped_network_shared()?;
                 let is_shipped = Arc::ptr_eq(net, &shipped) || **net == *shipped;

@@ -36,7 +36,7 @@ fn kind_of(word: &str, spec: &str) -> Result<PlayerSpec, PlayerError> {
         "heuristic" => PlayerSpec::heuristic(),
         "perfect" => PlayerSpec::perfect(),
         "random" => PlayerSpec::new(PlayerKind::Random),
-        "network" => PlayerSpec::new(PlayerKind::Neural(shipped_network_shared()?)),
+        "network" => PlayerSpec::new(PlayerKind::Network(shipped_network_shared()?)),
         _ if std::path::Path::new(word).is_file() => {
             let net = Network::load(std::path::Path::new(word))
                 .map_err(|e| PlayerError::Network(Arc::new(e)))?;
@@ -68,7 +68,7 @@ impl FromStr for PlayerSpec {
             PlayerKind::Perfect { .. } => {
                 format!("{LIMIT_KEYS}, traps (on or off) or a weight ({})", WEIGHT_KEYS.join(", "))
             }
-            PlayerKind::Neural(_) => {
+            PlayerKind::Network(_) => {
                 format!("{LIMIT_KEYS}, table, endgame or calibrated (on or off)")
             }
             PlayerKind::Random | PlayerKind::External(_) => "no options".into(),
@@ -95,19 +95,19 @@ impl FromStr for PlayerSpec {
                     *traps = on_off(key, value)?;
                 }
                 "table" => {
-                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Network(_)) {
                         return Err(bad_option());
                     }
                     spec.table = on_off(key, value)?;
                 }
                 "endgame" => {
-                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Network(_)) {
                         return Err(bad_option());
                     }
                     spec.endgame = on_off(key, value)?;
                 }
                 "calibrated" => {
-                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Neural(_)) {
+                    if !matches!(kind, PlayerKind::Heuristic(_) | PlayerKind::Network(_)) {
                         return Err(bad_option());
                     }
                     spec.calibrated = on_off(key, value)?;
@@ -204,7 +204,7 @@ mod tests {
         let on_disk = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("network.bin");
         assert_eq!(Network::load(&on_disk).unwrap(), shipped_network().unwrap());
         let net: PlayerSpec = "network:depth=3".parse().unwrap();
-        assert!(matches!(&net.kind, PlayerKind::Neural(n) if **n == shipped_network().unwrap()));
+        assert!(matches!(&net.kind, PlayerKind::Network(n) if **n == shipped_network().unwrap()));
         assert_eq!((net.to_string().as_str(), net.depth), ("strongest:depth=3", Some(3)));
         assert!(matches!(err("heuristic:speed=3"), PlayerError::Option { .. }));
         assert!(matches!(err("heuristic:dead"), PlayerError::Option { .. }));
@@ -278,7 +278,7 @@ mod tests {
         let spec: PlayerSpec = format!("{}:depth=2", path.display()).parse().unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(spec.depth, Some(2));
-        let PlayerKind::Neural(loaded) = &spec.kind else { panic!("{spec:?}") };
+        let PlayerKind::Network(loaded) = &spec.kind else { panic!("{spec:?}") };
         assert_eq!(**loaded, net);
         let budget = Budget { time: None, depth: None, threads: 1, tt_mb: 1 };
         let mut player = spec.build(budget, None).unwrap();

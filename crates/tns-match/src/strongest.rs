@@ -17,7 +17,7 @@ impl PlayerSpec {
     /// let best = PlayerSpec::strongest();
     /// assert_eq!(best.level(), Some(Level::Strongest));
     /// assert_eq!(best.to_string(), "strongest");
-    /// assert!(matches!(best.kind, PlayerKind::Neural(_)));
+    /// assert!(matches!(best.kind, PlayerKind::Network(_)));
     /// ```
     pub fn strongest() -> PlayerSpec {
         PlayerSpec::network().unwrap_or_else(|_| PlayerSpec::heuristic())

@@ -81,7 +81,7 @@ fn raw_evaluator(player: &PlayerSpec) -> anyhow::Result<(Arc<dyn Evaluator>, Rea
     match &player.kind {
         // The network's score is its tanh times 1,000, read as it is: through the atanh it was
         // no better calibrated (CHANGELOG.md), and the shipped model reads it so.
-        PlayerKind::Neural(net) => Ok((
+        PlayerKind::Network(net) => Ok((
             Arc::new(NeuralEvaluator::new(tns_nn::Network::clone(net))),
             Reading::linear(1000.0),
         )),

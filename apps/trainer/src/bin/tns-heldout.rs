@@ -112,7 +112,7 @@ fn run(cli: &Cli, out: &mut impl FnMut(&str)) -> anyhow::Result<()> {
     ));
     let limits = limits_at(cli.depth, Duration::from_secs_f64(cli.time));
     for (spec, evaluator) in cli.players.iter().zip(&evaluators) {
-        if let PlayerKind::Neural(net) = &spec.kind {
+        if let PlayerKind::Network(net) = &spec.kind {
             let f = figures(net, &teacher, &validation);
             teacher.check()?;
             // The network's own figures: the table plays no part in them.
