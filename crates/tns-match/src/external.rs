@@ -172,7 +172,7 @@ pub struct ExternalPlayer {
 impl ExternalPlayer {
     /// A player that runs `external`'s command and asks it for moves within `budget` (its
     /// time as `go movetime`, else its depth as `go depth`; under a time control, the clocks).
-    /// After the handshake it sets the spec's options, then its threads and table size as the
+    /// After the handshake it sets the spec's options, then its threads and transposition table size as the
     /// `Threads` and `Hash` options where the program has them and the spec did not set them.
     pub fn new(external: External, budget: Budget) -> ExternalPlayer {
         ExternalPlayer { external, budget, margin: LATE_MARGIN, process: None }

@@ -51,7 +51,7 @@ pub fn threads(text: &str) -> Result<usize, LimitError> {
 /// # Errors
 /// A [`LimitError`] for anything else.
 pub fn hash_mb(text: &str) -> Result<usize, LimitError> {
-    whole("the table size in MiB", text, MAX_TT_MB)
+    whole("the transposition table size in MiB", text, MAX_TT_MB)
 }
 
 /// Plies: 1 to [`MAX_DEPTH`].

@@ -128,7 +128,7 @@ impl<E: Evaluator> SearchPlayer<E> {
     /// A player searching with `evaluator` within `budget`.
     ///
     /// # Errors
-    /// As [`Search::new`]: threads or table size out of range, or no memory for the table.
+    /// As [`Search::new`]: threads or transposition table size out of range, or no memory for it.
     pub fn new(evaluator: E, budget: Budget) -> Result<SearchPlayer<E>, SearchError> {
         Ok(SearchPlayer {
             search: Search::new(evaluator, budget.config())?,

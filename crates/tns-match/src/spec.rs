@@ -87,7 +87,7 @@ pub struct PlayerSpec {
     pub depth: Option<u32>,
     /// Search threads, if set for this player.
     pub threads: Option<usize>,
-    /// Table size in MiB, if set for this player.
+    /// Transposition table size in MiB, if set for this player.
     pub tt_mb: Option<usize>,
     /// Whether the search takes the tablebase's exact values wherever it reaches a position
     /// with no sheep in hand (`table=on`, for `heuristic`, `network` and weights files; see

@@ -30,7 +30,7 @@ impl PlayerSpec {
     /// let defaults = Budget { time: None, depth: Some(4), threads: 1, tt_mb: 16 };
     /// let mut search = spec.searcher(defaults, None)?.expect("the heuristic searches");
     /// assert_eq!(search.threads(), 2);
-    /// assert_eq!(search.table_bytes() >> 20, 8);
+    /// assert_eq!(search.tt_bytes() >> 20, 8);
     /// let result = search.go(Board::START, Limits::depth(3))?;
     /// assert!(result.best_move.is_some());
     /// # Ok::<(), Box<dyn std::error::Error>>(())

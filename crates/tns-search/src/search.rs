@@ -55,7 +55,7 @@ impl<E: Evaluator> Search<E> {
     /// # Errors
     /// [`SearchError::Threads`] for a thread count outside 1 to
     /// [`MAX_THREADS`](crate::MAX_THREADS), [`SearchError::TableSize`] for a transposition
-    /// table size outside 1 to [`MAX_TT_MB`](crate::MAX_TT_MB), [`SearchError::Memory`] when
+    /// transposition table size outside 1 to [`MAX_TT_MB`](crate::MAX_TT_MB), [`SearchError::Memory`] when
     /// the transposition table's memory cannot be had, [`SearchError::EvalCacheMemory`] when
     /// that of the threads' tables of evaluations cannot.
     pub fn new(evaluator: E, config: SearchConfig) -> Result<Search<E>, SearchError> {
@@ -96,7 +96,7 @@ impl<E: Evaluator> Search<E> {
     }
 
     /// The transposition table's size in bytes (at most the MiB asked for).
-    pub fn table_bytes(&self) -> usize {
+    pub fn tt_bytes(&self) -> usize {
         self.tt.bytes()
     }
 
