@@ -242,21 +242,21 @@ mod tests {
         assert_eq!(tt.probe(12345), None);
     }
 
+    /// A deep exact entry and a shallow bound, to see which of them a slot keeps.
+    fn deep_and_shallow() -> (Entry, Entry) {
+        let entry = |score, depth, bound| Entry {
+            score: Score::from_eval(crate::Eval::new(score)),
+            depth,
+            bound,
+            mv: None,
+        };
+        (entry(5, 9, Bound::Exact), entry(7, 1, Bound::Upper))
+    }
+
     #[test]
     fn a_cleared_table_is_an_empty_one_even_when_the_epoch_wraps() {
         let tt = TranspositionTable::new(1).unwrap();
-        let deep = Entry {
-            score: Score::from_eval(crate::Eval::new(5)),
-            depth: 9,
-            bound: Bound::Exact,
-            mv: None,
-        };
-        let shallow = Entry {
-            score: Score::from_eval(crate::Eval::new(7)),
-            depth: 1,
-            bound: Bound::Upper,
-            mv: None,
-        };
+        let (deep, shallow) = deep_and_shallow();
         let other = (1..1_000_000u64).find(|&k| tt.bucket(k) == tt.bucket(0) && k != 0).unwrap();
         for clears in 0..600 {
             tt.store(0, deep);
@@ -288,18 +288,7 @@ mod tests {
     #[test]
     fn deeper_entry_survives_in_first_slot() {
         let tt = TranspositionTable::new(1).unwrap();
-        let deep = Entry {
-            score: Score::from_eval(crate::Eval::new(5)),
-            depth: 9,
-            bound: Bound::Exact,
-            mv: None,
-        };
-        let shallow = Entry {
-            score: Score::from_eval(crate::Eval::new(7)),
-            depth: 1,
-            bound: Bound::Upper,
-            mv: None,
-        };
+        let (deep, shallow) = deep_and_shallow();
         // Find a second key in the same bucket.
         let other = (1..1_000_000u64).find(|&k| tt.bucket(k) == tt.bucket(0) && k != 0).unwrap();
         tt.store(0, deep);
