@@ -22,7 +22,7 @@ pub mod puzzles;
 pub mod screen;
 mod table_finding;
 pub mod table_job;
-pub mod thinking;
+mod thinking;
 mod wording;
 
 pub use app::App;
