@@ -59,7 +59,7 @@ impl Mode {
         }
     }
 
-    fn draw(&mut self, frame: &mut ratatui::Frame, palette: &Palette) -> Hitmap {
+    fn draw(&self, frame: &mut ratatui::Frame, palette: &Palette) -> Hitmap {
         match self {
             Mode::Game(app) => draw(frame, app),
             Mode::Puzzles(screen) => {
@@ -84,6 +84,12 @@ pub fn run(
     said: &mut Vec<String>,
 ) -> anyhow::Result<()> {
     let palette = Palette::new(no_color);
+    let colours = |mode: &mut Mode| {
+        if let Mode::Game(app) = mode {
+            app.set_no_color(no_color);
+        }
+    };
+    colours(mode);
     let mut hit = Hitmap::default();
     loop {
         if let Some(leave) = mode.leaving() {
@@ -95,10 +101,8 @@ pub fn run(
                 return Ok(());
             }
             *mode = open(leave)?;
+            colours(mode);
             continue;
-        }
-        if let Mode::Game(app) = mode {
-            app.set_no_color(no_color);
         }
         terminal.draw(|frame| hit = mode.draw(frame, &palette))?;
         let wait = match mode {
