@@ -418,4 +418,13 @@ mod tests {
             }
         }
     }
+
+    /// The puzzles' keys their frame lists are the ones docs/puzzles.md names.
+    #[test]
+    fn docs_puzzles_names_the_puzzles_keys() {
+        let page = include_str!("../../../docs/puzzles.md");
+        for r in PUZZLES.iter().filter(|r| !r.what.is_empty() && r.keys != "Ctrl+C") {
+            assert!(page.contains(&format!("`{}`", r.keys)), "docs/puzzles.md: `{}`", r.keys);
+        }
+    }
 }
