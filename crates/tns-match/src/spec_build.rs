@@ -316,7 +316,7 @@ mod tests {
         // searching with it.
         let start = PlayerSpec::strongest_at(Board::START, Some(&table)).unwrap();
         if table.placement_from().is_none_or(|from| from > 0) {
-            assert_eq!(start.to_string(), "network:table=on");
+            assert_eq!(start.to_string(), "strongest:table=on");
         }
     }
 
