@@ -163,8 +163,11 @@ def check_the_start_s_layout(driver):
 
 
 def played_moves(driver):
-    return [li.get_attribute("textContent").split(" ")[1]
-            for li in driver.find_elements(By.CSS_SELECTOR, "#played li")]
+    # Read in one script, so that a list the page redraws meanwhile is never half-read (an
+    # element found, then gone before its text is asked: a stale reference).
+    texts = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#played li'), li => li.textContent);")
+    return [text.split(" ")[1] for text in texts]
 
 
 def check_undo_against_the_computer(driver, url):
