@@ -604,8 +604,7 @@ impl App {
             self.screen = Screen::Play;
             self.message = "back to the game".into();
         } else if !self.input.entry.typed.is_empty() {
-            self.input.entry.typed.clear();
-            self.input.entry.typed_refused = false;
+            self.input.entry.drop_typed();
             self.message = "typing cleared".into();
         } else if self.input.entry.selected.is_some() || !matches!(self.input.hint, Hinting::None) {
             self.input.clear();

@@ -69,8 +69,7 @@ impl MoveEntry {
     /// What a move, a take-back or an ending leaves behind: nothing picked up, nothing typed.
     pub(crate) fn clear(&mut self) {
         self.selected = None;
-        self.typed.clear();
-        self.typed_refused = false;
+        self.drop_typed();
     }
 
     /// Where the piece picked up can go.
@@ -79,9 +78,17 @@ impl MoveEntry {
         board.legal_moves().iter().filter(|m| m.from() == Some(from)).map(|m| m.to()).collect()
     }
 
+    /// Drops the text typed, and the refusal shown beside it.
+    pub(crate) fn drop_typed(&mut self) {
+        self.typed.clear();
+        self.typed_refused = false;
+    }
+
     /// A click or Enter on `p`, where the person may move or not: put the piece picked up
-    /// there, pick up a piece of the side to move, or place a sheep.
+    /// there, pick up a piece of the side to move, or place a sheep. Whatever was being typed is
+    /// dropped: the click is what the person meant.
     pub(crate) fn click(&mut self, board: Board, p: Point, may_move: bool) -> Entered {
+        self.drop_typed();
         self.cursor = p;
         if !may_move {
             return Entered::Nothing;

@@ -246,20 +246,13 @@ impl PuzzleScreen {
             }
             Action::ShowAnswer => return self.show_answer(),
             Action::NextPuzzle => return self.next(),
-            Action::Cancel if !self.entry.typed.is_empty() => {
-                self.entry.typed.clear();
-                self.entry.typed_refused = false;
-                return;
-            }
+            Action::Cancel if !self.entry.typed.is_empty() => return self.entry.drop_typed(),
             Action::Cancel => {
                 self.entry.selected = None;
                 return;
             }
             Action::Backspace => return self.entry.backspace(),
-            Action::Activate(p) => {
-                self.entry.typed.clear();
-                self.entry.click(self.board, p, true)
-            }
+            Action::Activate(p) => self.entry.click(self.board, p, true),
             Action::ActivateCursor if self.entry.typed.is_empty() => return,
             Action::ActivateCursor => self.entry.enter(self.board, true),
             Action::Type(c) => self.entry.type_char(self.board, c, true),

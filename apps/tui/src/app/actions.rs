@@ -55,11 +55,7 @@ fn act(app: &mut App, action: Action, save_dir: &std::path::Path) {
             app.message =
                 if app.message.is_empty() { saved } else { format!("{saved} · {}", app.message) };
         }
-        Action::Activate(p) => {
-            // A click is on a point: whatever was being typed is dropped.
-            app.input.entry.typed.clear();
-            app.activate(p);
-        }
+        Action::Activate(p) => app.activate(p),
         Action::ActivateCursor => app.activate_cursor(),
         Action::Cursor(dx, dy) => app.move_cursor(dx, dy),
         Action::Type(c) => app.type_char(c),

@@ -43,8 +43,7 @@ impl App {
                 format!("hint from {by}: {m} (Tab plays it; finish typing yours, or Esc)");
             return;
         }
-        self.input.entry.typed.clear();
-        self.input.entry.typed_refused = false;
+        self.input.entry.drop_typed();
         self.input.entry.cursor = m.to();
         self.input.entry.selected = m.from();
         self.message = format!("hint from {by}: {m} (Enter or Tab plays it, Esc drops it)");
