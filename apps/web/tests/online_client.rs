@@ -72,8 +72,23 @@ fn friends(client: &Client) -> (GameId, Token, Token) {
 
 /// Plays `plies` legal moves (the first legal one each time), each side with its own token.
 fn play(client: &Client, id: GameId, sheep: &Token, tigers: &Token, plies: usize) {
+    play_from(client, id, sheep, tigers, 0, plies);
+}
+
+/// Plays the game's plies `from..plies`, the first ones as [`play`] played them.
+fn play_from(
+    client: &Client,
+    id: GameId,
+    sheep: &Token,
+    tigers: &Token,
+    from: usize,
+    plies: usize,
+) {
     let mut game = tns_board::Game::new();
-    for ply in 0..plies {
+    for ply in 0..from {
+        game.play(game.legal_moves()[ply % 3]).unwrap();
+    }
+    for ply in from..plies {
         let mv = game.legal_moves()[ply % 3];
         let token = match game.board().side_to_move() {
             Side::Sheep => sheep,
@@ -102,7 +117,15 @@ fn friends_play_and_are_refused_with_the_right_status() {
     let addr = serve();
     let client = client(addr);
     let (id, sheep, tigers) = friends(&client);
-    play(&client, id, &sheep, &tigers, 4);
+    // Each token's side, told by the server's refusals, either side to move.
+    assert_eq!(client.side_of(id, &sheep).unwrap(), Some(Side::Sheep));
+    assert_eq!(client.side_of(id, &tigers).unwrap(), Some(Side::Tiger));
+    play(&client, id, &sheep, &tigers, 1);
+    assert_eq!(client.side_of(id, &sheep).unwrap(), Some(Side::Sheep));
+    assert_eq!(client.side_of(id, &tigers).unwrap(), Some(Side::Tiger));
+    let stranger = Token::random().unwrap();
+    assert_eq!(status(&client.side_of(id, &stranger).unwrap_err()), 401);
+    play_from(&client, id, &sheep, &tigers, 1, 4);
     let view = client.game(id).unwrap();
     assert_eq!(view.moves.len(), 4);
     // Version: created, then a move each.
@@ -117,7 +140,6 @@ fn friends_play_and_are_refused_with_the_right_status() {
     assert_eq!(status(&client.play(id, &sheep, "zz").unwrap_err()), 422);
     assert_eq!(status(&client.play(id, &sheep, "c3c4").unwrap_err()), 422);
     // A token that holds no seat here.
-    let stranger = Token::random().unwrap();
     assert_eq!(status(&client.play(id, &stranger, &legal).unwrap_err()), 401);
     // No such game.
     let nowhere = GameId::random().unwrap();
