@@ -35,6 +35,7 @@ fn short_number(x: f64) -> String {
 
 mod analyse;
 mod audit_cmd;
+mod bot_cmd;
 mod ctrl_c;
 mod draw_cmd;
 mod load_cmd;
@@ -80,6 +81,9 @@ enum Command {
     /// Review one game against the solved game: the value along its plies, every move that
     /// gave a result up with a move that kept it, and each side's first mistake.
     Review(review_cmd::Args),
+    /// Play an online game on a tns-web server with any engine, through its API: take a seat
+    /// by its link (--join), or create a game (--server) and play one side until it ends.
+    Bot(Box<bot_cmd::Args>),
     /// A bounded load test of tns-web on this machine: connections kept alive asking
     /// positions, then the rate and the latency percentiles.
     Load(load_cmd::Args),
@@ -95,6 +99,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => audit_cmd::run(&args),
         Command::Draw(args) => draw_cmd::run(&args),
         Command::Load(args) => load_cmd::run(&args),
+        Command::Bot(args) => bot_cmd::run(&args),
         Command::Review(args) => review_cmd::run(&args),
         Command::Puzzles(args) => puzzles_cmd::run(&args),
     };
