@@ -788,3 +788,28 @@ fn load_stops_at_its_time_limit_with_requests_in_flight() {
         stderr(&out)
     );
 }
+
+#[test]
+fn bot_refuses_links_and_servers_it_cannot_play_before_thinking() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let seat = format!("http://127.0.0.1:{port}/play/q7Rk2mWx9a#{}", "3f".repeat(16));
+    let cases: [(&[&str], &str); 5] = [
+        (&["--join", "http://127.0.0.1:8080/play/q7Rk2mWx9a"], "watch link"),
+        (&["--join", "https://example.org/play/q7Rk2mWx9a"], "http://"),
+        (&["--join", "http://example.org/q7Rk2mWx9a"], "/play/ID"),
+        (&["--join", &seat], "cannot reach the server"),
+        (&["--server", &format!("http://127.0.0.1:{port}"), "--side", "sheep"], "cannot reach"),
+    ];
+    for (extra, said) in cases {
+        let mut args = vec!["bot", "--engine", "easy"];
+        args.extend_from_slice(extra);
+        let out = bench(&args);
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(stderr(&out).contains(said), "{extra:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains(&"3f".repeat(16)), "the token shown: {}", stderr(&out));
+    }
+    // A game to create needs the bot's side.
+    let out = bench(&["bot", "--engine", "easy", "--server", "http://127.0.0.1:1"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--side"), "{}", stderr(&out));
+}
