@@ -241,6 +241,11 @@ fn only_a_seats_token_moves_its_side_in_its_turn() {
     assert_eq!(v["error"], "a5 is not legal in T3T/5/5/5/T3T s 20");
     let (status, v) = play(addr, &id, &sheep, "banana");
     assert_eq!(status, 422, "{v}");
+    // Asked with a token, the game says which side it plays.
+    let path_game = format!("/api/v1/games/{id}");
+    assert_eq!(call(addr, "GET", &path_game, Some(&tigers), "").1["you"], "tigers");
+    assert!(call(addr, "GET", &path_game, None, "").1.get("you").is_none());
+    assert_eq!(call(addr, "GET", &path_game, Some(&stranger), "").0, 401);
     let (status, v) = play(addr, &id, &sheep, "c3");
     assert_eq!(status, 200, "{v}");
     assert_eq!(
