@@ -174,6 +174,11 @@ function onEvent(ev) {
       if (ev.clock) game.clock = { ...ev.clock, running: null, at: performance.now() };
       else if (game.clock) game.clock = { ...clockNow(), running: null };
       break;
+    case "resumed":
+      // The server started again: the times as charged up to its last heartbeat, the running
+      // clock going on from this event.
+      if (game.clock && !game.result) game.clock = { ...ev.clock, running: game.clock.running, at: performance.now() - ago };
+      break;
     case "rematch_offer": game.rematchOffer = ev.side; break;
     case "rematch": game.version = ev.version; followRematch(ev.game); return;
     default: resync(); return;
