@@ -183,7 +183,7 @@ def main():
             server.send_signal(signal.SIGTERM)
             code = server.wait(timeout=30)
         check(code == 0, f"tns-web ended with {code} on SIGTERM")
-    print("online browser test: passed")
+    print("online browser test: passed; screenshot of the tigers' page target/web-online.png")
 
 
 def play(base, a, b, c):
@@ -233,6 +233,8 @@ def play(base, a, b, c):
             check(b.find_element(By.ID, "draw").text == "Offer a draw", "B's button back to an offer")
         if i + 1 == RELOAD_AFTER:
             reload_in_the_middle(a, b, c)
+            os.makedirs("target", exist_ok=True)
+            b.save_screenshot("target/web-online.png")
 
     for d in (a, b, c):
         wait(d, lambda d: shown(d, "online-result"), "the result")
