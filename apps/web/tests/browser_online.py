@@ -36,6 +36,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 GAME = ["c3", "a1b1", "d2", "e1e2", "b5", "a5xc5", "a5", "e2xc2",
         "b5", "c2xc4", "b4", "c5xa3", "d5", "e5xc5"]
 RELOAD_AFTER = 8  # B reloads once this many moves are played
+RESTART_AFTER = 10  # the server is stopped and started again: the pages reconnect
 DRAW_AFTER = 5  # A (the sheep, having played) offers a draw; B declines it by moving
 
 
@@ -45,8 +46,8 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_server(binary, args, database):
-    port = free_port()
+def start_server(binary, args, database, port=None):
+    port = port or free_port()
     server = subprocess.Popen(
         [binary, "--listen", f"127.0.0.1:{port}", "--database", database, *args],
         stdout=subprocess.PIPE,
@@ -171,22 +172,36 @@ def main():
         sys.exit(__doc__)
     binary, extra = sys.argv[1], sys.argv[2:]
     with tempfile.TemporaryDirectory() as tmp:
-        server, base = start_server(binary, extra, os.path.join(tmp, "games.sqlite"))
+        database = os.path.join(tmp, "games.sqlite")
+        server, base = start_server(binary, extra, database)
+        port = int(base.rstrip("/").rsplit(":", 1)[1])
+        servers = [server]
+
+        def restart():
+            stop(servers[-1])
+            servers.append(start_server(binary, extra, database, port)[0])
+
         drivers = []
         try:
             a, b, c = browser(), browser(), browser()
             drivers = [a, b, c]
-            play(base, a, b, c)
+            play(base, a, b, c, restart)
         finally:
             for d in drivers:
                 d.quit()
-            server.send_signal(signal.SIGTERM)
-            code = server.wait(timeout=30)
+            code = stop(servers[-1])
         check(code == 0, f"tns-web ended with {code} on SIGTERM")
     print("online browser test: passed; screenshot of the tigers' page target/web-online.png")
 
 
-def play(base, a, b, c):
+def stop(server):
+    server.send_signal(signal.SIGTERM)
+    code = server.wait(timeout=30)
+    check(code == 0, f"tns-web ended with {code} on SIGTERM")
+    return code
+
+
+def play(base, a, b, c, restart):
     friend = create_game(a, base)
     game_url = a.current_url.split("#")[0]
     token_a = a.current_url.split("#")[1]
@@ -235,6 +250,13 @@ def play(base, a, b, c):
             reload_in_the_middle(a, b, c)
             os.makedirs("target", exist_ok=True)
             b.save_screenshot("target/web-online.png")
+        if i + 1 == RESTART_AFTER:
+            # The server gone and back with the same database: every page follows on, from the
+            # last event it saw (its socket closed, it tries again, waiting longer each time).
+            restart()
+            for d in (a, b, c):
+                wait(d, lambda d: d.execute_script("return document.body.dataset.live") == "true",
+                     "the socket again after the restart", timeout=30)
 
     for d in (a, b, c):
         wait(d, lambda d: shown(d, "online-result"), "the result")
