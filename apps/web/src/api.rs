@@ -14,7 +14,9 @@ use tokio::sync::Semaphore;
 
 use crate::analysis::{API_VERSION, Analyst, MoveJson, PositionJson, Source};
 use crate::error::ApiError;
+use crate::games::Games;
 use crate::query::{GameQuery, Params, game, within};
+use crate::rate::Limiter;
 
 /// What a request may cost: the server's limits on searching.
 #[derive(Clone, Copy, Debug)]
@@ -25,6 +27,21 @@ pub struct RequestLimits {
     pub max_line_time: Duration,
     /// Searches running at once (each request that searches waits for one).
     pub searches: usize,
+}
+
+/// Per-address limits on online games.
+#[derive(Clone, Copy, Debug)]
+pub struct OnlineLimits {
+    /// Games one address may create a minute (and at once).
+    pub games_per_minute: u32,
+    /// Actions in games (moves, offers, resignations) one address may take a second.
+    pub actions_per_second: u32,
+}
+
+impl Default for OnlineLimits {
+    fn default() -> OnlineLimits {
+        OnlineLimits { games_per_minute: 20, actions_per_second: 20 }
+    }
 }
 
 /// What every request shares.
@@ -45,6 +62,15 @@ pub struct AppState {
     /// The puzzles served (the shipped set), or why the set did not parse: the puzzle route
     /// says so, the rest of the server works on.
     pub(crate) puzzles: Result<Vec<tns_puzzles::Puzzle>, tns_puzzles::SetError>,
+    /// The online games, when the server keeps them.
+    pub(crate) games: Option<Arc<Games>>,
+    /// The address the server's links start with (`https://example.org`), when it is not the
+    /// one each request names in its `Host` header.
+    pub(crate) public_url: Option<String>,
+    /// Games an address may create.
+    pub(crate) creating: Limiter,
+    /// Actions in games an address may take (moves, offers...).
+    pub(crate) acting: Limiter,
 }
 
 impl AppState {
@@ -60,7 +86,39 @@ impl AppState {
             // The shipped set parses (its crate's tests read it); were it ever damaged, the
             // puzzle route would answer with the reason rather than the server not start.
             puzzles: tns_puzzles::shipped(),
+            games: None,
+            public_url: None,
+            creating: Limiter::new(20, Duration::from_secs(60), "20 new games a minute".into()),
+            acting: Limiter::new(20, Duration::from_secs(1), "20 actions a second".into()),
         }
+    }
+
+    /// Keeps online games in `games`: the routes under `/api/v1/games` answer (without, they
+    /// say the server keeps none). Start [`crate::start_online`] once the server runs.
+    pub fn keep_games(&mut self, games: Games, limits: OnlineLimits) {
+        self.games = Some(Arc::new(games));
+        let per_minute = limits.games_per_minute.max(1);
+        let per_second = limits.actions_per_second.max(1);
+        self.creating = Limiter::new(
+            per_minute,
+            Duration::from_secs(60),
+            format!("{per_minute} new games a minute"),
+        );
+        self.acting = Limiter::new(
+            per_second,
+            Duration::from_secs(1),
+            format!("{per_second} actions a second"),
+        );
+    }
+
+    /// The address the online games' links start with, instead of the `Host` a request names.
+    pub fn set_public_url(&mut self, url: &str) {
+        self.public_url = Some(url.trim_end_matches('/').to_string());
+    }
+
+    /// The online games, or the refusal of a server that keeps none.
+    pub(crate) fn games(&self) -> Result<&Arc<Games>, ApiError> {
+        self.games.as_ref().ok_or(ApiError::NoGames)
     }
 
     /// Offers another player, named by its spec (a weights file, a heuristic's options).
@@ -252,25 +310,49 @@ pub(crate) async fn play(
 ) -> Result<Response, ApiError> {
     let game = game(query.pos.as_deref(), query.moves.as_deref())?;
     let name = query.player.unwrap_or_else(|| default_player(&state).to_string());
-    // Never a program or a file named by the client.
-    // Only the server's own list, by a level's name or its spec (`strongest` or `network`).
-    let offered = offered(&state);
-    let level = tns_match::level_name(&name);
-    if !offered.iter().any(|p| p.name == name || p.name == level) {
-        let names: Vec<&str> = offered.iter().map(|p| p.name.as_str()).collect();
-        return Err(ApiError::UnknownPlayer { name, offered: names.join(", ") });
-    }
+    let spec = offered_spec(&state, &name)?;
     if let Some(outcome) = game.outcome() {
         return Err(ApiError::GameOver { outcome: outcome.to_string() });
     }
-    let spec: PlayerSpec = match state.extra.iter().find(|s| s.to_string() == name) {
-        Some(spec) => spec.clone(),
-        None => name.parse().map_err(|e| ApiError::internal("an offered player's spec", e))?,
-    };
     let position = game.board().to_string();
-    let chosen: Move = off_thread(&state, Slot::Search, move |s, stop| {
-        // The spec's own time, capped by the server's; one thread, a small table.
-        let max = s.limits.max_move_time.as_secs_f64();
+    let chosen = think(&state, spec, game, state.limits.max_move_time).await?;
+    let answer = MoveAnswer { api: API_VERSION, mv: chosen.to_string(), player: name, position };
+    Ok(json(&answer, false))
+}
+
+/// The spec of the server's player `name`: never a program or a file named by the client, only
+/// the server's own list, by a level's name or its spec (`strongest` or `network`).
+///
+/// # Errors
+/// A name the server does not offer.
+pub(crate) fn offered_spec(state: &AppState, name: &str) -> Result<PlayerSpec, ApiError> {
+    let offered = offered(state);
+    let level = tns_match::level_name(name);
+    if !offered.iter().any(|p| p.name == name || p.name == level) {
+        let names: Vec<&str> = offered.iter().map(|p| p.name.as_str()).collect();
+        return Err(ApiError::UnknownPlayer { name: name.to_string(), offered: names.join(", ") });
+    }
+    match state.extra.iter().find(|s| s.to_string() == name) {
+        Some(spec) => Ok(spec.clone()),
+        None => name.parse().map_err(|e| ApiError::internal("an offered player's spec", e)),
+    }
+}
+
+/// The names of the server's players, comma-separated.
+pub(crate) fn offered_names(state: &AppState) -> String {
+    offered(state).iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// The move `spec` chooses in `game`, thinking at most `most` (and no longer than the spec's
+/// own time), on one thread with a small table, in one of the server's search slots.
+pub(crate) async fn think(
+    state: &Arc<AppState>,
+    spec: PlayerSpec,
+    game: tns_board::Game,
+    most: Duration,
+) -> Result<Move, ApiError> {
+    off_thread(state, Slot::Search, move |s, stop| {
+        let max = most.min(s.limits.max_move_time).as_secs_f64();
         let time = Some(spec.time.map_or(max, |t| t.min(max)));
         let mut capped = spec;
         (capped.time, capped.threads, capped.tt_mb) = (time, Some(1), Some(16));
@@ -281,9 +363,7 @@ pub(crate) async fn play(
         player.new_game(0);
         player.choose(&game, stop).map_err(|e| ApiError::internal("the player found no move", e))
     })
-    .await?;
-    let answer = MoveAnswer { api: API_VERSION, mv: chosen.to_string(), player: name, position };
-    Ok(json(&answer, false))
+    .await
 }
 
 #[derive(Serialize)]

@@ -3,7 +3,12 @@
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use tns_online::RefusalKind;
+
 use crate::query::{MAX_MOVES, MAX_QUERY};
+
+/// The longest request body read: a game's actions are a few words of JSON.
+pub const MAX_BODY: usize = 4096;
 
 /// What went wrong with a request. Each variant but [`ApiError::Internal`] is the client's to
 /// know, and its text is the answer's `error`.
@@ -88,9 +93,48 @@ pub enum ApiError {
     /// A path that is not the API's nor the page's.
     #[error("no such page: the API is under /api/v1/ (docs/web.md)")]
     NotFound,
-    /// A method other than `GET` (or `HEAD`) on a path that is served.
-    #[error("only GET is answered")]
+    /// A method the path does not answer (`GET` and `HEAD` for the explorer's routes, `POST` for
+    /// a game's actions).
+    #[error("this method is not answered here")]
     MethodNotAllowed,
+    /// A request body that is not the JSON the route takes.
+    #[error("bad request body: {0}")]
+    BadBody(String),
+    /// A request body longer than [`MAX_BODY`] bytes.
+    #[error("the request body is more than the {MAX_BODY} bytes accepted")]
+    BodyTooLarge,
+    /// No game has this id.
+    #[error("no game {id:?}")]
+    NoSuchGame {
+        /// The id asked for, shortened.
+        id: String,
+    },
+    /// A game's action without a token, or with one that holds no seat in the game.
+    #[error("{0}")]
+    Unauthorized(&'static str),
+    /// The rules of the game refuse the action.
+    #[error("{0}")]
+    Refused(#[from] tns_online::Refusal),
+    /// A side of a new game that is neither `friend` nor one of the server's players.
+    #[error("unknown player {name:?} for a side: `friend`, or one of {offered}")]
+    UnknownSeat {
+        /// The name given.
+        name: String,
+        /// The players offered, comma-separated.
+        offered: String,
+    },
+    /// This address asks too often.
+    #[error("too many requests from this address: at most {limit}; wait a moment")]
+    TooManyRequests {
+        /// The limit, in words ("20 games a minute").
+        limit: String,
+    },
+    /// The server holds as many live games, or streams, as it may.
+    #[error("the server is full: {0}; try again later")]
+    Full(&'static str),
+    /// The server keeps no online games.
+    #[error("this server keeps no online games")]
+    NoGames,
     /// The server has no puzzles to set.
     #[error("the server has no puzzles")]
     NoPuzzles,
@@ -115,9 +159,19 @@ impl ApiError {
     /// The status that says what kind of error it is.
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::NotFound | ApiError::NoSuchGame { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::NoPuzzles => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::NoPuzzles | ApiError::Full(_) | ApiError::NoGames => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::UnknownSeat { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Refused(refusal) => match refusal.kind() {
+                RefusalKind::Conflict => StatusCode::CONFLICT,
+                RefusalKind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+            },
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         }
@@ -166,7 +220,7 @@ mod tests {
     async fn each_client_error_has_its_status_and_message() {
         for (error, status, text) in [
             (ApiError::NotFound, 404, "no such page: the API is under /api/v1/ (docs/web.md)"),
-            (ApiError::MethodNotAllowed, 405, "only GET is answered"),
+            (ApiError::MethodNotAllowed, 405, "this method is not answered here"),
             (ApiError::NoPuzzles, 503, "the server has no puzzles"),
             (
                 ApiError::QueryTooLong { bytes: 9000 },

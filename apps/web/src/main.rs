@@ -12,7 +12,10 @@ use clap::Parser;
 use tns_board::KILLS_TO_WIN;
 use tns_match::limit;
 use tns_tablebase::Tablebase;
-use tns_web::{Analyst, AppState, ConnectionLimits, RequestLimits, SearchBudget, router};
+use tns_web::{
+    Analyst, AppState, ConnectionLimits, Games, OnlineLimits, OnlineSettings, RequestLimits,
+    SearchBudget, router,
+};
 
 #[derive(Parser, Debug)]
 #[command(name = "tns-web", version, about = "The solved game of Tigers and Sheep in a browser")]
@@ -34,6 +37,32 @@ struct Cli {
     /// Searches running at once (the rest wait); the table's answers never wait.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     searches: u16,
+    /// The online games' database file, created on first start; by default games.sqlite in
+    /// the user's data folder (`~/.local/share/tigers-and-sheep/` on Linux).
+    #[arg(long, value_name = "PATH")]
+    database: Option<PathBuf>,
+    /// The address the online games' links start with (`https://example.org`), when players
+    /// reach the server by another name than the one they ask it by.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+    /// Seconds a side of an online game must be gone before its opponent may claim the win.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    abandon: u64,
+    /// Minutes an online game in which both sides have not moved lasts before it ends unplayed.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=10_080))]
+    expire: u64,
+    /// Online games held at once (live, or just finished and waiting for a rematch).
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_games: u64,
+    /// Online games one client address may create a minute.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    games_per_minute: u32,
+    /// Moves and other actions in online games one client address may take a second.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    actions_per_second: u32,
+    /// Connections open at once (streams of online games count); more wait.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    connections: u64,
 }
 
 /// The longest `--max-move-time`: a client's request waits no longer than this for its move.
@@ -84,6 +113,28 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     for spec in &cli.offer {
         state.offer(spec).with_context(|| format!("--offer {spec}"))?;
     }
+    if let Some(url) = &cli.public_url {
+        state.set_public_url(url);
+    }
+    let database = match &cli.database {
+        Some(path) => path.clone(),
+        None => default_database()?,
+    };
+    let store = tns_online::Store::open(&database)
+        .with_context(|| format!("--database {}", database.display()))?;
+    let connections = usize::try_from(cli.connections).unwrap_or(usize::MAX);
+    let settings = OnlineSettings {
+        abandon: Duration::from_secs(cli.abandon),
+        expire: Duration::from_secs(cli.expire * 60),
+        max_games: usize::try_from(cli.max_games).unwrap_or(usize::MAX),
+        max_streams: connections,
+        ..OnlineSettings::default()
+    };
+    let limits = OnlineLimits {
+        games_per_minute: cli.games_per_minute,
+        actions_per_second: cli.actions_per_second,
+    };
+    state.keep_games(Games::new(store, settings), limits);
     let state = Arc::new(state);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -94,17 +145,33 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", cli.listen))?;
         let addr = listener.local_addr()?;
+        tns_web::start_online(&state)
+            .await
+            .with_context(|| format!("the online games in {}", database.display()))?;
         let source = match &cli.tablebase {
             Some(dir) => format!("the tablebase in {}", dir.display()),
             None => "the engine's search (no --tablebase)".into(),
         };
-        println!("tns-web: http://{addr}/ (verdicts from {source}; Ctrl+C stops)");
-        tns_web::serve(listener, router(state), ConnectionLimits::default(), shutdown())
+        println!(
+            "tns-web: http://{addr}/ (verdicts from {source}; games kept in {}; Ctrl+C stops)",
+            database.display()
+        );
+        let limits = ConnectionLimits { connections, ..ConnectionLimits::default() };
+        tns_web::serve(listener, router(state), limits, shutdown())
             .await
             .context("the server failed")
     })?;
     println!("tns-web: stopped");
     Ok(())
+}
+
+/// games.sqlite in the user's data folder, which is made if need be.
+fn default_database() -> anyhow::Result<PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "tigers-and-sheep")
+        .context("no home folder to keep the games in: give --database PATH")?;
+    let dir = dirs.data_dir();
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    Ok(dir.join("games.sqlite"))
 }
 
 /// Resolves on Ctrl+C or SIGTERM.

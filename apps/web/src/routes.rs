@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::get;
+use axum::routing::{get, post};
 
 use crate::api::{self, AppState};
-use crate::{learn, page};
+use crate::{games_api, learn, page};
 
 /// The server's routes.
 pub fn router(state: Arc<AppState>) -> Router {
@@ -22,6 +22,16 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/v1/players", get(api::players))
         .route("/api/v1/puzzle", get(learn::puzzle))
         .route("/api/v1/review", get(learn::review))
+        .route("/play/{id}", get(page::index))
+        .route("/api/v1/games", post(games_api::create))
+        .route("/api/v1/games/{id}", get(games_api::show))
+        .route("/api/v1/games/{id}/move", post(games_api::play))
+        .route("/api/v1/games/{id}/resign", post(games_api::resign))
+        .route("/api/v1/games/{id}/draw", post(games_api::draw))
+        .route("/api/v1/games/{id}/claim", post(games_api::claim))
+        .route("/api/v1/games/{id}/rematch", post(games_api::rematch))
+        .route("/api/v1/games/{id}/stream", get(games_api::stream))
+        .route("/api/v1/games/{id}/socket", get(games_api::socket))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(state)

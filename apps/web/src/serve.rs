@@ -54,9 +54,9 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 // One connection's failure (reset before accepted): go on; out of files, after
                 // a moment in which connections close.
                 Err(e) if is_connection_error(&e) => {
@@ -69,13 +69,17 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let service = TowerToHyperService::new(app.clone());
+        // Each request knows its client's address (the per-address limits).
+        let service = TowerToHyperService::new(
+            app.clone().layer(axum::Extension(axum::extract::ConnectInfo(peer))),
+        );
         let mut stop = stop.clone();
         connections.spawn(async move {
             let connection = http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_time)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades();
             let mut connection = std::pin::pin!(connection);
             let stopped = async move {
                 // The guard `wait_for` returns is not held: only whether it came.
