@@ -198,7 +198,12 @@ function connect() {
   const url = `${scheme}://${location.host}/api/v1/games/${encodeURIComponent(game.id)}/socket?since=${game.version}`;
   const socket = new WebSocket(url);
   game.socket = socket;
-  socket.addEventListener("open", () => { document.body.dataset.live = "true"; });
+  socket.addEventListener("open", () => {
+    // A player's socket says its token first, so that the seat counts as here (not gone).
+    if (game.token) socket.send(JSON.stringify({ token: game.token }));
+    document.body.dataset.live = "true";
+    document.body.dataset.connections = String(Number(document.body.dataset.connections || 0) + 1);
+  });
   socket.addEventListener("message", (m) => {
     game.retry = 0;
     try { onEvent(JSON.parse(m.data)); } catch (e) { status(`a bad event: ${e.message}`); }
@@ -433,7 +438,6 @@ export async function startOnline(shared) {
   showLinks();
   render();
   connect();
-  // A request now and then keeps the seat present even where the socket says nothing of it,
-  // and puts the clocks right.
-  if (game.token) setInterval(() => { if (!game.result) resync(); }, 20000);
+  // The game read again now and then puts the clocks right against any drift.
+  setInterval(() => { if (!game.result) resync(); }, 30000);
 }

@@ -253,9 +253,11 @@ def play(base, a, b, c, restart):
         if i + 1 == RESTART_AFTER:
             # The server gone and back with the same database: every page follows on, from the
             # last event it saw (its socket closed, it tries again, waiting longer each time).
+            connections = lambda d: int(d.execute_script("return document.body.dataset.connections || '0'"))
+            before = [connections(d) for d in (a, b, c)]
             restart()
-            for d in (a, b, c):
-                wait(d, lambda d: d.execute_script("return document.body.dataset.live") == "true",
+            for d, n in zip((a, b, c), before):
+                wait(d, lambda d: connections(d) > n and d.execute_script("return document.body.dataset.live") == "true",
                      "the socket again after the restart", timeout=30)
 
     for d in (a, b, c):
