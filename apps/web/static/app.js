@@ -550,8 +550,9 @@ async function createGame() {
     const friend = answer.seats[other];
     // The creator's page remembers its side and the friend's link, to show it there.
     const invite = friend ? `${location.origin}/play/${answer.id}#${friend.token}` : null;
-    localStorage.setItem(`tns-game-${answer.id}`, JSON.stringify({ side, invite }));
-    location.assign(`/play/${answer.id}#${answer.seats[side].token}`);
+    const token = answer.seats[side].token;
+    localStorage.setItem(`tns-game-${answer.id}`, JSON.stringify({ side, token, invite }));
+    location.assign(`/play/${answer.id}#${token}`);
   } catch (e) { $("status").textContent = e.message; }
 }
 

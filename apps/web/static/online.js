@@ -221,7 +221,7 @@ function followRematch(id) {
   if (game.leaving) return;
   game.leaving = true;
   // Each seat plays the other side in the rematch, with the same token.
-  if (game.seat) remember(id, { side: other(game.seat) });
+  if (game.seat) remember(id, { side: other(game.seat), token: game.token });
   location.assign(`/play/${encodeURIComponent(id)}${game.token ? "#" + game.token : ""}`);
 }
 
@@ -234,13 +234,13 @@ function remember(id, facts) {
   localStorage.setItem(`tns-game-${id}`, JSON.stringify({ ...(remembered(id) || {}), ...facts }));
 }
 
-// Which side the token holds: as remembered (the creator's, or from the game before a
-// rematch), the only friend's side, else asked of the server with a move that is never legal
+// Which side the token holds: as remembered with that token (the creator's, or from the game
+// before a rematch), the only friend's side, else asked of the server with a move that is never legal
 // (a5e1): 409 says it is not this side's turn, 422 that it is (the game not yet over).
 async function findSeat() {
   if (!game.token) return null;
   const known = remembered(game.id);
-  if (known && SIDES.includes(known.side)) return known.side;
+  if (known && known.token === game.token && SIDES.includes(known.side)) return known.side;
   const friends = SIDES.filter((s) => game.players[s] === "friend");
   if (friends.length === 1) return friends[0];
   if (game.result) return null;
@@ -251,7 +251,7 @@ async function findSeat() {
     if (e.status === 401) { status(`this link holds no seat: ${e.message}`); game.token = null; return null; }
     if (e.status === 409 || e.status === 422) {
       const seat = e.status === 422 ? turn : other(turn);
-      remember(game.id, { side: seat });
+      remember(game.id, { side: seat, token: game.token });
       return seat;
     }
   }
@@ -411,7 +411,8 @@ function showLinks() {
   $("watch-link").href = watch;
   $("watch-link").textContent = watch;
   const known = remembered(game.id);
-  game.invite = (known && known.invite) || null;
+  // The friend's link, on the creator's page only.
+  game.invite = (known && known.token === game.token && known.invite) || null;
   if (game.invite) $("friend-link").value = game.invite;
 }
 
@@ -430,6 +431,8 @@ export async function startOnline(shared) {
     try { await navigator.clipboard.writeText($("friend-link").value); status("the link is copied: send it to your friend"); }
     catch (e) { $("friend-link").select(); status("the link is selected: copy it with Ctrl+C"); }
   });
+  // Another token typed into the address (or none) is another seat: read the game afresh.
+  window.addEventListener("hashchange", () => location.reload());
   setInterval(drawClocks, 100);
   try {
     adopt(await request("GET", ""));
