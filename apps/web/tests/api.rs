@@ -208,7 +208,10 @@ fn each_status_the_docs_give() {
         let response = request(addr, "POST", path);
         assert!(response.starts_with("HTTP/1.1 405"), "{response}");
         assert!(response.to_ascii_lowercase().contains("\r\nallow: get,head"), "{response}");
-        assert!(response.ends_with(r#"{"error":"this method is not answered here"}"#), "{response}");
+        assert!(
+            response.ends_with(r#"{"error":"this method is not answered here"}"#),
+            "{response}"
+        );
     }
     // HEAD is answered as GET is, without the body.
     assert!(request(addr, "HEAD", "/api/v1/players").starts_with("HTTP/1.1 200"));
