@@ -548,8 +548,9 @@ async function createGame() {
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error || response.statusText);
     const friend = answer.seats[other];
-    // The creator's page remembers its side and the friend's link, to show it there.
-    const invite = friend ? `${location.origin}/play/${answer.id}#${friend.token}` : null;
+    // The creator's page remembers its side and the friend's link (the server's: its
+    // --public-url may name it otherwise than this page's address), to show it there.
+    const invite = friend ? friend.url : null;
     const token = answer.seats[side].token;
     localStorage.setItem(`tns-game-${answer.id}`, JSON.stringify({ side, token, invite }));
     location.assign(`/play/${answer.id}#${token}`);
