@@ -234,28 +234,17 @@ function remember(id, facts) {
   localStorage.setItem(`tns-game-${id}`, JSON.stringify({ ...(remembered(id) || {}), ...facts }));
 }
 
-// Which side the token holds: as remembered with that token (the creator's, or from the game
-// before a rematch), the only friend's side, else asked of the server with a move that is never legal
-// (a5e1): 409 says it is not this side's turn, 422 that it is (the game not yet over).
+// Which side the token holds: the server says so (`you`) when the game is read with it.
 async function findSeat() {
   if (!game.token) return null;
-  const known = remembered(game.id);
-  if (known && known.token === game.token && SIDES.includes(known.side)) return known.side;
-  const friends = SIDES.filter((s) => game.players[s] === "friend");
-  if (friends.length === 1) return friends[0];
-  if (game.result) return null;
-  const turn = parse(game.position).side;
   try {
-    await request("POST", "/move", { move: "a5e1" });
+    const answer = await request("GET", "");
+    return SIDES.includes(answer.you) ? answer.you : null;
   } catch (e) {
-    if (e.status === 401) { status(`this link holds no seat: ${e.message}`); game.token = null; return null; }
-    if (e.status === 409 || e.status === 422) {
-      const seat = e.status === 422 ? turn : other(turn);
-      remember(game.id, { side: seat, token: game.token });
-      return seat;
-    }
+    if (e.status === 401) { status(`this link holds no seat: ${e.message}`); game.token = null; }
+    else status(e.message);
+    return null;
   }
-  return null;
 }
 
 // --- Drawing.
