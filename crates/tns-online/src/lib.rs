@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod client;
 mod error;
 mod event;
 mod finish;
@@ -11,6 +12,9 @@ mod table;
 mod token;
 mod view;
 
+pub use client::{
+    AnswerError, Client, ClientError, Events, Link, LinkError, MAX_ANSWER, MAX_LINE, MAX_LINK,
+};
 pub use error::OnlineError;
 pub use event::{ClockTimes, Event, EventKind};
 pub use finish::{Finish, Reason};
