@@ -359,6 +359,9 @@ struct Match {
     sent: Mutex<(u64, Instant)>,
     /// The highest number of a move acknowledged.
     acked: AtomicU64,
+    /// How many of the two players have stopped moving (the time is up): once both have, no
+    /// move is in flight and each stream must show every acknowledged one.
+    stopped: AtomicU64,
 }
 
 /// A side's name in the API.
@@ -382,6 +385,8 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
     // A `POST` failed without an answer: whether it was committed is not known.
     let mut unsure = false;
     let mut over = false;
+    // The time is up and this player has said so to the other.
+    let mut stopped = false;
     let wait = |seen: &mut Seen, what: &str, failure: &Failure| {
         seen.fail(what, failure);
         std::thread::sleep(RETRY);
@@ -389,10 +394,13 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
     loop {
         let now = Instant::now();
         let late = now >= load.until;
-        if over
-            || now >= load.until + GRACE
-            || (late && numbering.last >= game.acked.load(Ordering::Relaxed))
-        {
+        if late && !stopped {
+            stopped = true;
+            game.stopped.fetch_add(1, Ordering::AcqRel);
+        }
+        let caught_up = game.stopped.load(Ordering::Acquire) == 2
+            && numbering.last >= game.acked.load(Ordering::Acquire);
+        if over || now >= load.until + GRACE || (late && caught_up) {
             break;
         }
         if stream.is_none() {
@@ -458,7 +466,7 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
                         // (the end it made).
                         let at = if last == Some(mv.as_str()) { version } else { answered };
                         seen.acked += 1;
-                        game.acked.fetch_max(at, Ordering::Relaxed);
+                        game.acked.fetch_max(at, Ordering::AcqRel);
                         if let Some(file) = &load.acks {
                             let line = format!("{} {at} {mv}\n", game.id);
                             let mut file =
@@ -542,7 +550,7 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
     seen.lost += numbering.lost;
     seen.twice += numbering.twice;
     if !over {
-        seen.unseen += game.acked.load(Ordering::Relaxed).saturating_sub(numbering.last);
+        seen.unseen += game.acked.load(Ordering::Acquire).saturating_sub(numbering.last);
     }
     seen
 }
@@ -581,6 +589,7 @@ fn place(load: &Load, index: u32, seed: u64) -> Seen {
             id: id.to_owned(),
             sent: Mutex::new((0, Instant::now())),
             acked: AtomicU64::new(0),
+            stopped: AtomicU64::new(0),
         };
         let rng = |side: u64| {
             StdRng::seed_from_u64(seed ^ (u64::from(index) << 32) ^ (round << 1) ^ side)
@@ -696,8 +705,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 }
 
 fn report(args: &Args, seen: &mut Seen, elapsed: Duration, memory: &[u64]) -> anyhow::Result<()> {
+    // Moves are made until the time limit; the catching up after it makes none.
+    let moving = elapsed.min(Duration::from_secs(args.time_limit));
     #[expect(clippy::cast_precision_loss, reason = "move counts")]
-    let rate = seen.acked as f64 / elapsed.as_secs_f64();
+    let rate = seen.acked as f64 / moving.as_secs_f64();
     say!(
         "{} games created for {} places in {:.1} s; {} moves acknowledged: {rate:.0} a second",
         seen.games,
