@@ -94,6 +94,8 @@ enum Failure {
     Connection(std::io::Error),
     /// An answer other than the one expected.
     Status(u16, String),
+    /// Something else: a bad answer or line (its kind first), a file, a thread.
+    Other(&'static str, String),
 }
 
 impl std::fmt::Display for Failure {
@@ -101,6 +103,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Connection(e) => write!(f, "the connection failed: {e}"),
             Failure::Status(status, body) => write!(f, "status {status}: {body}"),
+            Failure::Other(_, why) => f.write_str(why),
         }
     }
 }
@@ -193,7 +196,7 @@ fn expect(
         return Err(Failure::Status(status, text.chars().take(200).collect()));
     }
     serde_json::from_str(&text)
-        .map_err(|e| Failure::Status(status, format!("not JSON ({e}): {text:.200}")))
+        .map_err(|e| Failure::Other("bad answer", format!("not JSON ({e}): {text:.200}")))
 }
 
 /// A game's stream, open.
@@ -322,6 +325,7 @@ impl Seen {
         let kind = match failure {
             Failure::Connection(_) => "connection".to_owned(),
             Failure::Status(status, _) => format!("status {status}"),
+            Failure::Other(kind, _) => (*kind).to_owned(),
         };
         *self.errors.entry(kind).or_default() += 1;
         self.first_error.get_or_insert_with(|| format!("{what}: {failure}"));
@@ -474,7 +478,10 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
                             if let Err(e) =
                                 file.write_all(line.as_bytes()).and_then(|()| file.flush())
                             {
-                                seen.fail("writing --acks", &Failure::Connection(e));
+                                seen.fail(
+                                    "writing --acks",
+                                    &Failure::Other("acks file", e.to_string()),
+                                );
                             }
                         }
                     }
@@ -495,7 +502,7 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
                 let Ok(event) = serde_json::from_str::<Value>(&line) else {
                     seen.fail(
                         "a stream's line",
-                        &Failure::Status(200, format!("not JSON: {line:.200}")),
+                        &Failure::Other("bad event", format!("not JSON: {line:.200}")),
                     );
                     continue;
                 };
@@ -511,7 +518,10 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
                             _ => {
                                 seen.fail(
                                     "a stream's move",
-                                    &Failure::Status(200, format!("not legal here: {line:.200}")),
+                                    &Failure::Other(
+                                        "bad event",
+                                        format!("not legal here: {line:.200}"),
+                                    ),
                                 );
                                 over = true;
                             }
@@ -535,7 +545,7 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
                 if !over {
                     seen.fail(
                         "a stream",
-                        &Failure::Status(200, "ended before the game's end".into()),
+                        &Failure::Other("stream cut", "ended before the game's end".into()),
                     );
                     stream = None;
                 }
@@ -581,7 +591,7 @@ fn place(load: &Load, index: u32, seed: u64) -> Seen {
         let token = |side: &str| view["seats"][side]["token"].as_str().unwrap_or("").to_owned();
         let (Some(id), sheep, tigers) = (view["id"].as_str(), token("sheep"), token("tigers"))
         else {
-            all.fail("creating a game", &Failure::Status(201, format!("no id: {view}")));
+            all.fail("creating a game", &Failure::Other("bad answer", format!("no id: {view}")));
             continue;
         };
         all.games += 1;
@@ -603,7 +613,7 @@ fn place(load: &Load, index: u32, seed: u64) -> Seen {
                 Ok(handle) => handle.join().unwrap_or_default(),
                 Err(e) => {
                     let mut failed = Seen::default();
-                    failed.fail("starting a thread", &Failure::Connection(e));
+                    failed.fail("starting a thread", &Failure::Other("thread", e.to_string()));
                     failed
                 }
             };
@@ -694,7 +704,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         for handle in handles {
             match handle {
                 Ok(h) => seen.add(h.join().unwrap_or_default()),
-                Err(e) => seen.fail("starting a thread", &Failure::Connection(e)),
+                Err(e) => seen.fail("starting a thread", &Failure::Other("thread", e.to_string())),
             }
         }
         done.store(true, Ordering::Relaxed);
@@ -739,16 +749,18 @@ fn report(args: &Args, seen: &mut Seen, elapsed: Duration, memory: &[u64]) -> an
             seen.first_error.as_deref().unwrap_or("")
         );
     }
-    if let (Some(first), Some(last), Some(peak)) =
-        (memory.first(), memory.last(), memory.iter().max())
-    {
-        let mib = |kib: u64| kib / 1024;
+    if let Some(peak) = memory.iter().max() {
+        // The curve in five points, so that a plateau shows.
+        let at = |quarter: usize| memory[(memory.len() - 1) * quarter / 4] / 1024;
         say!(
-            "server memory (VmRSS, {} samples a second apart): start {} MiB, peak {} MiB, end {} MiB",
-            memory.len(),
-            mib(*first),
-            mib(*peak),
-            mib(*last)
+            "server memory (VmRSS, sampled every second): start {} MiB, then {} / {} / {} MiB at \
+             each quarter of the run, end {} MiB; peak {} MiB",
+            at(0),
+            at(1),
+            at(2),
+            at(3),
+            at(4),
+            peak / 1024
         );
     }
     let violations = seen.lost + seen.twice + seen.unseen;
@@ -808,7 +820,7 @@ fn moves_of(addr: SocketAddr, id: &str, version: u64) -> Result<HashMap<u64, Str
         match stream.line() {
             Ok(Some(line)) => {
                 let event: Value = serde_json::from_str(&line)
-                    .map_err(|_| Failure::Status(200, format!("not JSON: {line:.200}")))?;
+                    .map_err(|_| Failure::Other("bad event", format!("not JSON: {line:.200}")))?;
                 let Some(at) = event["version"].as_u64() else { continue };
                 numbering.see(at);
                 if let (Some("move"), Some(mv)) = (event["type"].as_str(), event["move"].as_str()) {
@@ -821,7 +833,7 @@ fn moves_of(addr: SocketAddr, id: &str, version: u64) -> Result<HashMap<u64, Str
         }
     }
     if numbering.lost + numbering.twice > 0 {
-        return Err(Failure::Status(200, format!("the stream's numbers: {numbering:?}")));
+        return Err(Failure::Other("bad stream", format!("the stream's numbers: {numbering:?}")));
     }
     Ok(moves)
 }
