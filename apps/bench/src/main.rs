@@ -38,10 +38,12 @@ mod audit_cmd;
 mod bot_cmd;
 mod ctrl_c;
 mod draw_cmd;
+mod http_reader;
 mod load_cmd;
 mod match_cmd;
 mod match_progress;
 mod match_report;
+mod online_load_cmd;
 mod openings;
 mod perft;
 mod puzzles_cmd;
@@ -87,6 +89,10 @@ enum Command {
     /// A bounded load test of tns-web on this machine: connections kept alive asking
     /// positions, then the rate and the latency percentiles.
     Load(load_cmd::Args),
+    /// A load test of tns-web's online games on this machine: so many friend-against-friend
+    /// games at once, each player following its stream and moving as fast as it is answered;
+    /// then the latency from a move to the opponent's stream, lost events, errors, memory.
+    OnlineLoad(online_load_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -99,6 +105,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => audit_cmd::run(&args),
         Command::Draw(args) => draw_cmd::run(&args),
         Command::Load(args) => load_cmd::run(&args),
+        Command::OnlineLoad(args) => online_load_cmd::run(&args),
         Command::Bot(args) => bot_cmd::run(&args),
         Command::Review(args) => review_cmd::run(&args),
         Command::Puzzles(args) => puzzles_cmd::run(&args),

@@ -82,6 +82,10 @@ pub enum Action {
     NextPuzzle,
     /// In the puzzles: play the puzzle's position as a game.
     PlayPuzzle,
+    /// Online: claim the win, the opponent being gone.
+    ClaimWin,
+    /// Online: ask for a rematch, or accept the opponent's request.
+    Rematch,
     /// Review the game against the table, or close the review.
     ReviewGame,
     /// Show the next move the review marked.

@@ -23,6 +23,8 @@ pub enum Keys {
     Opening,
     /// The puzzles.
     Puzzles,
+    /// An online game.
+    Online,
 }
 
 /// A key, as a row binds it.
@@ -262,6 +264,27 @@ pub const PUZZLES: &[Row] = &[
     ]),
 ];
 
+/// An online game's keys, in the order the board's frame lists them: the moves as in a game,
+/// the offers the server takes.
+pub const ONLINE: &[Row] = &[
+    QUIT_AT_ONCE,
+    row("R", "resign", &[(Char('R'), Do(A::Resign))]),
+    row("=", "draw", &[(Char('='), Do(A::OfferDraw))]),
+    row("w", "claim the win", &[(Char('w'), Do(A::ClaimWin))]),
+    row("n", "rematch", &[(Char('n'), Do(A::Rematch))]),
+    row("q", "leave", &[(Char('q'), Do(A::ForceQuit))]),
+    bound(&[
+        (Code(KeyCode::Esc), Do(A::Cancel)),
+        (Code(KeyCode::Enter), Do(A::ActivateCursor)),
+        (Code(KeyCode::Backspace), Do(A::Backspace)),
+        (Code(KeyCode::Up), Do(A::Cursor(0, -1))),
+        (Code(KeyCode::Down), Do(A::Cursor(0, 1))),
+        (Code(KeyCode::Left), Do(A::Cursor(-1, 0))),
+        (Code(KeyCode::Right), Do(A::Cursor(1, 0))),
+        (Key::MoveChar, Typed(A::Type)),
+    ]),
+];
+
 impl Keys {
     /// The rows read here.
     pub fn rows(self) -> &'static [Row] {
@@ -272,6 +295,7 @@ impl Keys {
             Keys::Form => FORM,
             Keys::Opening => OPENING,
             Keys::Puzzles => PUZZLES,
+            Keys::Online => ONLINE,
         }
     }
 
@@ -347,7 +371,15 @@ mod tests {
     #[test]
     fn ctrl_c_quits_everywhere_and_no_other_ctrl_key_acts() {
         let ctrl = |c| key(KeyCode::Char(c), KeyModifiers::CONTROL);
-        for keys in [Keys::Game, Keys::Help, Keys::Ask, Keys::Form, Keys::Opening, Keys::Puzzles] {
+        for keys in [
+            Keys::Game,
+            Keys::Help,
+            Keys::Ask,
+            Keys::Form,
+            Keys::Opening,
+            Keys::Puzzles,
+            Keys::Online,
+        ] {
             assert_eq!(keys.action(ctrl('c')), Some(A::ForceQuit), "{keys:?}");
             assert_eq!(keys.action(ctrl('q')), None, "{keys:?}");
         }
@@ -371,6 +403,10 @@ mod tests {
             "↑ ↓ row · ← → change · Enter play · p puzzles · Esc quit"
         );
         assert_eq!(Keys::Puzzles.line(), "H answer · n next · g play it · q quit");
+        assert_eq!(
+            Keys::Online.line(),
+            "R resign · = draw · w claim the win · n rematch · q leave"
+        );
     }
 
     /// Every key the help lists for the game is in docs/playing.md's table of keys, and every

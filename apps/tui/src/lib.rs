@@ -14,6 +14,8 @@ mod leave;
 mod move_entry;
 pub mod new_game;
 mod notes;
+pub mod online;
+pub mod online_view;
 pub mod palette;
 mod players;
 mod program;

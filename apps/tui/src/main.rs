@@ -9,6 +9,7 @@ use anyhow::{Context as _, anyhow, bail};
 use clap::Parser;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
+use tigers_and_sheep::online::OnlineScreen;
 use tigers_and_sheep::{App, Controller, Folders, Leave, Mode};
 use tigers_and_sheep::{DEFAULT_TIME, limits_of_tag};
 use tigers_and_sheep::{find_tablebase, offer_table_build, partial_table_note};
@@ -70,6 +71,22 @@ struct Cli {
     /// with your streak, in puzzles.txt in the user's data directory, or in --save-dir).
     #[arg(long, conflicts_with_all = ["sheep", "tiger", "load", "resume", "position", "clock"])]
     puzzles: bool,
+    /// Play an online game from its link (`http://HOST/play/ID#TOKEN`, as the page or
+    /// `--online` gives it to send), against a friend in a browser or another terminal; a link
+    /// without `#TOKEN` watches (docs/online.md).
+    #[arg(long, value_name = "LINK", conflicts_with_all = ["sheep", "tiger", "load", "resume", "position", "clock", "puzzles", "online"])]
+    join: Option<String>,
+    /// Create an online game on the server at URL (`http://HOST:PORT`, a tns-web), with
+    /// --clock if given, and play it: the screen shows the link to send your friend.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["sheep", "tiger", "load", "resume", "position", "puzzles"])]
+    online: Option<String>,
+    /// The side you play in a game made with --online.
+    #[arg(long, value_name = "SIDE", requires = "online", value_parser = side, default_value = "sheep")]
+    side: Side,
+}
+
+fn side(text: &str) -> anyhow::Result<Side> {
+    text.parse::<Side>().map_err(|_| anyhow::anyhow!("sheep or tigers, not {text:?}"))
 }
 
 /// The players, listed after the options in `--help`: a person, the levels (the same names in
@@ -272,7 +289,16 @@ fn open(cli: &Cli, folders: &Folders, leave: Leave) -> anyhow::Result<Mode> {
 /// the modes left behind have to say.
 fn play(cli: &Cli, folders: &Folders) -> anyhow::Result<()> {
     let save_dir = folders.games();
-    let mut mode = if cli.puzzles {
+    let mut mode = if let Some(text) = &cli.join {
+        let link = tns_online::Link::parse(text).context("--join")?;
+        let screen = OnlineScreen::join(&link).context("--join")?;
+        Mode::Online(Box::new(screen))
+    } else if let Some(url) = &cli.online {
+        let clock = cli.clock.map(|c| c.to_string());
+        let screen = OnlineScreen::create(url, cli.side, clock)
+            .with_context(|| format!("--online {url}"))?;
+        Mode::Online(Box::new(screen))
+    } else if cli.puzzles {
         open(cli, folders, Leave::Puzzles)?
     } else {
         let mut app = setup(cli, folders, None)?;

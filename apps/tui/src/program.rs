@@ -1,5 +1,5 @@
 //! The program: one terminal, one loop, and the mode it is in, a game (with its start screen
-//! and everything opened over it) or the puzzles. Each mode keeps its own state, takes the
+//! and everything opened over it), the puzzles, or a game on a server. Each mode keeps its own state, takes the
 //! actions the keymap gives it and draws itself; the loop only draws, waits and hands on.
 
 use std::io::Write as _;
@@ -11,8 +11,9 @@ use ratatui::crossterm::event;
 use crate::input::{Hitmap, map_event, map_keys};
 use crate::keymap::Keys;
 use crate::leave::Leave;
+use crate::online::OnlineScreen;
 use crate::puzzles::PuzzleScreen;
-use crate::{App, Palette, apply, base64, draw, puzzle_view};
+use crate::{App, Palette, apply, base64, draw, online_view, puzzle_view};
 
 /// What the program is doing.
 #[derive(Debug)]
@@ -21,6 +22,8 @@ pub enum Mode {
     Game(Box<App>),
     /// The puzzles.
     Puzzles(Box<PuzzleScreen>),
+    /// A game on a server.
+    Online(Box<OnlineScreen>),
 }
 
 impl Mode {
@@ -29,6 +32,7 @@ impl Mode {
         match self {
             Mode::Game(app) => app.leaving(),
             Mode::Puzzles(screen) => screen.leaving(),
+            Mode::Online(screen) => screen.leaving(),
         }
     }
 
@@ -49,6 +53,14 @@ impl Mode {
                 lines.extend(app.resume_note());
                 lines
             }
+            Mode::Online(screen) => {
+                let mut lines = vec![format!("online game {}", screen.id())];
+                match screen.finish() {
+                    Some(finish) => lines.push(finish.to_string()),
+                    None => lines.push(format!("it goes on: {}", screen.watch_link())),
+                }
+                lines
+            }
             Mode::Puzzles(screen) => {
                 let p = screen.progress();
                 vec![format!(
@@ -64,6 +76,9 @@ impl Mode {
             Mode::Game(app) => draw(frame, app),
             Mode::Puzzles(screen) => {
                 Hitmap { board: puzzle_view::draw(frame, screen, *palette), ..Hitmap::default() }
+            }
+            Mode::Online(screen) => {
+                Hitmap { board: online_view::draw(frame, screen, *palette), ..Hitmap::default() }
             }
         }
     }
@@ -122,6 +137,10 @@ pub fn run(
                 if app.thinking().is_some() { 2 } else { 50 }
             }
             Mode::Puzzles(_) => 50,
+            Mode::Online(screen) => {
+                screen.tick();
+                50
+            }
         };
         if event::poll(Duration::from_millis(wait))? {
             let ev = event::read()?;
@@ -133,6 +152,11 @@ pub fn run(
                 }
                 Mode::Puzzles(screen) => {
                     if let Some(action) = map_keys(&ev, &hit, Keys::Puzzles, true) {
+                        screen.apply(action);
+                    }
+                }
+                Mode::Online(screen) => {
+                    if let Some(action) = map_keys(&ev, &hit, Keys::Online, true) {
                         screen.apply(action);
                     }
                 }

@@ -249,9 +249,15 @@ impl Games {
         }
         let stored = with_store(&self.store, "reading a game", move |store| store.load(id)).await?;
         let stored = stored.ok_or_else(unknown)?;
-        // Held until the keeper lets it go, so that two requests at once act on one copy.
+        // Held until the keeper lets it go, so that two requests at once act on one copy; a
+        // full server answers from a copy of its own (its store refuses a second writer of
+        // one event number, so two copies never both commit).
         let game = LiveGame::new(stored.table, stored.tokens, now_ms());
-        Ok(Arc::clone(self.lock_live().entry(id).or_insert(game)))
+        let mut live = self.lock_live();
+        if live.len() >= self.settings.max_games && !live.contains_key(&id) {
+            return Ok(game);
+        }
+        Ok(Arc::clone(live.entry(id).or_insert(game)))
     }
 
     /// Commits `kinds` as the game's next events, then applies them and tells the followers.

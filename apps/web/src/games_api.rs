@@ -101,13 +101,22 @@ pub(crate) async fn create(
 pub(crate) async fn show(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let games = state.games()?;
     let game = games.get(&id).await?;
     let mut seated = game.seated.lock().await;
     let now = now_ms();
     games.settle(&game, &mut seated, now).await?;
-    Ok(answer(&seated.table.view(now)))
+    let mut view = seated.table.view(now);
+    // A token says which side it holds; without one, the game is shown as to a watcher.
+    let bearer = bearer(&headers);
+    if !matches!(bearer, Bearer::None) {
+        let side = Games::side_of(&seated, bearer)?;
+        game.seen(side, now);
+        view.you = Some(side);
+    }
+    Ok(answer(&view))
 }
 
 #[derive(Deserialize)]

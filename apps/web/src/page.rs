@@ -1,10 +1,11 @@
-//! The page: four files built into the binary, nothing else served.
+//! The page: five files built into the binary, nothing else served.
 
 use axum::http::header;
 use axum::response::IntoResponse;
 
 const INDEX: &str = include_str!("../static/index.html");
 const SCRIPT: &str = include_str!("../static/app.js");
+const ONLINE: &str = include_str!("../static/online.js");
 const STYLE: &str = include_str!("../static/style.css");
 const ICON: &str = include_str!("../static/favicon.svg");
 
@@ -16,6 +17,11 @@ pub async fn index() -> impl IntoResponse {
 /// `/app.js`: the page's script.
 pub async fn script() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], SCRIPT)
+}
+
+/// `/online.js`: the online game's module, which the page loads under `/play/{id}`.
+pub async fn online() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], ONLINE)
 }
 
 /// `/style.css`: the page's look.

@@ -13,6 +13,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/app.js", get(page::script))
+        .route("/online.js", get(page::online))
         .route("/style.css", get(page::style))
         .route("/favicon.svg", get(page::icon))
         .route("/favicon.ico", get(page::icon))

@@ -144,9 +144,11 @@ function shortVerdict(v) {
   return v.plies != null ? sign + v.plies : sign;
 }
 
-function render() {
-  const a = state.answer;
-  const svg = $("board");
+// The board, drawn into `svg` from `view`: the `position`, the legal `moves` (each with its
+// verdict, or none), the `selected` point, the `last` move marked, `flip` (upside down, for the
+// tigers' player), `secret` (where the moves go, without their verdicts) and `onPoint(name,
+// piece)` for a click. Shared with the online game (online.js).
+export function drawBoard(svg, view) {
   svg.replaceChildren();
   const ns = "http://www.w3.org/2000/svg";
   const el = (name, attrs, parent = svg) => {
@@ -155,6 +157,8 @@ function render() {
     parent.appendChild(e);
     return e;
   };
+  // Where a point is drawn: turned half round when flipped (the lines are symmetric).
+  const at = (i) => (view.flip ? 4 - i : i) * SPACING;
   const grid = el("g", { class: "grid" });
   for (let i = 0; i < 5; i++) {
     el("line", { x1: 0, y1: i * SPACING, x2: 400, y2: i * SPACING }, grid);
@@ -167,40 +171,41 @@ function render() {
   el("line", { x1: 200, y1: 400, x2: 0, y2: 200 }, grid);
   el("line", { x1: 0, y1: 200, x2: 200, y2: 0 }, grid);
   for (let x = 0; x < 5; x++) {
-    const t = el("text", { x: x * SPACING, y: 445, "text-anchor": "middle" });
+    const t = el("text", { x: at(x), y: 445, "text-anchor": "middle" });
     t.textContent = FILES[x];
-    const r = el("text", { x: -40, y: x * SPACING + 6, "text-anchor": "middle" });
+    const r = el("text", { x: -40, y: at(x) + 6, "text-anchor": "middle" });
     r.textContent = String(5 - x);
   }
-  if (!a) return;
-  const board = parseBoard(a.position);
-  const last = state.moves[state.moves.length - 1];
-  if (last) {
-    const [lx, ly] = pointXY(toOf(last));
-    el("circle", { class: "last", cx: lx * SPACING, cy: ly * SPACING, r: 44 });
+  if (!view.position) return;
+  const board = parseBoard(view.position);
+  const inHand = Number(view.position.trim().split(/\s+/)[2]);
+  if (view.last) {
+    const [lx, ly] = pointXY(toOf(view.last));
+    el("circle", { class: "last", cx: at(lx), cy: at(ly), r: 44 });
+    const from = fromOf(view.last);
+    if (from) { const [fx, fy] = pointXY(from); el("circle", { class: "last-from", cx: at(fx), cy: at(fy), r: 44 }); }
   }
-  const mine = a.side_to_move === "tigers" ? "T" : "S";
-  const secret = puzzleOpen();
+  const placing = view.position.split(" ")[1] === "s" && inHand > 0;
   const targets = new Map();
-  for (const m of a.moves) {
+  for (const m of view.moves) {
     const from = fromOf(m.move);
-    if (from === state.selected || (from === null && a.in_hand > 0)) targets.set(toOf(m.move), m);
+    if (from === view.selected || (from === null && placing)) targets.set(toOf(m.move), m);
   }
   for (let y = 0; y < 5; y++) {
     for (let x = 0; x < 5; x++) {
       const name = pointName(x, y);
       const piece = board[y][x];
-      const cx = x * SPACING, cy = y * SPACING;
+      const cx = at(x), cy = at(y);
       const g = el("g", { "data-point": name, class: "point-group" });
       el("circle", { class: "point", cx, cy, r: 40 }, g);
       if (piece) {
-        const p = el("g", { class: `piece ${piece === "T" ? "tiger" : "sheep"}${state.selected === name ? " selected" : ""}` }, g);
+        const p = el("g", { class: `piece ${piece === "T" ? "tiger" : "sheep"}${view.selected === name ? " selected" : ""}` }, g);
         el("circle", { cx, cy, r: 32 }, p);
         const t = el("text", { x: cx, y: cy }, p);
         t.textContent = piece === "T" ? "T" : "S";
       }
       const target = targets.get(name);
-      if (target && !piece && secret) {
+      if (target && !piece && (view.secret || !target.verdict)) {
         // Where the move goes, without its verdict.
         el("circle", { class: "target plain", cx, cy, r: 22, "data-move": target.move }, g);
       } else if (target && !piece) {
@@ -208,9 +213,34 @@ function render() {
         const label = el("text", { class: "target-label", x: cx, y: cy });
         label.textContent = shortVerdict(target.verdict);
       }
-      g.addEventListener("click", () => clickPoint(name, piece === mine));
+      g.addEventListener("click", () => view.onPoint(name, piece));
     }
   }
+}
+
+// What a click on the point `name` does, by the legal `moves`: a placement is the point
+// itself; a piece of the side to move (`own`) is selected, or let go; a point where the
+// selected piece can go is that move. Answers `{move}`, `{selected}` or nothing to do.
+export function entryClick(moves, placing, selected, name, own) {
+  if (placing) return moves.some((m) => m.move === name) ? { move: name } : {};
+  if (own) return { selected: selected === name ? null : name };
+  if (!selected) return {};
+  const mv = moves.find((m) => fromOf(m.move) === selected && toOf(m.move) === name);
+  return mv ? { move: mv.move } : {};
+}
+
+function render() {
+  const a = state.answer;
+  const secret = puzzleOpen();
+  drawBoard($("board"), {
+    position: a && a.position,
+    moves: a ? a.moves : [],
+    selected: state.selected,
+    last: state.moves[state.moves.length - 1],
+    secret,
+    onPoint: (name, piece) => clickPoint(name, piece === (a.side_to_move === "tigers" ? "T" : "S")),
+  });
+  if (!a) return;
   const mover = a.side_to_move === "tigers" ? "Tigers" : "Sheep";
   $("verdict").textContent = a.outcome ? a.outcome.text
     : secret ? `${mover} to move`
@@ -263,17 +293,10 @@ function render() {
 function clickPoint(name, own) {
   const a = state.answer;
   if (!a || a.outcome || state.busy || computerToMove()) return;
-  if (a.side_to_move === "sheep" && a.in_hand > 0) {
-    // A placement: the point itself is the move.
-    const m = a.moves.find((m) => m.move === name);
-    if (m) { state.clicked = performance.now(); play(name); }
-    return;
-  }
-  if (own) { state.selected = state.selected === name ? null : name; render(); return; }
-  if (state.selected) {
-    const mv = a.moves.find((m) => fromOf(m.move) === state.selected && toOf(m.move) === name);
-    if (mv) { state.clicked = performance.now(); play(mv.move); }
-  }
+  const placing = a.side_to_move === "sheep" && a.in_hand > 0;
+  const chosen = entryClick(a.moves, placing, state.selected, name, own);
+  if (chosen.move) { state.clicked = performance.now(); play(chosen.move); }
+  else if (chosen.selected !== undefined) { state.selected = chosen.selected; render(); }
 }
 
 function play(move) {
@@ -455,6 +478,10 @@ async function loadPlayers() {
       o.title = p.spec === p.name ? p.description : `${p.description} (${p.spec})`;
       if (p.name === answer.default) o.selected = true;
       select.appendChild(o);
+      // The same players as an online opponent, instead of a friend.
+      const f = document.createElement("option");
+      f.value = p.name; f.textContent = `the computer: ${p.name}`; f.title = o.title;
+      $("friend-opponent").appendChild(f);
     }
   } catch (e) { $("status").textContent = e.message; }
 }
@@ -506,8 +533,43 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") $("undo").click();
   if (e.key === "ArrowRight") $("redo").click();
 });
-window.addEventListener("hashchange", () => { loadHash(); refresh(); });
 
-loadHash();
-loadPlayers();
-refresh();
+// --- Play a friend: a game on the server (docs/online.md), played at /play/ID#TOKEN.
+
+async function createGame() {
+  const side = $("friend-side").value;
+  const other = side === "sheep" ? "tigers" : "sheep";
+  const body = { [side]: "friend", [other]: $("friend-opponent").value };
+  if ($("friend-clock").value) body.clock = $("friend-clock").value;
+  try {
+    const response = await fetch("/api/v1/games", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || response.statusText);
+    const friend = answer.seats[other];
+    // The creator's page remembers its side and the friend's link (the server's: its
+    // --public-url may name it otherwise than this page's address), to show it there.
+    const invite = friend ? friend.url : null;
+    const token = answer.seats[side].token;
+    localStorage.setItem(`tns-game-${answer.id}`, JSON.stringify({ side, token, invite }));
+    location.assign(`/play/${answer.id}#${token}`);
+  } catch (e) { $("status").textContent = e.message; }
+}
+
+function startExplorer() {
+  $("friend-form").addEventListener("submit", (e) => { e.preventDefault(); createGame(); });
+  window.addEventListener("hashchange", () => { loadHash(); refresh(); });
+  loadHash();
+  loadPlayers();
+  refresh();
+}
+
+// /play/ID is an online game (its own module, loaded only there); anything else the explorer.
+if (location.pathname.startsWith("/play/")) {
+  document.body.classList.add("online");
+  import("/online.js").then((online) => online.startOnline({ drawBoard, entryClick }))
+    .catch((e) => { $("status").textContent = `the online game did not load: ${e.message}`; });
+} else {
+  startExplorer();
+}

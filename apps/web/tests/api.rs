@@ -208,7 +208,10 @@ fn each_status_the_docs_give() {
         let response = request(addr, "POST", path);
         assert!(response.starts_with("HTTP/1.1 405"), "{response}");
         assert!(response.to_ascii_lowercase().contains("\r\nallow: get,head"), "{response}");
-        assert!(response.ends_with(r#"{"error":"this method is not answered here"}"#), "{response}");
+        assert!(
+            response.ends_with(r#"{"error":"this method is not answered here"}"#),
+            "{response}"
+        );
     }
     // HEAD is answered as GET is, without the body.
     assert!(request(addr, "HEAD", "/api/v1/players").starts_with("HTTP/1.1 200"));
@@ -267,6 +270,14 @@ fn the_page_and_its_files() {
     // The first load is these four files: under 200 KB.
     let first_load = page.len() + script.len() + style.len() + icon.len();
     assert!(first_load < 200 * 1024, "{first_load} bytes");
+    // An online game is the same page, and its module (loaded only there) is served too.
+    let (status, game_page) = get(addr, "/play/q7Rk2mWx9a");
+    assert_eq!(status, 200);
+    assert_eq!(game_page, page);
+    let (status, online) = get(addr, "/online.js");
+    assert_eq!(status, 200);
+    assert!(online.contains("/socket?since="), "{online}");
+    assert!(script.contains("import(\"/online.js\")"), "{script}");
 }
 
 #[test]

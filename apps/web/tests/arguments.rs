@@ -23,3 +23,11 @@ fn a_player_that_cannot_be_offered_says_why() {
     let text = refused(&["--addr", "127.0.0.1:0", "--tablebase", "/no/such/folder"]);
     assert!(text.starts_with("tns-web: --tablebase /no/such/folder: "), "{text}");
 }
+
+#[test]
+fn a_database_that_is_not_a_regular_file_is_refused() {
+    let dir = std::env::temp_dir();
+    let text = refused(&["--addr", "127.0.0.1:0", "--database", dir.to_str().unwrap()]);
+    assert!(text.starts_with("tns-web: --database "), "{text}");
+    assert!(text.contains("is not a regular file"), "{text}");
+}

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 #[test]
 fn requests_in_flight_finish_then_the_server_exits_0() {
     let mut server = Command::new(env!("CARGO_BIN_EXE_tns-web"))
-        .args(["--addr", "127.0.0.1:0", "--max-move-time", "1.5"])
+        .args(["--addr", "127.0.0.1:0", "--max-move-time", "1.5", "--database"])
+        .arg(std::env::temp_dir().join(format!("tns-web-shutdown-{}.sqlite", std::process::id())))
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();

@@ -328,6 +328,19 @@ impl Client {
         Client::read("reading the game", self.agent.get(self.url(&format!("/{id}"))).call())
     }
 
+    /// Game `id` as the seat of `token` sees it: with `you`, the side the token plays (as
+    /// [`Client::game`] without a token).
+    ///
+    /// # Errors
+    /// As [`Client::game`], and `401` for a token that holds no seat in the game.
+    pub fn game_as(&self, id: GameId, token: Option<&Token>) -> Result<GameView, ClientError> {
+        let mut request = self.agent.get(self.url(&format!("/{id}")));
+        if let Some(token) = token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        Client::read("reading the game", request.call())
+    }
+
     /// Plays `mv` (in the project's notation) for the token's seat; the game after it.
     ///
     /// # Errors

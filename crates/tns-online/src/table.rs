@@ -448,6 +448,7 @@ impl Table {
             draw_offer: self.draw_offer,
             rematch_offer: self.rematch_offer,
             rematch: self.rematch,
+            you: None,
         }
     }
 }

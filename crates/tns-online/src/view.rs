@@ -45,6 +45,10 @@ pub struct GameView {
     pub rematch_offer: Option<Side>,
     /// The rematch, once made.
     pub rematch: Option<GameId>,
+    /// The side of the seat whose token came with the request (`GET` with `Authorization:
+    /// Bearer TOKEN`): how a client that holds only a link learns which side it plays.
+    #[serde(with = "side_name::option", default, skip_serializing_if = "Option::is_none")]
+    pub you: Option<Side>,
 }
 
 /// The clocks at the moment of an answer.

@@ -81,7 +81,12 @@ fn act(app: &mut App, action: Action, save_dir: &std::path::Path) {
         Action::Save => app.save(save_dir),
         Action::ToggleHelp => app.open_help(),
         // The help scrolls only while it is open, and the puzzles' keys are read only there.
-        Action::ScrollHelp(_) | Action::ShowAnswer | Action::NextPuzzle | Action::PlayPuzzle => {}
+        Action::ScrollHelp(_)
+        | Action::ShowAnswer
+        | Action::NextPuzzle
+        | Action::PlayPuzzle
+        | Action::ClaimWin
+        | Action::Rematch => {}
         Action::CopyPosition => app.copy_position(),
         Action::SavePicture => app.save_picture(save_dir),
         Action::BuildTable => app.build_table(),
