@@ -34,8 +34,8 @@ pub struct Args {
     /// for another program speaking the TSI protocol (docs/protocol.md, docs/players.md).
     #[arg(long, value_name = "SPEC")]
     engine: PlayerSpec,
-    /// The bot's side, `sheep` or `tigers`: with --server, the side it takes; with --join,
-    /// the server is asked which side the link's seat is.
+    /// The bot's side, `sheep` or `tigers`: with --server, the side it takes; with --join, a
+    /// check of the side the server says the link's seat plays.
     #[arg(long, value_parser = side_name::parse)]
     side: Option<Side>,
     /// Who plays the other side of a game the bot creates: `friend` (a person, or another
@@ -113,27 +113,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     play(&seated, player.as_mut(), budget)
 }
 
-/// The seat of a link: its side is the one `side` names, else the one the server says the
-/// token holds.
+/// The seat of a link, and its side as the server says it (`you`).
 fn join(text: &str, side: Option<Side>) -> anyhow::Result<Seated> {
     let link = Link::parse(text).context("--join")?;
     let token =
         link.token.context("--join: a watch link; the bot needs a seat's link, with #TOKEN")?;
     let client = Client::for_link(&link)?;
-    let view = client.game(link.game).context("--join: the game")?;
-    let friend = |s: Side| match s {
-        Side::Sheep => view.sheep.is_friend(),
-        Side::Tiger => view.tigers.is_friend(),
+    let view = client.game_as(link.game, Some(&token)).context("--join: the game")?;
+    let Some(you) = view.you else {
+        bail!("--join: the server did not say which side the link's seat plays");
     };
-    let side = match side {
-        Some(side) if friend(side) => side,
-        Some(side) => bail!("--side {}: the server plays that side", side_name::of(side)),
-        None => match client.side_of(link.game, &token).context("--join: the link's side")? {
-            Some(side) => side,
-            None => bail!("game {} is over, or its side could not be told: give --side", link.game),
-        },
-    };
-    Ok(Seated { client, id: link.game, token, side, view })
+    if let Some(side) = side.filter(|&side| side != you) {
+        bail!("--side {}: the link's seat plays the {}", side_name::of(side), side_name::of(you));
+    }
+    Ok(Seated { client, id: link.game, token, side: you, view })
 }
 
 /// A new game, the bot on `--side` and `--against` on the other; prints the friend's link.

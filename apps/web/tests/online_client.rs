@@ -117,14 +117,14 @@ fn friends_play_and_are_refused_with_the_right_status() {
     let addr = serve();
     let client = client(addr);
     let (id, sheep, tigers) = friends(&client);
-    // Each token's side, told by the server's refusals, either side to move.
-    assert_eq!(client.side_of(id, &sheep).unwrap(), Some(Side::Sheep));
-    assert_eq!(client.side_of(id, &tigers).unwrap(), Some(Side::Tiger));
+    // Each token's side, as the game shown to its seat says, either side to move.
+    let you = |token: &Token| client.game_as(id, Some(token)).unwrap().you;
+    assert_eq!((you(&sheep), you(&tigers)), (Some(Side::Sheep), Some(Side::Tiger)));
+    assert_eq!(client.game_as(id, None).unwrap().you, None);
     play(&client, id, &sheep, &tigers, 1);
-    assert_eq!(client.side_of(id, &sheep).unwrap(), Some(Side::Sheep));
-    assert_eq!(client.side_of(id, &tigers).unwrap(), Some(Side::Tiger));
+    assert_eq!((you(&sheep), you(&tigers)), (Some(Side::Sheep), Some(Side::Tiger)));
     let stranger = Token::random().unwrap();
-    assert_eq!(status(&client.side_of(id, &stranger).unwrap_err()), 401);
+    assert_eq!(status(&client.game_as(id, Some(&stranger)).unwrap_err()), 401);
     play_from(&client, id, &sheep, &tigers, 1, 4);
     let view = client.game(id).unwrap();
     assert_eq!(view.moves.len(), 4);

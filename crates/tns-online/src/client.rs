@@ -7,7 +7,6 @@ use std::io::{BufRead as _, BufReader, Read as _};
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
-use tns_board::Side;
 
 use crate::event::{Event, EventKind};
 use crate::token::{GameId, ParseGameIdError, ParseTokenError, Token};
@@ -154,9 +153,6 @@ pub enum AnswerError {
         /// The number that came.
         got: u64,
     },
-    /// The server took a text that is no move as one.
-    #[error("it took a text that is no move as a move")]
-    NotAMove,
     /// The stream ended before the game did, and the game says it has events not sent.
     #[error("the stream ended at event {at} and the game has more")]
     EndedEarly {
@@ -381,45 +377,6 @@ impl Client {
     /// As [`Client::play`] (`409` while the game goes on).
     pub fn rematch(&self, id: GameId, token: &Token) -> Result<GameView, ClientError> {
         self.post("a rematch", &format!("/{id}/rematch"), Some(token), "{}")
-    }
-
-    /// The side `token` holds in game `id`: the one friend's seat, or where both sides are
-    /// friends' (the API does not say which a token holds), the side the server refuses a
-    /// non-move from as not a move (`422`: the side to move) rather than as out of turn
-    /// (`409`). Nothing is played; the seat counts as seen. `None` once the game is over.
-    ///
-    /// # Errors
-    /// [`ClientError::Refused`] (`401` the token holds no seat, `404` no such game), or a
-    /// failed connection or answer.
-    pub fn side_of(&self, id: GameId, token: &Token) -> Result<Option<Side>, ClientError> {
-        let mut view = self.game(id)?;
-        // A move of the other side between the two readings changes the turn: asked again.
-        for _ in 0..3 {
-            match (view.sheep.is_friend(), view.tigers.is_friend()) {
-                (true, false) => return Ok(Some(Side::Sheep)),
-                (false, true) => return Ok(Some(Side::Tiger)),
-                _ => {}
-            }
-            if view.result.is_some() {
-                return Ok(None);
-            }
-            let refused = match self.play(id, token, "-") {
-                Err(ClientError::Refused { status, .. }) if status == 409 || status == 422 => {
-                    status
-                }
-                Err(e) => return Err(e),
-                Ok(_) => {
-                    let why = AnswerError::NotAMove;
-                    return Err(ClientError::BadAnswer { what: "a move `-`".into(), source: why });
-                }
-            };
-            let after = self.game(id)?;
-            if after.version == view.version {
-                return Ok(Some(if refused == 422 { view.turn } else { !view.turn }));
-            }
-            view = after;
-        }
-        Ok(None)
     }
 
     /// The game's events after number `since` (0: all of them), then each new one as it
