@@ -10,6 +10,7 @@ use tns_online::{Event, EventKind, GameId, GameView, Refusal, Store, Table, Toke
 use tokio::sync::broadcast;
 
 use crate::error::ApiError;
+use crate::store_writer::StoreWriter;
 
 /// How online games are held.
 #[derive(Clone, Copy, Debug)]
@@ -115,26 +116,10 @@ impl LiveGame {
 /// The games the server holds, and its store.
 #[derive(Debug)]
 pub struct Games {
-    store: Arc<Mutex<Store>>,
+    store: StoreWriter,
     live: Mutex<HashMap<GameId, Arc<LiveGame>>>,
     pub(crate) settings: OnlineSettings,
     pub(crate) streams: Arc<tokio::sync::Semaphore>,
-}
-
-/// Runs `work` on the store off the async threads.
-async fn with_store<T: Send + 'static>(
-    store: &Arc<Mutex<Store>>,
-    what: &'static str,
-    work: impl FnOnce(&mut Store) -> Result<T, tns_online::OnlineError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let store = Arc::clone(store);
-    tokio::task::spawn_blocking(move || {
-        let mut store = store.lock().unwrap_or_else(PoisonError::into_inner);
-        work(&mut store)
-    })
-    .await
-    .map_err(|e| ApiError::internal(what, e))?
-    .map_err(|e| ApiError::internal(what, e))
 }
 
 /// What a request's token says.
@@ -152,7 +137,7 @@ impl Games {
     /// Games kept in `store`, held as `settings` say.
     pub fn new(store: Store, settings: OnlineSettings) -> Games {
         Games {
-            store: Arc::new(Mutex::new(store)),
+            store: StoreWriter::start(store),
             live: Mutex::new(HashMap::new()),
             streams: Arc::new(tokio::sync::Semaphore::new(settings.max_streams.max(1))),
             settings,
@@ -166,16 +151,18 @@ impl Games {
     /// The store fails, or a stored game does not replay.
     pub(crate) async fn resume(&self) -> Result<Vec<Arc<LiveGame>>, ApiError> {
         let now = now_ms();
-        let (stored, last_beat) = with_store(&self.store, "reading the games back", |store| {
-            let mut games = Vec::new();
-            for id in store.unfinished()? {
-                if let Some(game) = store.load(id)? {
-                    games.push(game);
+        let (stored, last_beat) = self
+            .store
+            .run("reading the games back", |store| {
+                let mut games = Vec::new();
+                for id in store.unfinished()? {
+                    if let Some(game) = store.load(id)? {
+                        games.push(game);
+                    }
                 }
-            }
-            Ok((games, store.last_beat()?))
-        })
-        .await?;
+                Ok((games, store.last_beat()?))
+            })
+            .await?;
         let mut to_move = Vec::new();
         for game in stored {
             let live = LiveGame::new(game.table, game.tokens, now);
@@ -231,10 +218,7 @@ impl Games {
         let first = Event { version: 1, at: now, kind: created };
         let table = Table::replay(id, vec![first.clone()])
             .map_err(|e| ApiError::internal("a new game", e))?;
-        with_store(&self.store, "storing a new game", move |store| {
-            store.create(id, tokens, &first)
-        })
-        .await?;
+        self.store.run("storing a new game", move |store| store.create(id, tokens, &first)).await?;
         let game = LiveGame::new(table, tokens, now);
         self.lock_live().insert(id, Arc::clone(&game));
         Ok(game)
@@ -247,7 +231,7 @@ impl Games {
         if let Some(game) = self.lock_live().get(&id) {
             return Ok(Arc::clone(game));
         }
-        let stored = with_store(&self.store, "reading a game", move |store| store.load(id)).await?;
+        let stored = self.store.run("reading a game", move |store| store.load(id)).await?;
         let stored = stored.ok_or_else(unknown)?;
         // Held until the keeper lets it go, so that two requests at once act on one copy; a
         // full server answers from a copy of its own (its store refuses a second writer of
@@ -277,11 +261,7 @@ impl Games {
             (first..).zip(kinds).map(|(version, kind)| Event { version, at: now, kind }).collect();
         let finished = events.iter().any(|e| e.kind.ends());
         let id = game.id;
-        let stored = events.clone();
-        with_store(&self.store, "storing a game's event", move |store| {
-            store.append(id, &stored, finished)
-        })
-        .await?;
+        self.store.append(id, events.clone(), finished).await?;
         for event in events {
             seated.table.apply(event.clone()).map_err(|e| ApiError::internal("an event", e))?;
             // No follower is not an error.
@@ -379,7 +359,7 @@ impl Games {
     /// Records that the server is alive now.
     pub(crate) async fn beat(&self) -> Result<(), ApiError> {
         let now = now_ms();
-        with_store(&self.store, "the heartbeat", move |store| store.beat(now)).await
+        self.store.run("the heartbeat", move |store| store.beat(now)).await
     }
 }
 

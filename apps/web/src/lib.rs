@@ -17,6 +17,7 @@ mod rate;
 mod routes;
 mod serve;
 mod server_moves;
+mod store_writer;
 
 pub use analysis::{API_VERSION, Analyst, SearchBudget, Source};
 pub use api::{AppState, OnlineLimits, RequestLimits};
