@@ -47,6 +47,10 @@ pub struct Args {
     /// Plies after which a game stops (its player to move resigns) and a new one takes its place.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     moves_per_game: u32,
+    /// Milliseconds each player waits before each of its moves (a person's pace); 0 moves as
+    /// soon as its turn is shown.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    think: u64,
     /// Appends each acknowledged move to this file as it is answered: `GAME VERSION MOVE`.
     #[arg(long, value_name = "FILE")]
     acks: Option<PathBuf>,
@@ -352,6 +356,8 @@ impl Seen {
 struct Load {
     addr: SocketAddr,
     until: Instant,
+    /// The wait before each move.
+    think: Duration,
     moves_per_game: usize,
     acks: Option<Mutex<File>>,
 }
@@ -446,6 +452,9 @@ fn player(load: &Load, game: &Match, side: Side, token: &str, rng: &mut StdRng) 
                     wait(&mut seen, "resigning", &failure);
                 }
             } else {
+                if !load.think.is_zero() {
+                    std::thread::sleep(load.think);
+                }
                 let moves = board.legal_moves();
                 let mv = moves[rng.random_range(0..moves.len())].to_string();
                 let body = format!("{{\"move\":\"{mv}\"}}");
@@ -673,6 +682,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let load = Load {
         addr,
         until: start + Duration::from_secs(args.time_limit),
+        think: Duration::from_millis(args.think),
         moves_per_game: usize::try_from(args.moves_per_game).unwrap_or(usize::MAX),
         acks,
     };
