@@ -333,7 +333,7 @@ impl Games {
     }
 
     /// One round of the keeper: commits what fell due in every game held, and lets go of the
-    /// finished games whose rematch window has passed. Returns the number held after.
+    /// finished games that nobody follows or whose rematch window has passed. Returns the number held after.
     pub(crate) async fn sweep(&self) -> Result<usize, ApiError> {
         let games: Vec<Arc<LiveGame>> = self.lock_live().values().cloned().collect();
         let window = u64::try_from(self.settings.rematch_window.as_millis()).unwrap_or(u64::MAX);
@@ -343,8 +343,13 @@ impl Games {
             let now = now_ms();
             self.settle(&game, &mut seated, now).await?;
             let table = &seated.table;
+            // A finished game stays while someone follows it and a rematch may come; with no
+            // follower it is let go at once (the store has it, should anyone ask).
+            let followed = game.events.receiver_count() > 0;
             if table.finish().is_some()
-                && (table.rematch().is_some() || now.saturating_sub(table.last_at()) >= window)
+                && (table.rematch().is_some()
+                    || !followed
+                    || now.saturating_sub(table.last_at()) >= window)
             {
                 done.push(game.id);
             }
