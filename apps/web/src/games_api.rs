@@ -4,6 +4,7 @@
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -11,8 +12,10 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use tns_board::Side;
 use tns_online::{
-    CreatedGame, GameView, NewGame, RematchStep, Seat, SeatLink, SeatLinks, Table, Token,
+    CreatedGame, EventKind, GameView, NewGame, Refusal, RematchStep, Seat, SeatLink, SeatLinks,
+    Table, Token,
 };
 
 use crate::api::{AppState, json, offered_names, offered_spec};
@@ -172,6 +175,26 @@ pub(crate) async fn play(
     Ok(after_action(&state, &game, &view, server))
 }
 
+/// An action of a seat that takes no body and becomes one event by `rule` (given the game, the
+/// seat's side, the time, and how long the opponent has been gone).
+async fn seat_act(
+    state: &AppState,
+    peer: SocketAddr,
+    id: &str,
+    headers: &HeaderMap,
+    body: Body,
+    rule: impl FnOnce(&Table, Side, u64, Option<Duration>) -> Result<EventKind, Refusal>,
+) -> Result<Response, ApiError> {
+    let (games, game) = acting(state, peer, id).await?;
+    let NoBody {} = read_json(body).await?;
+    let (view, _) = games
+        .act(&game, bearer(headers), |table, side, now, gone| {
+            Ok(vec![rule(table, side, now, gone)?])
+        })
+        .await?;
+    Ok(answer(&view))
+}
+
 /// `POST /api/v1/games/{id}/resign`.
 pub(crate) async fn resign(
     State(state): State<Arc<AppState>>,
@@ -180,12 +203,7 @@ pub(crate) async fn resign(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let (games, game) = acting(&state, peer, &id).await?;
-    let NoBody {} = read_json(body).await?;
-    let (view, _) = games
-        .act(&game, bearer(&headers), |table, side, now, _| Ok(vec![table.resign(side, now)?]))
-        .await?;
-    Ok(answer(&view))
+    seat_act(&state, peer, &id, &headers, body, |table, side, now, _| table.resign(side, now)).await
 }
 
 /// `POST /api/v1/games/{id}/draw`.
@@ -196,12 +214,7 @@ pub(crate) async fn draw(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let (games, game) = acting(&state, peer, &id).await?;
-    let NoBody {} = read_json(body).await?;
-    let (view, _) = games
-        .act(&game, bearer(&headers), |table, side, now, _| Ok(vec![table.draw(side, now)?]))
-        .await?;
-    Ok(answer(&view))
+    seat_act(&state, peer, &id, &headers, body, |table, side, now, _| table.draw(side, now)).await
 }
 
 /// `POST /api/v1/games/{id}/claim`.
@@ -212,15 +225,11 @@ pub(crate) async fn claim(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let (games, game) = acting(&state, peer, &id).await?;
-    let NoBody {} = read_json(body).await?;
-    let abandon = games.settings.abandon;
-    let (view, _) = games
-        .act(&game, bearer(&headers), |table, side, now, gone| {
-            Ok(vec![table.claim(side, gone, abandon, now)?])
-        })
-        .await?;
-    Ok(answer(&view))
+    let abandon = state.games()?.settings.abandon;
+    seat_act(&state, peer, &id, &headers, body, |table, side, now, gone| {
+        table.claim(side, gone, abandon, now)
+    })
+    .await
 }
 
 /// `POST /api/v1/games/{id}/rematch`.
