@@ -80,6 +80,9 @@ struct Cli {
     /// --clock if given, and play it: the screen shows the link to send your friend.
     #[arg(long, value_name = "URL", conflicts_with_all = ["sheep", "tiger", "load", "resume", "position", "puzzles"])]
     online: Option<String>,
+    /// The server the start screen's "a friend online" makes its games on.
+    #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:8080")]
+    server: String,
     /// The side you play in a game made with --online.
     #[arg(long, value_name = "SIDE", requires = "online", value_parser = side, default_value = "sheep")]
     side: Side,
@@ -280,6 +283,16 @@ fn open(cli: &Cli, folders: &Folders, leave: Leave) -> anyhow::Result<Mode> {
             let mut app = setup(cli, folders, Some(board))?;
             app.set_autosave(Some(folders.games().join(AUTOSAVE)));
             Mode::Game(Box::new(app))
+        }
+        Leave::Online { side, clock } => {
+            let url = cli.online.as_deref().unwrap_or(cli.server.as_str());
+            let screen = OnlineScreen::create(url, side, clock.map(|c| c.to_string()))
+                .with_context(|| {
+                    format!(
+                        "a game with a friend online on {url} (a tns-web there, or --server URL)"
+                    )
+                })?;
+            Mode::Online(Box::new(screen))
         }
         Leave::Quit => bail!("nothing to open once the program ends"),
     })

@@ -133,6 +133,9 @@ pub struct NewGameForm {
     pub opening: bool,
 }
 
+/// The player that makes the game an online one: a friend, on a server, with a link.
+pub const ONLINE_FRIEND: &str = "friend online";
+
 /// The longest position text the form takes: a position is under 40 characters.
 const MAX_TYPED: usize = 60;
 
@@ -253,6 +256,17 @@ impl NewGameForm {
         if let Some(outcome) = tns_board::Outcome::of_board(start) {
             bail!("the game is over in that position: {outcome}");
         }
+        let (sheep, tiger) = (&self.players[self.sheep], &self.players[self.tiger]);
+        if sheep == ONLINE_FRIEND || tiger == ONLINE_FRIEND {
+            if !(sheep == "human" || tiger == "human") || sheep == tiger {
+                bail!(
+                    "a game with a friend online is you against them: choose you for the other side"
+                );
+            }
+            if start != Board::START {
+                bail!("an online game starts from the usual start");
+            }
+        }
         Ok(Choice {
             sheep: self.players[self.sheep].clone(),
             tiger: self.players[self.tiger].clone(),
@@ -266,6 +280,9 @@ impl NewGameForm {
 pub fn label(name: &str) -> String {
     if name == "human" {
         return "you".to_string();
+    }
+    if name == ONLINE_FRIEND {
+        return "a friend online (a link to send)".to_string();
     }
     let (head, options) = name.split_once(':').unwrap_or((name, ""));
     match tns_match::Level::named(head) {
@@ -292,6 +309,25 @@ mod tests {
     fn form() -> NewGameForm {
         let players = ["human", "random", "hard", "strongest"].map(String::from).to_vec();
         NewGameForm::new(players, "human", "network", TimeChoice::PerMove(2.0), Board::START)
+    }
+
+    #[test]
+    fn a_friend_online_is_played_by_you_from_the_usual_start() {
+        let players = ["human", "hard", ONLINE_FRIEND].map(String::from).to_vec();
+        let mut f = NewGameForm::new(players, "human", ONLINE_FRIEND, TIMES[7], Board::START);
+        let choice = f.choice().unwrap();
+        assert_eq!((choice.sheep.as_str(), choice.tiger.as_str()), ("human", ONLINE_FRIEND));
+        assert_eq!(choice.time.control().map(|c| c.to_string()).as_deref(), Some("5+3"));
+        // Against the computer, or from another position: refused, saying why.
+        f.sheep = 1;
+        let refused = f.choice().unwrap_err().to_string();
+        assert!(refused.contains("choose you for the other side"), "{refused}");
+        f.sheep = 0;
+        f.start = StartChoice::Typed;
+        f.typed = "T3T/5/2S2/5/T3T t 19".into();
+        let refused = f.choice().unwrap_err().to_string();
+        assert!(refused.contains("from the usual start"), "{refused}");
+        assert_eq!(label(ONLINE_FRIEND), "a friend online (a link to send)");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use tns_board::{Game, Side};
 use tns_search::Limits;
 
 use crate::App;
+use crate::leave::Leave;
 use crate::new_game::{self, NewGameForm, StartChoice, TimeChoice};
 use crate::players::{Controller, DEFAULT_TIME};
 use crate::screen::{Question, Screen};
@@ -17,7 +18,10 @@ impl App {
     fn offered(&self) -> Vec<String> {
         let solved = self.table.loaded.as_ref().is_some_and(|t| t.solves_whole_game());
         let offers = tns_match::offers(self.table.loaded.is_some(), solved);
-        std::iter::once("human".to_string()).chain(offers.into_iter().map(|o| o.name)).collect()
+        std::iter::once("human".to_string())
+            .chain(offers.into_iter().map(|o| o.name))
+            .chain(std::iter::once(new_game::ONLINE_FRIEND.to_string()))
+            .collect()
     }
 
     /// `n`: opens the new-game form, with this game's players and time chosen.
@@ -111,6 +115,12 @@ impl App {
             self.new_game();
             return;
         };
+        // With a friend online, the program leaves this game for one on the server.
+        if choice.sheep == new_game::ONLINE_FRIEND || choice.tiger == new_game::ONLINE_FRIEND {
+            let side = if choice.sheep == "human" { Side::Sheep } else { Side::Tiger };
+            self.leaving = Some(Leave::Online { side, clock: choice.time.control() });
+            return;
+        }
         let kind = |name: &str| Controller::parse(name).unwrap_or_else(|_| Controller::network());
         let (you, them) = (new_game::label(&choice.sheep), new_game::label(&choice.tiger));
         let (limits, control) = match choice.time {
